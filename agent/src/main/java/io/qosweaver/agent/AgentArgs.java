@@ -1,0 +1,77 @@
+package io.qosweaver.agent;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code policy=FILE[,metricsPort=N][,failOpen=true][,matchCheckSeconds=N][,debug=true]}:
+ * comma-separated key=value, as the JVM hands them to premain.
+ *
+ * @param metricsPort -1: no endpoint; 0: pick a free port and print it
+ * @param failOpen null when not given, so the file's own {@code failOpen} applies
+ * @param matchCheckSeconds null when not given, so the file's value (default 30) applies
+ */
+public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer matchCheckSeconds, boolean debug) {
+
+    public static AgentArgs parse(String args) {
+        Map<String, String> kv = new LinkedHashMap<>();
+        if (args != null && !args.isBlank()) {
+            for (String part : args.split(",")) {
+                int eq = part.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("agent argument '" + part + "' is not key=value"
+                            + " (usage: -javaagent:qosweaver-agent.jar=policy=FILE[,metricsPort=N][,failOpen=true])");
+                }
+                kv.put(part.substring(0, eq).strip(), part.substring(eq + 1).strip());
+            }
+        }
+        String policy = kv.remove("policy");
+        if (policy == null || policy.isEmpty()) {
+            throw new IllegalArgumentException("missing agent argument policy=FILE"
+                    + " (usage: -javaagent:qosweaver-agent.jar=policy=FILE[,metricsPort=N][,failOpen=true])");
+        }
+        int port = -1;
+        String p = kv.remove("metricsPort");
+        if (p != null) {
+            port = parseInt("metricsPort", p, 0, 65535);
+        }
+        Boolean failOpen = null;
+        String f = kv.remove("failOpen");
+        if (f != null) {
+            failOpen = parseBool("failOpen", f);
+        }
+        Integer check = null;
+        String c = kv.remove("matchCheckSeconds");
+        if (c != null) {
+            check = parseInt("matchCheckSeconds", c, 1, Integer.MAX_VALUE);
+        }
+        String d = kv.remove("debug");
+        boolean debug = d != null && parseBool("debug", d);
+        if (!kv.isEmpty()) {
+            throw new IllegalArgumentException("unknown agent argument(s) " + kv.keySet()
+                    + " (known: policy, metricsPort, failOpen, matchCheckSeconds, debug)");
+        }
+        return new AgentArgs(Path.of(policy), port, failOpen, check, debug);
+    }
+
+    private static int parseInt(String key, String v, int min, int max) {
+        try {
+            int i = Integer.parseInt(v);
+            if (i >= min && i <= max) {
+                return i;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("agent argument " + key + "=" + v + " must be a number from " + min
+                + " to " + max);
+    }
+
+    private static boolean parseBool(String key, String v) {
+        if (v.equals("true") || v.equals("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        throw new IllegalArgumentException("agent argument " + key + "=" + v + " must be true or false");
+    }
+}

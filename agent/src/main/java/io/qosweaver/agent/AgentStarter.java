@@ -1,0 +1,72 @@
+package io.qosweaver.agent;
+
+import java.lang.instrument.Instrumentation;
+
+/**
+ * Start-up order matters: arguments first, then the scheduler and the bootstrap helpers onto the
+ * bootstrap class path, and only then {@link AgentRuntime}, the first class that links scheduler
+ * types. This class itself links none.
+ */
+final class AgentStarter {
+    private AgentStarter() {}
+
+    /** Profiling mode: bad arguments stop a premain JVM; anything else of ours never does. */
+    private static void startProfiling(String rawArgs, Instrumentation inst, AgentLog log) {
+        ProfileArgs args;
+        try {
+            args = ProfileArgs.parse(rawArgs);
+        } catch (IllegalArgumentException e) {
+            log.error(e.getMessage());
+            throw new IllegalArgumentException("[qosweaver] " + e.getMessage());
+        }
+        if (args.debug()) {
+            log = AgentLog.stderr(true);
+        }
+        try {
+            BootstrapInjector.inject(inst, log);
+        } catch (Exception | LinkageError e) {
+            log.loud("could not put the profiler on the bootstrap class path (" + e + "); NOT profiling");
+            return;
+        }
+        try {
+            Profiling.start(args, inst, log);
+        } catch (RuntimeException | LinkageError e) {
+            log.loud("internal error while starting the profiler (" + e + "); NOT profiling");
+            e.printStackTrace();
+        }
+    }
+
+    static void start(String rawArgs, Instrumentation inst) {
+        AgentLog log = AgentLog.stderr(false);
+        if (ProfileArgs.isProfile(rawArgs)) {
+            startProfiling(rawArgs, inst, log);
+            return;
+        }
+        AgentArgs args;
+        try {
+            args = AgentArgs.parse(rawArgs);
+        } catch (IllegalArgumentException e) {
+            log.error(e.getMessage());
+            throw new IllegalArgumentException("[qosweaver] " + e.getMessage());
+        }
+        if (args.debug()) {
+            log = AgentLog.stderr(true);
+        }
+        try {
+            BootstrapInjector.inject(inst, log);
+        } catch (Exception | LinkageError e) {
+            // a failure of ours, not of the policy: the application still runs (fail open)
+            log.loud("could not put the scheduler on the bootstrap class path (" + e
+                    + "); the application starts UNSCHEDULED");
+            return;
+        }
+        try {
+            AgentRuntime.start(args, inst, log);
+        } catch (AgentRuntime.PolicyStartupException e) {
+            throw e;
+        } catch (RuntimeException | LinkageError e) {
+            log.loud("internal error while starting (" + e + "); the application starts UNSCHEDULED");
+            e.printStackTrace();
+        }
+    }
+}

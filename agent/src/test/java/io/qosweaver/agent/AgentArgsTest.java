@@ -1,0 +1,29 @@
+package io.qosweaver.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class AgentArgsTest {
+    @Test
+    void parsesAll() {
+        AgentArgs a = AgentArgs.parse("policy=/x/p.yaml,metricsPort=0,failOpen=true,matchCheckSeconds=5");
+        assertThat(a.policy()).isEqualTo(Path.of("/x/p.yaml"));
+        assertThat(a.metricsPort()).isZero();
+        assertThat(a.failOpen()).isTrue();
+        assertThat(a.matchCheckSeconds()).isEqualTo(5);
+        AgentArgs b = AgentArgs.parse("policy=p.yaml");
+        assertThat(b.metricsPort()).isEqualTo(-1);
+        assertThat(b.failOpen()).isNull();
+    }
+
+    @Test
+    void rejectsBadArguments() {
+        assertThatThrownBy(() -> AgentArgs.parse(null)).hasMessageContaining("missing agent argument policy=FILE");
+        assertThatThrownBy(() -> AgentArgs.parse("policy=p,port=1")).hasMessageContaining("unknown agent argument(s) [port]");
+        assertThatThrownBy(() -> AgentArgs.parse("policy=p,metricsPort=x")).hasMessageContaining("metricsPort=x");
+        assertThatThrownBy(() -> AgentArgs.parse("policy=p,failOpen")).hasMessageContaining("not key=value");
+    }
+}

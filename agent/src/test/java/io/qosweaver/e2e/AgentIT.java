@@ -1,0 +1,189 @@
+package io.qosweaver.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end: the shaded agent jar with -javaagent on a real Jetty 12 ee10 server in a child JVM.
+ * The child's class path holds only Jetty, the servlet API and the test app, never the scheduler,
+ * Byte Buddy or SnakeYAML: everything the agent needs must come from its own jar.
+ */
+class AgentIT {
+    private static Path agentJar;
+    private static String appClassPath;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<Process> started = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    static final String POLICY = """
+            taskClasses:
+              - name: collector
+                entry: execution(void io.qosweaver.e2e.E2eApp.collect())
+                importance: high
+              - name: work
+                servletPath: /work
+                importance: low
+            controlPoints:
+              - call(int io.qosweaver.e2e.E2eApp.step(int)) && withincode(* io.qosweaver.e2e.E2eApp$WorkServlet.doGet(..))
+            policy:
+              name: importance
+              lowLimit: 1
+            """;
+
+    @BeforeAll
+    static void locate() {
+        agentJar = Path.of(System.getProperty("qosweaver.agentJar", "target/qosweaver-agent.jar")).toAbsolutePath();
+        assertThat(agentJar).as("run 'package' first: the agent jar").exists();
+        appClassPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> e.contains("jetty") || e.contains("servlet") || e.contains("slf4j")
+                        || e.endsWith("test-classes"))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    @AfterEach
+    void stop() {
+        for (Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
+    record Child(Process process, Path stdout, Path stderr) {
+        String err() throws IOException {
+            return Files.readString(stderr);
+        }
+
+        String out() throws IOException {
+            return Files.readString(stdout);
+        }
+
+        int port(Pattern p, String text) {
+            Matcher m = p.matcher(text);
+            return m.find() ? Integer.parseInt(m.group(1)) : -1;
+        }
+    }
+
+    private Child launch(String agentArgs, String mainClass, String classPath, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:off", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-javaagent:" + agentJar + "=" + agentArgs, "-cp", classPath, mainClass));
+        cmd.addAll(List.of(args));
+        Path out = dir.resolve("stdout-" + started.size());
+        Path err = dir.resolve("stderr-" + started.size());
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        started.add(p);
+        return new Child(p, out, err);
+    }
+
+    private static String get(int port, String path) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(path).isEqualTo(200);
+        return r.body();
+    }
+
+    private static long metric(String text, String name) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(text);
+        return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
+    }
+
+    @Test
+    void wovenEntriesAndControlPointsAreCountedInMetrics() throws Exception {
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
+        Child c = launch("policy=" + policy + ",metricsPort=0", E2eApp.class.getName(), appClassPath);
+        Pattern appPort = Pattern.compile("PORT=(\\d+)");
+        Pattern metricsPort = Pattern.compile("\\[qosweaver] metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
+        assertThat(c.process().isAlive()).as(c.err()).isTrue();
+        String err = c.err();
+        assertThat(err).contains("[qosweaver] agent started: policy " + policy + ", 2 task classes, 1 control-point pointcuts");
+        int port = c.port(appPort, c.out());
+        int mport = c.port(metricsPort, err);
+        assertThat(mport).as(err).isPositive();
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(get(port, "/work")).startsWith("work ");
+            assertThat(get(port, "/light")).isEqualTo("light");
+        }
+        String metrics = get(mport, "/metrics");
+        // the agent's own counters: one call site woven, the servlet service, the entry method
+        assertThat(metric(metrics, "qosweaver_agent_unscheduled")).isZero();
+        assertThat(metric(metrics, "qosweaver_agent_classes_woven_total")).as(metrics).isGreaterThanOrEqualTo(3);
+        assertThat(metrics).containsPattern("qosweaver_agent_join_points_woven\\{kind=\"controlPoint\",pointcut=\"\\S+policy.yaml:9\"} 1");
+        assertThat(metrics).containsPattern("qosweaver_agent_join_points_woven\\{kind=\"entry\",pointcut=\"\\S+policy.yaml:2\"} 1");
+        assertThat(metric(metrics, "qosweaver_agent_unmatched_pointcuts")).isZero();
+        // the scheduler's: 5 /work requests x 100 woven control points, run inside the "work" task class
+        assertThat(metrics).contains("qosweaver_running_threads{task_class=\"work\"}");
+        Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(metrics);
+        assertThat(cps.find()).as(metrics).isTrue();
+        assertThat(Double.parseDouble(cps.group(1))).as(metrics).isGreaterThanOrEqualTo(500);
+    }
+
+    @Test
+    void brokenPolicyExitsNonZeroNamingFileAndLine() throws Exception {
+        Path policy = Files.writeString(dir.resolve("broken.yaml"), POLICY.replace("lowLimit: 1", "lowLimt: 1")
+                .replace("doGet(..))", "doGet(..)"));
+        Child c = launch("policy=" + policy, E2eApp.class.getName(), appClassPath);
+        assertThat(c.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(c.process().exitValue()).as("a clean exit status, not the JVM's abort").isEqualTo(1);
+        assertThat(c.err()).contains("[qosweaver] ERROR policy " + policy + ":9:")
+                .contains("pointcut syntax error: expected ')' to close withincode(");
+        assertThat(c.out()).doesNotContain("PORT=");
+        assertThat(c.err()).doesNotContain("FATAL ERROR");
+    }
+
+    @Test
+    void failOpenServesUnscheduled() throws Exception {
+        Path policy = Files.writeString(dir.resolve("broken.yaml"), POLICY.replace("name: importance", "name: nosuch"));
+        Child c = launch("policy=" + policy + ",failOpen=true,metricsPort=0", E2eApp.class.getName(), appClassPath);
+        Pattern appPort = Pattern.compile("PORT=(\\d+)");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
+        String err = c.err();
+        assertThat(err).contains("[qosweaver] ERROR policy " + policy + ":11:").contains("UNSCHEDULED");
+        int port = c.port(appPort, c.out());
+        assertThat(get(port, "/work")).startsWith("work ");
+        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), err);
+        assertThat(metric(get(mport, "/metrics"), "qosweaver_agent_unscheduled")).isEqualTo(1);
+    }
+
+    @Test
+    void riverMonitorPolicyLoadsAndItsPointcutsMatch() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.repoRoot", "..")).toAbsolutePath();
+        Path jar = root.resolve("examples/river-monitor/target/river-monitor.jar");
+        if (!Files.exists(jar)) {
+            System.err.println("SKIPPED riverMonitorPolicyLoadsAndItsPointcutsMatch: " + jar + " is absent"
+                    + " (build examples/river-monitor first)");
+        }
+        Assumptions.assumeTrue(Files.exists(jar), "river-monitor.jar absent: " + jar);
+        RiverMonitorCheck.run(this::launch, root, jar, dir);
+    }
+
+    @FunctionalInterface
+    interface Launcher {
+        Child launch(String agentArgs, String mainClass, String classPath, String... args) throws IOException;
+    }
+}

@@ -1,0 +1,110 @@
+package io.qosweaver.bench.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.qosweaver.bench.report.HtmlReport;
+import io.qosweaver.bench.report.Json;
+import io.qosweaver.bench.report.Machine;
+import io.qosweaver.bench.report.MarkdownReport;
+import io.qosweaver.bench.river.FlashCrowdConfig;
+import io.qosweaver.bench.river.Progress;
+import io.qosweaver.bench.river.RiverMonitorRunner;
+import io.qosweaver.bench.river.ScenarioResult;
+
+/**
+ * The demo of issue 3 (experiment {@code deadline}, paper QoSWeaver 5.2): the same flash crowd
+ * on the unmodified river monitor, once without the agent ("original") and once with the agent
+ * and the importance policy ("qosweaver"), side by side. No idle window: the demo is about the
+ * two versions under the same load.
+ */
+public final class Demo {
+    public static final String ORIGINAL = "original";
+    public static final String QOSWEAVER = "qosweaver";
+
+    /** results.json of the demo. */
+    public record Result(String experiment, String generatedAt, String command, boolean quick,
+                         Map<String, Object> parameters, Map<String, Object> machine,
+                         Map<String, ScenarioResult> versions, Map<String, String> appLogs,
+                         Map<String, String> errors) {
+
+        /** Whether every version asked for produced a result. */
+        public boolean complete() {
+            return errors.isEmpty();
+        }
+    }
+
+    private Demo() {
+    }
+
+    public static Result run(Layout layout, FlashCrowd.Params p, boolean quick, List<String> versionNames,
+                             Path reportDir, String command, Progress progress)
+            throws IOException, InterruptedException {
+        boolean needAgent = versionNames.contains(QOSWEAVER);
+        layout.ensureBuilt(needAgent);
+        if (needAgent && !Files.isRegularFile(layout.agentJar())) {
+            throw new IOException("the agent jar " + layout.agentJar() + " is missing after the build");
+        }
+        if (needAgent && !Files.isRegularFile(layout.riverMonitorPolicy())) {
+            throw new IOException("the policy " + layout.riverMonitorPolicy() + " is missing");
+        }
+        FlashCrowd.Params demo = p.idleS() > 0 ? new FlashCrowd.Params(p.periodS(), p.rivers(), p.chartClients(),
+                p.chartHours(), p.levelsClients(), 0, p.warmupS(), p.durationS(), p.extraAppArgs()) : p;
+        Map<String, Object> machine = Machine.describe();
+        Map<String, ScenarioResult> versions = new LinkedHashMap<>();
+        Map<String, String> logs = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        RiverMonitorRunner runner = new RiverMonitorRunner(progress);
+        try (Snapshot jars = Snapshot.of(layout, needAgent)) {
+            for (String v : versionNames) {
+                List<String> jvm = v.equals(QOSWEAVER) ? List.of(agentFlag(jars.agentJar(), jars.policy())) : List.of();
+                FlashCrowdConfig c = demo.config(v, jvm, jars.riverMonitorJar(), reportDir.resolve("app-" + v + ".log"));
+                logs.put(v, c.logFile().toString());
+                try {
+                    versions.put(v, runner.run(c).overloaded());
+                } catch (IOException e) {
+                    // one broken version (say, an agent that stops start-up) must not lose the other's numbers
+                    progress.update("[" + v + "] FAILED: " + e.getMessage());
+                    versions.put(v, null);
+                    errors.put(v, e.getMessage());
+                }
+            }
+        }
+        Map<String, ScenarioResult> measured = new LinkedHashMap<>();
+        versions.forEach((k, r) -> {
+            if (r != null) {
+                measured.put(k, r);
+            }
+        });
+        Map<String, Object> params = demo.asMap();
+        params.put("policy", needAgent ? layout.root().relativize(layout.riverMonitorPolicy()).toString() : null);
+        params.putAll(layout.jarDates(needAgent));
+        Result res = new Result("deadline", Instant.now().toString(), command, quick, params, machine, versions, logs,
+                errors);
+        Json.write(res, reportDir.resolve("results.json"));
+        HtmlReport.write(reportDir, "QoSWeaver demo: the river monitor under a flash crowd",
+                "The unmodified river monitor under " + demo.chartClients() + " closed-loop chart clients (" +
+                        demo.chartHours() + " h charts); collector period " + demo.periodS() + " s, " + demo.rivers()
+                        + " rivers. 'original' runs without the agent; 'qosweaver' runs with "
+                        + "-javaagent and the importance policy " + params.get("policy") + "."
+                        + (errors.isEmpty() ? "" : " FAILED: " + errors),
+                measured, params, machine);
+        MarkdownReport.write(reportDir, "QoSWeaver demo: the river monitor under a flash crowd", command,
+                List.of("The unmodified river monitor under " + demo.chartClients() + " closed-loop chart clients ("
+                        + demo.chartHours() + " h charts); collector period " + demo.periodS() + " s, "
+                        + demo.rivers() + " rivers. `original` runs without the agent, `qosweaver` with "
+                        + "`-javaagent` and the importance policy `" + params.get("policy") + "`."
+                        + (errors.isEmpty() ? "" : " **Failed:** " + errors)),
+                versions, params, machine);
+        return res;
+    }
+
+    static String agentFlag(Path agentJar, Path policy) {
+        return "-javaagent:" + agentJar + "=policy=" + policy + ",metricsPort=0";
+    }
+}

@@ -1,0 +1,16 @@
+package io.qosweaver.bench.load;
+
+import java.util.Map;
+
+/**
+ * What one request class did during a measurement window. Latencies are in milliseconds;
+ * they cover successful responses only (status below 400); errors are counted apart, by kind
+ * ({@code status 503}, {@code HttpTimeoutException}, {@code overflow} for an open-loop request
+ * that could not start because {@code clients} were already in flight).
+ */
+public record ClassResult(String name, String mode, int clients, Double targetRatePerS,
+                          long requests, long errors, Map<String, Long> errorKinds,
+                          double throughputPerS,
+                          Double meanMs, Double p50Ms, Double p90Ms, Double p99Ms, Double p999Ms,
+                          Double maxMs) {
+}

@@ -1,0 +1,218 @@
+package io.qosweaver.bench.load;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * A running load: client threads, pacing threads and a one-second sampler. All reads of the
+ * recorders happen under {@code this} lock (the single-reader rule of {@code Recorder}).
+ */
+public final class LoadRun implements AutoCloseable {
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    private final HttpClient client;
+    private final List<ClassStats> stats = new ArrayList<>();
+    private final boolean timeSeries;
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean running;
+
+    // guarded by this
+    private long windowStartNanos;
+    private long windowStartMs;
+    private final List<LoadResult.Sample> samples = new ArrayList<>();
+
+    LoadRun(HttpClient client, List<LoadSpec> specs, boolean timeSeries) {
+        this.client = client;
+        this.timeSeries = timeSeries;
+        for (LoadSpec s : specs) {
+            stats.add(new ClassStats(s));
+        }
+    }
+
+    synchronized void start() {
+        running = true;
+        beginWindow();
+        for (ClassStats cs : stats) {
+            LoadSpec s = cs.spec;
+            if (s.mode() == LoadSpec.Mode.CLOSED) {
+                AtomicLong seq = new AtomicLong();
+                for (int i = 0; i < s.clients(); i++) {
+                    threads.add(daemon("load-" + s.name() + "-" + i, () -> closedLoop(cs, seq)));
+                }
+            } else {
+                threads.add(daemon("load-" + s.name() + "-pacer", () -> openLoop(cs)));
+            }
+        }
+        threads.add(daemon("load-sampler", this::sampler));
+        threads.forEach(Thread::start);
+    }
+
+    private static Thread daemon(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private HttpRequest request(LoadSpec s, long seq) {
+        return HttpRequest.newBuilder(s.targets().uri(seq)).timeout(s.timeout()).GET().build();
+    }
+
+    private void closedLoop(ClassStats cs, AtomicLong seq) {
+        LoadSpec s = cs.spec;
+        long think = s.thinkTime().toNanos();
+        while (running) {
+            HttpRequest req = request(s, seq.getAndIncrement());
+            long t0 = System.nanoTime();
+            try {
+                HttpResponse<Void> resp = client.send(req, HttpResponse.BodyHandlers.discarding());
+                long latency = System.nanoTime() - t0;
+                if (!running) {
+                    break;
+                }
+                if (resp.statusCode() < 400) {
+                    cs.success(latency);
+                } else {
+                    cs.error("status " + resp.statusCode());
+                }
+            } catch (InterruptedException e) {
+                break;
+            } catch (IOException | RuntimeException e) {
+                if (!running) {
+                    break;
+                }
+                cs.error(e.getClass().getSimpleName());
+                // a refused connection fails at once: don't spin on it
+                LockSupport.parkNanos(10_000_000L);
+            }
+            if (think > 0) {
+                LockSupport.parkNanos(think);
+            }
+        }
+    }
+
+    /**
+     * Intended start of request i is start + i / rate; the pacer sleeps until then and fires
+     * even when late, so the latency (from the intended start) includes any stall.
+     */
+    private void openLoop(ClassStats cs) {
+        LoadSpec s = cs.spec;
+        double intervalNanos = SECOND / s.ratePerSecond();
+        Semaphore inFlight = new Semaphore(s.clients());
+        long start = System.nanoTime();
+        for (long i = 0; running; i++) {
+            long intended = start + (long) (i * intervalNanos);
+            long wait;
+            while (running && (wait = intended - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            if (!running) {
+                break;
+            }
+            if (!inFlight.tryAcquire()) {
+                cs.error("overflow");
+                continue;
+            }
+            client.sendAsync(request(s, i), HttpResponse.BodyHandlers.discarding())
+                    .whenComplete((resp, err) -> {
+                        inFlight.release();
+                        if (!running) {
+                            return;
+                        }
+                        if (err != null) {
+                            Throwable c = err.getCause() != null ? err.getCause() : err;
+                            cs.error(c.getClass().getSimpleName());
+                        } else if (resp.statusCode() < 400) {
+                            cs.success(System.nanoTime() - intended);
+                        } else {
+                            cs.error("status " + resp.statusCode());
+                        }
+                    });
+        }
+    }
+
+    private void sampler() {
+        long next = System.nanoTime() + SECOND;
+        while (running) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+                continue;
+            }
+            next += SECOND;
+            sample();
+        }
+    }
+
+    private synchronized void sample() {
+        if (!running) {
+            return;
+        }
+        double offset = (System.nanoTime() - windowStartNanos) / 1e9;
+        for (ClassStats cs : stats) {
+            Histogram h = cs.drain(true);
+            long errs = cs.errorsSinceLastSample();
+            if (timeSeries) {
+                boolean any = h.getTotalCount() > 0;
+                samples.add(new LoadResult.Sample(round(offset), cs.spec.name(), h.getTotalCount(), errs,
+                        any ? ClassStats.ms(h.getValueAtPercentile(50)) : null,
+                        any ? ClassStats.ms(h.getValueAtPercentile(99)) : null));
+            }
+        }
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    /** Discards everything recorded so far: the measurement window starts now. */
+    public synchronized void beginWindow() {
+        windowStartNanos = System.nanoTime();
+        windowStartMs = System.currentTimeMillis();
+        samples.clear();
+        stats.forEach(ClassStats::beginWindow);
+    }
+
+    /** The window so far, from {@link #beginWindow} to now; the load keeps running. */
+    public synchronized LoadResult endWindow() {
+        double seconds = (System.nanoTime() - windowStartNanos) / 1e9;
+        Map<String, ClassResult> out = new LinkedHashMap<>();
+        for (ClassStats cs : stats) {
+            out.put(cs.spec.name(), cs.endWindow(seconds));
+        }
+        return new LoadResult(windowStartMs, round(seconds), Collections.unmodifiableMap(out), List.copyOf(samples));
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops every client; in-flight requests are abandoned, not counted. */
+    @Override
+    public void close() {
+        running = false;
+        for (Thread t : threads) {
+            t.interrupt();
+        }
+        for (Thread t : threads) {
+            try {
+                t.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.qosweaver.bench.river;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadDriver;
+import io.qosweaver.bench.load.LoadResult;
+import io.qosweaver.bench.load.LoadRun;
+import io.qosweaver.bench.load.LoadSpec;
+
+/**
+ * Runs the river monitor as a child process under the flash crowd and measures it.
+ *
+ * <p>Order: start the app and wait for its ready line; optionally an idle window (no load);
+ * wait for the next collection to start so that no idle collection runs under load; start the
+ * load, warm up, measure the loaded window; stop the load; wait (bounded) until every
+ * collection that started in the window has finished; stop the app with SIGTERM.
+ *
+ * <p>A collection belongs to the window it STARTS in. The last one of the loaded window
+ * usually ends after the load has stopped, so its duration is a little shorter than under
+ * load would be: this biases the overloaded numbers down, never up. One still running when
+ * the bounded wait ends counts as missed if it has already outlived its period.
+ */
+public final class RiverMonitorRunner {
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(240);
+    private static final long POLL_MS = 1000;
+    private static final long PROGRESS_EVERY_MS = 5000;
+
+    private final HttpClient http = LoadDriver.defaultClient();
+    private final Progress progress;
+
+    public RiverMonitorRunner(Progress progress) {
+        this.progress = progress;
+    }
+
+    public RunResult run(FlashCrowdConfig c) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0",
+                "--period", fmt(c.periodS()), "--rivers", Integer.toString(c.rivers())));
+        args.addAll(c.extraAppArgs());
+        progress.update("[" + c.version() + "] starting the river monitor (period " + fmt(c.periodS()) + " s, "
+                + c.rivers() + " rivers); log " + c.logFile());
+        try (AppProcess app = AppProcess.start(c.jvmArgs(), c.appCommand(), args, c.logFile())) {
+            URI base = app.awaitReady(STARTUP_TIMEOUT);
+            boolean agent = c.jvmArgs().stream().anyMatch(a -> a.startsWith("-javaagent:"));
+            URI metrics = app.metrics(agent ? Duration.ofSeconds(5) : Duration.ZERO);
+            progress.update("[" + c.version() + "] ready at " + base + (metrics != null ? ", agent metrics " + metrics
+                    : agent ? ", agent announced no metrics endpoint" : ""));
+            int firstRiver = firstRiverId(base);
+
+            ScenarioResult idle = null;
+            ScenarioResult loaded = null;
+            if (c.idleS() > 0) {
+                long start = System.currentTimeMillis();
+                watch(c, "idle", base, metrics, start, c.idleS(), null);
+                long end = System.currentTimeMillis();
+                awaitCollectionStartAfter(base, end, c.periodMs() * 3 + 30_000);
+                idle = scenario(c, "idle", base, start, end, null, null, null, List.of());
+            }
+            if (c.durationS() > 0) {
+                List<LoadSpec> specs = specs(c, base, firstRiver);
+                if (specs.isEmpty()) {
+                    throw new IllegalArgumentException("a loaded window needs chart or levels clients");
+                }
+                PrometheusText before;
+                LoadResult load;
+                long start;
+                long end;
+                List<ScenarioResult.GaugeSample> gauge = new ArrayList<>();
+                try (LoadRun run = new LoadDriver(http).start(specs, true)) {
+                    if (c.warmupS() > 0) {
+                        progress.update("[" + c.version() + "] warm-up " + fmt(c.warmupS()) + " s with "
+                                + c.chartClients() + " chart clients");
+                        Thread.sleep(Math.round(c.warmupS() * 1000));
+                    }
+                    run.beginWindow();
+                    start = System.currentTimeMillis();
+                    before = scrape(metrics);
+                    watch(c, "overloaded", base, metrics, start, c.durationS(), gauge);
+                    load = run.endWindow();
+                    end = System.currentTimeMillis();
+                }
+                PrometheusText after = scrape(metrics);
+                progress.update("[" + c.version() + "] load stopped; waiting for the last collection to finish");
+                awaitCollectionStartAfter(base, end, c.periodMs() * 2 + 30_000);
+                loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge);
+            }
+            return new RunResult(c.version(), idle, loaded, c.logFile().toString());
+        }
+    }
+
+    private static List<LoadSpec> specs(FlashCrowdConfig c, URI base, int firstRiver) {
+        List<LoadSpec> specs = new ArrayList<>();
+        if (c.chartClients() > 0) {
+            specs.add(LoadSpec.closed("chart", c.chartClients(), seq -> base.resolve(
+                    "/chart?river=" + (firstRiver + seq % c.rivers()) + "&hours=" + c.chartHours())));
+        }
+        if (c.levelsClients() > 0) {
+            URI html = base.resolve("/levels");
+            URI png = base.resolve("/levels.png");
+            specs.add(LoadSpec.closed("levels", c.levelsClients(), seq -> seq % 2 == 0 ? html : png));
+        }
+        return specs;
+    }
+
+    /** River ids are 0-based or 1-based depending on the app; ask it. */
+    private int firstRiverId(URI base) {
+        try {
+            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(base.resolve("/chart?river=0&hours=3"))
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.discarding());
+            return r.statusCode() < 400 ? 0 : 1;
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+
+    /** Sleeps through a window, polling collections for progress and the chart-thread gauge. */
+    private void watch(FlashCrowdConfig c, String phase, URI base, URI metrics, long startMs, double seconds,
+                       List<ScenarioResult.GaugeSample> gauge) throws InterruptedException {
+        long endMs = startMs + Math.round(seconds * 1000);
+        long nextProgress = startMs;
+        while (true) {
+            long now = System.currentTimeMillis();
+            if (now >= endMs) {
+                return;
+            }
+            if (gauge != null && metrics != null) {
+                PrometheusText p = scrape(metrics);
+                Double running = p == null ? null : p.value("qosweaver_running_threads", "task_class", "chart");
+                if (running != null) {
+                    gauge.add(new ScenarioResult.GaugeSample((now - startMs) / 1000.0, running));
+                }
+            }
+            if (now >= nextProgress) {
+                nextProgress += PROGRESS_EVERY_MS;
+                String so = "";
+                try {
+                    List<CollectionRecord> all = collections(base);
+                    long n = all.stream().filter(r -> r.startMs() >= startMs).count();
+                    long missed = all.stream().filter(r -> r.startMs() >= startMs && r.missed(c.periodMs())).count();
+                    so = ", collections so far " + n + " (missed " + missed + ")";
+                } catch (IOException e) {
+                    so = ", /status/collections failed: " + e.getMessage();
+                }
+                progress.update(String.format("[%s] %s %3.0fs/%.0fs elapsed, %.0fs left%s", c.version(), phase,
+                        (now - startMs) / 1000.0, seconds, (endMs - now) / 1000.0, so));
+            }
+            Thread.sleep(Math.min(POLL_MS, Math.max(1, endMs - System.currentTimeMillis())));
+        }
+    }
+
+    /** Collections are sequential: once one starts at or after {@code t}, all before it have ended. */
+    private void awaitCollectionStartAfter(URI base, long t, long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                List<CollectionRecord> all = collections(base);
+                if (all.stream().anyMatch(r -> r.startMs() >= t)) {
+                    return;
+                }
+            } catch (IOException ignored) {
+                // keep trying until the deadline
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    List<CollectionRecord> collections(URI base) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/status/collections"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("GET /status/collections: status " + r.statusCode());
+        }
+        return CollectionsParser.parse(r.body());
+    }
+
+    private PrometheusText scrape(URI metrics) {
+        if (metrics == null) {
+            return null;
+        }
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? PrometheusText.parse(r.body()) : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private ScenarioResult scenario(FlashCrowdConfig c, String name, URI base, long startMs, long endMs,
+                                    LoadResult load, PrometheusText before, PrometheusText after,
+                                    List<ScenarioResult.GaugeSample> gauge) throws IOException, InterruptedException {
+        List<CollectionRecord> all = collections(base);
+        long now = System.currentTimeMillis();
+        List<String> notes = new ArrayList<>();
+        List<ScenarioResult.Collection> in = new ArrayList<>();
+        for (CollectionRecord r : all) {
+            if (r.startMs() < startMs || r.startMs() >= endMs) {
+                continue;
+            }
+            boolean unfinished = !r.finished();
+            boolean missed = unfinished ? now - r.startMs() > c.periodMs() : r.missed(c.periodMs());
+            in.add(new ScenarioResult.Collection((r.startMs() - startMs) / 1000.0, r.startMs(),
+                    unfinished ? null : r.durationMs(), r.readings(), missed, unfinished));
+        }
+        if (in.stream().anyMatch(ScenarioResult.Collection::unfinished)) {
+            notes.add("a collection was still running when the run ended; it counts as missed if it had outlived its period");
+        }
+        return Stats.scenario(c, name, startMs, (endMs - startMs) / 1000.0, in, load, before, after, gauge, notes);
+    }
+
+    static String fmt(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    static ClassResult classOrNull(LoadResult load, String name) {
+        return load == null ? null : load.get(name);
+    }
+}

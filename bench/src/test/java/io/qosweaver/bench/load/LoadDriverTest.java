@@ -1,0 +1,161 @@
+package io.qosweaver.bench.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.qosweaver.bench.testing.TestServer;
+import io.qosweaver.bench.testing.TestServer.Reply;
+
+/** The driver against a real embedded Jetty: counts, rate, histograms, errors. No absolute timings asserted. */
+class LoadDriverTest {
+    static TestServer server;
+    static final AtomicLong slowCalls = new AtomicLong();
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = new TestServer()
+                .route("/fast", q -> Reply.ok("fast"))
+                .route("/slow", q -> new Reply(200, "text/plain", "slow", 30))
+                .route("/fail", q -> new Reply(503, "text/plain", "down", 0))
+                .route("/mixed", q -> q != null && q.contains("n=0") ? new Reply(500, "text/plain", "x", 0)
+                        : Reply.ok("ok"))
+                .route("/echo", q -> Reply.ok(q == null ? "" : q));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    @Test
+    void closedLoopClientsEachWaitForTheirResponse() throws Exception {
+        long before = server.count("/slow");
+        LoadResult r = new LoadDriver().run(List.of(LoadSpec.closed("slow", 4, LoadSpec.Targets.fixed(
+                server.uri("/slow")))), Duration.ZERO, Duration.ofMillis(1200), false);
+        long served = server.count("/slow") - before;
+        ClassResult c = r.get("slow");
+        assertThat(c.requests()).isPositive();
+        assertThat(c.errors()).isZero();
+        // every recorded response was served; at most one request per client was still in flight at the end
+        assertThat(served).isBetween(c.requests(), c.requests() + 4);
+        // the handler sleeps 30 ms, so no latency can be lower (a lower bound, not a timing claim)
+        assertThat(c.p50Ms()).isGreaterThanOrEqualTo(30.0);
+        assertThat(c.maxMs()).isGreaterThanOrEqualTo(c.p99Ms()).isGreaterThanOrEqualTo(c.p50Ms());
+        assertThat(c.throughputPerS()).isCloseTo(c.requests() / r.windowSeconds(), org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(c.mode()).isEqualTo("closed");
+        assertThat(c.clients()).isEqualTo(4);
+    }
+
+    @Test
+    void closedLoopIsBoundedByItsClients() throws Exception {
+        // 2 clients on a 30 ms handler: each client has one request outstanding at most, so the
+        // count cannot exceed clients * window / service time (plus one each)
+        LoadResult r = new LoadDriver().run(List.of(LoadSpec.closed("slow", 2, LoadSpec.Targets.fixed(
+                server.uri("/slow")))), Duration.ZERO, Duration.ofMillis(900), false);
+        assertThat(r.get("slow").requests()).isLessThanOrEqualTo((long) (2 * (r.windowSeconds() * 1000 / 30) + 2));
+    }
+
+    @Test
+    void thinkTimeSlowsAClosedLoop() throws Exception {
+        LoadSpec thinking = LoadSpec.closed("think", 1, LoadSpec.Targets.fixed(server.uri("/fast")))
+                .withThinkTime(Duration.ofMillis(100));
+        LoadResult r = new LoadDriver().run(List.of(thinking), Duration.ZERO, Duration.ofMillis(1000), false);
+        // one client thinking 100 ms between requests: at most about 10 + 1 in a second
+        assertThat(r.get("think").requests()).isBetween(1L, (long) (r.windowSeconds() * 10) + 2);
+    }
+
+    @Test
+    void openLoopKeepsItsRateWhateverTheServerDoes() throws Exception {
+        LoadSpec open = LoadSpec.open("open", 40, 100, LoadSpec.Targets.fixed(server.uri("/slow")));
+        LoadResult r = new LoadDriver().run(List.of(open), Duration.ZERO, Duration.ofMillis(2000), true);
+        ClassResult c = r.get("open");
+        double expected = 40 * r.windowSeconds();
+        // pacing is by intended start time: the count follows the rate, not the server (wide band: shared CPUs)
+        assertThat((double) c.requests() + c.errors()).isBetween(expected * 0.6, expected * 1.3);
+        assertThat(c.targetRatePerS()).isEqualTo(40.0);
+        assertThat(c.mode()).isEqualTo("open");
+        assertThat(c.p50Ms()).isGreaterThanOrEqualTo(30.0);
+        assertThat(r.timeSeries()).isNotEmpty().allSatisfy(s -> assertThat(s.name()).isEqualTo("open"));
+    }
+
+    @Test
+    void openLoopCountsRequestsThatCouldNotStartAsOverflow() throws Exception {
+        // at most 1 in flight, 100/s on a 30 ms handler: most starts find the slot taken
+        LoadSpec open = LoadSpec.open("tight", 100, 1, LoadSpec.Targets.fixed(server.uri("/slow")));
+        LoadResult r = new LoadDriver().run(List.of(open), Duration.ZERO, Duration.ofMillis(800), false);
+        assertThat(r.get("tight").errorKinds()).containsKey("overflow");
+    }
+
+    @Test
+    void errorsAreCountedPerClassAndKindAndKeptOutOfTheHistogram() throws Exception {
+        LoadResult r = new LoadDriver().run(List.of(
+                        LoadSpec.closed("fail", 2, LoadSpec.Targets.fixed(server.uri("/fail"))),
+                        LoadSpec.closed("fast", 1, LoadSpec.Targets.fixed(server.uri("/fast")))),
+                Duration.ZERO, Duration.ofMillis(600), false);
+        ClassResult fail = r.get("fail");
+        assertThat(fail.errors()).isPositive();
+        assertThat(fail.requests()).isZero();
+        assertThat(fail.p50Ms()).isNull();
+        assertThat(fail.errorKinds()).containsOnlyKeys("status 503");
+        assertThat(r.get("fast").errors()).isZero();
+        assertThat(r.get("fast").requests()).isPositive();
+        assertThat(r.classes().keySet()).containsExactly("fail", "fast");
+    }
+
+    @Test
+    void targetsSeeASequenceNumber() throws Exception {
+        LoadSpec mixed = LoadSpec.closed("mixed", 1, seq -> server.uri("/mixed?n=" + (seq % 2)));
+        LoadResult r = new LoadDriver().run(List.of(mixed), Duration.ZERO, Duration.ofMillis(600), false);
+        ClassResult c = r.get("mixed");
+        assertThat(c.errors()).isPositive();
+        assertThat(c.requests()).isPositive();
+        assertThat(Math.abs(c.errors() - c.requests())).isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void aRefusedConnectionIsAnError() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        URI dead = URI.create("http://127.0.0.1:" + port + "/");
+        LoadResult r = new LoadDriver().run(List.of(LoadSpec.closed("dead", 1, LoadSpec.Targets.fixed(dead))),
+                Duration.ZERO, Duration.ofMillis(300), false);
+        assertThat(r.get("dead").errors()).isPositive();
+        assertThat(r.get("dead").errorKinds()).containsKey("ConnectException");
+    }
+
+    @Test
+    void beginWindowDiscardsTheWarmUp() throws Exception {
+        try (LoadRun run = new LoadDriver().start(List.of(LoadSpec.closed("fast", 2,
+                LoadSpec.Targets.fixed(server.uri("/fast")))), true)) {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .until(() -> run.endWindow().get("fast").requests() > 0);
+            LoadResult warm = run.endWindow();
+            run.beginWindow();
+            LoadResult empty = run.endWindow();
+            assertThat(warm.get("fast").requests()).isPositive();
+            assertThat(empty.get("fast").requests()).isLessThan(warm.get("fast").requests());
+            assertThat(empty.timeSeries()).isEmpty();
+        }
+    }
+
+    @Test
+    void specsAreValidated() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadSpec.closed("x", 0,
+                        LoadSpec.Targets.fixed(server.uri("/"))))
+                .hasMessageContaining("clients");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadSpec.open("x", 0, 1,
+                        LoadSpec.Targets.fixed(server.uri("/"))))
+                .hasMessageContaining("ratePerSecond");
+    }
+}

@@ -1,0 +1,62 @@
+package io.qosweaver.cli;
+
+import java.nio.file.Path;
+
+import java.util.concurrent.Callable;
+
+import io.qosweaver.bench.experiment.FlashCrowd;
+import io.qosweaver.bench.experiment.Layout;
+import io.qosweaver.bench.report.Json;
+import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.river.Progress;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code qosweaver bench <experiment>}. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Run an experiment of the papers.",
+        subcommands = {BenchCommand.FlashCrowdCommand.class})
+final class BenchCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
+
+    @Command(name = "flashcrowd", mixinStandardHelpOptions = true,
+            description = "The river monitor idle and under a flash crowd of chart clients (issue 2): "
+                    + "reproduces the missed collection deadlines.")
+    static final class FlashCrowdCommand implements Callable<Integer> {
+        @Mixin
+        FlashCrowdOptions options = new FlashCrowdOptions();
+        @Mixin
+        ReportOptions report = new ReportOptions();
+
+        @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/flashcrowd)")
+        Path reportDir;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            Layout layout = Layout.find();
+            Path dir = reportDir != null ? reportDir : layout.root().resolve("target/flashcrowd");
+            String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
+            FlashCrowd.Result r = FlashCrowd.run(layout, options.params(), dir,
+                    ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
+            if (report.json) {
+                System.out.println(Json.write(r));
+            } else {
+                System.out.print(Table.text(r.scenarios()));
+                System.out.println("failure reproduced: " + r.reproduced() + " (" + r.criterion() + ")");
+                System.out.println("report: " + dir.resolve("index.html"));
+            }
+            return 0;
+        }
+    }
+
+}

@@ -1,0 +1,62 @@
+package io.qosweaver.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.qosweaver.bench.experiment.Demo;
+import io.qosweaver.bench.experiment.Layout;
+import io.qosweaver.bench.report.Json;
+import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.river.Progress;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code qosweaver demo}: the river monitor under the flash crowd, original vs QoSWeaver. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Build what is missing, run the flash crowd on the unmodified river monitor without and "
+                + "with QoSWeaver, print the table, write results.json and index.html.")
+final class DemoCommand implements Callable<Integer> {
+    @Mixin
+    FlashCrowdOptions options = new FlashCrowdOptions();
+    @Mixin
+    ReportOptions report = new ReportOptions();
+
+    @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/demo)")
+    Path reportDir;
+
+    @Option(names = "--versions", split = ",", paramLabel = "V",
+            description = "which versions to run (default original,qosweaver)")
+    List<String> versions = List.of(Demo.ORIGINAL, Demo.QOSWEAVER);
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        for (String v : versions) {
+            if (!v.equals(Demo.ORIGINAL) && !v.equals(Demo.QOSWEAVER)) {
+                System.err.println("qosweaver demo: unknown version '" + v + "' (original, qosweaver)");
+                return 2;
+            }
+        }
+        Layout layout = Layout.find();
+        Path dir = reportDir != null ? reportDir : layout.root().resolve("target/demo");
+        String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
+        Demo.Result r = Demo.run(layout, options.params(), options.quick, versions, dir,
+                ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
+        if (report.json) {
+            System.out.println(Json.write(r));
+        } else {
+            System.out.print(Table.text(r.versions()));
+            System.out.println("report: " + dir.resolve("index.html") + " and results.json");
+        }
+        if (!r.complete()) {
+            System.err.println("qosweaver demo: some versions failed: " + r.errors());
+            return 1;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,48 @@
+package io.qosweaver.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code qosweaver}: the command line. Thin: experiments live in the bench module. */
+@Command(name = "qosweaver", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Application-level scheduling woven into unmodified Java web applications.",
+        subcommands = {RunCommand.class, BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    public static CommandLine commandLine() {
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
+
+    /** The version from the build (the cli jar's filtered properties). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            Properties p = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("/qosweaver-cli.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException ignored) {
+                // unknown version
+            }
+            return new String[] {"qosweaver " + p.getProperty("version", "unknown"),
+                    "JVM " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.qosweaver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+import io.qosweaver.bench.experiment.FlashCrowd;
+import picocli.CommandLine;
+
+class FlashCrowdOptionsTest {
+
+    private static FlashCrowd.Params parse(String... args) {
+        BenchCommand.FlashCrowdCommand cmd = new BenchCommand.FlashCrowdCommand();
+        new CommandLine(cmd).parseArgs(args);
+        return cmd.options.params();
+    }
+
+    @Test
+    void defaultsAreTheCalibratedFullRun() {
+        assertThat(parse()).isEqualTo(FlashCrowd.Params.full());
+        assertThat(parse("--quick")).isEqualTo(FlashCrowd.Params.quick());
+    }
+
+    @Test
+    void aNewPeriodScalesTheWindows() {
+        FlashCrowd.Params p = parse("--period", "2", "--rivers", "7", "--clients", "10");
+        assertThat(p.periodS()).isEqualTo(2.0);
+        assertThat(p.rivers()).isEqualTo(7);
+        assertThat(p.chartClients()).isEqualTo(10);
+        assertThat(p.durationS()).isEqualTo(24.0);
+        assertThat(p.idleS()).isEqualTo(8.0);
+        assertThat(parse("--period", "2", "--duration", "5").durationS()).isEqualTo(5.0);
+    }
+}

@@ -1,0 +1,90 @@
+package io.qosweaver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunCommandTest {
+    @TempDir
+    Path dir;
+    Path policy;
+    Path agent;
+
+    @BeforeEach
+    void files() throws Exception {
+        policy = Files.writeString(dir.resolve("policy.yaml"), "policy: importance\n");
+        agent = Files.write(dir.resolve("qosweaver-agent.jar"), new byte[] {1});
+    }
+
+    @Test
+    void insertsTheAgentRightAfterTheJavaExecutable() {
+        List<String> out = RunCommand.rewrite(List.of("/usr/bin/java", "-Xmx1g", "-jar", "app.jar", "--port", "0"),
+                agent, policy, null);
+        assertThat(out).containsExactly("/usr/bin/java",
+                "-javaagent:" + agent.toAbsolutePath() + "=policy=" + policy.toAbsolutePath(),
+                "-Xmx1g", "-jar", "app.jar", "--port", "0");
+    }
+
+    @Test
+    void addsTheMetricsPort() {
+        List<String> out = RunCommand.rewrite(List.of("java", "-jar", "app.jar"), agent, policy, 9404);
+        assertThat(out.get(0)).isEqualTo("java");
+        assertThat(out.get(1)).endsWith("=policy=" + policy.toAbsolutePath() + ",metricsPort=9404");
+        assertThat(out.subList(2, out.size())).containsExactly("-jar", "app.jar");
+    }
+
+    @Test
+    void refusesWhatIsNotAJavaCommand() {
+        assertThatThrownBy(() -> RunCommand.rewrite(List.of("python3", "app.py"), agent, policy, null))
+                .hasMessageContaining("'python3' is not a java command");
+        assertThatThrownBy(() -> RunCommand.rewrite(List.of("/opt/javascript", "x"), agent, policy, null))
+                .hasMessageContaining("not a java command");
+        assertThatThrownBy(() -> RunCommand.rewrite(List.of(), agent, policy, null))
+                .hasMessageContaining("no command");
+    }
+
+    @Test
+    void refusesAMissingPolicyOrAgent() {
+        assertThatThrownBy(() -> RunCommand.rewrite(List.of("java", "-version"), agent, dir.resolve("nope.yaml"), null))
+                .hasMessageContaining("policy file not found").hasMessageContaining("nope.yaml");
+        assertThatThrownBy(() -> RunCommand.rewrite(List.of("java", "-version"), dir.resolve("none.jar"), policy, null))
+                .hasMessageContaining("agent jar not found");
+    }
+
+    @Test
+    void theCommandLineReturnsTheChildsExitCodeAndErrorsClearly() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(buf, true));
+        try {
+            int rc = Main.commandLine().execute("run", "--policy", dir.resolve("missing.yaml").toString(),
+                    "--agent", agent.toString(), "--", "java", "-version");
+            assertThat(rc).isEqualTo(2);
+            assertThat(buf.toString()).contains("policy file not found");
+        } finally {
+            System.setErr(err);
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // the fake agent jar is not a jar: the child JVM exits non-zero, and so do we
+        int rc = Main.commandLine().execute("run", "--policy", policy.toString(), "--agent", agent.toString(), "--",
+                java, "-version");
+        assertThat(rc).isNotZero();
+    }
+
+    @Test
+    void versionAndHelpWork() {
+        assertThat(Main.commandLine().execute("--version")).isZero();
+        assertThat(Main.commandLine().execute("--help")).isZero();
+        assertThat(Main.commandLine().execute("bench", "flashcrowd", "--help")).isZero();
+        assertThat(Main.commandLine().execute("demo", "--help")).isZero();
+    }
+}

@@ -1,0 +1,563 @@
+package io.qosweaver.pointcuts;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The profile-based pointcut generator of QoSWeaver (Sato et al., section 3.3, Fig. 3).
+ *
+ * <pre>
+ * SLOT := {0, ..., exec_time / t}
+ * for i = 1..m
+ *   PC_i := {pc in PC_all | |select(pc)| = i}
+ *   for each j in SLOT (increasing, skipping slots covered meanwhile)
+ *     PC_ij   := {pc in PC_i | j in cover(pc)}
+ *     PC_best := {pc in PC_ij | |cover(pc) ∩ SLOT| is biggest}
+ *     best    := eval(PC_best)
+ *     PC_gen  := PC_gen - {pc in PC_gen | cover(pc) ⊆ cover(best)} + best
+ *     SLOT    := SLOT - cover(best)
+ * </pre>
+ *
+ * <b>Candidates</b> are the (withincode caller, call callee) pairs of the profile, without
+ * wildcards; {@code select(pc)} counts the pair's join points over the whole (merged) profile.
+ * A candidate is never proposed if its caller or callee is a constructor or static initializer
+ * (the pointcut language cannot name them) or, by default, if it calls inside a monitor the
+ * caller holds ({@link SynchronizedRegions}).
+ *
+ * <p><b>Slots.</b> The paper profiled one thread. Here every <em>timeline</em>, one per (profile
+ * file, thread), is sliced into its own slots of length t from its first join point: slot k of a
+ * timeline is [first + k*t, first + (k+1)*t). The slots of all timelines are concatenated in
+ * profile order into one SLOT set, so a candidate's cover may span threads and files, and
+ * {@code select} counts join points over all of them. Slots without any join point stay
+ * uncovered and are reported as empty.
+ *
+ * <p><b>eval</b> (the paper leaves it open; its text asks for "the pointcut that covers the most
+ * time slots", which PC_best already does). Among PC_best, pick the one after which
+ * <ol>
+ *   <li>PC_gen selects the fewest join points (it drops the earlier choices with the most join
+ *       points: fewer control points at run time),</li>
+ *   <li>then PC_gen has the fewest pointcuts,</li>
+ *   <li>then the smallest pointcut text {@code call(CALLEE) && withincode(CALLER)} in
+ *       {@link String#compareTo} order, so the result does not depend on profile order.</li>
+ * </ol>
+ * On Fig. 4 this is what picks f2 over f5 at i = 3 (both cover the last free slot; f2 drops f1
+ * and f6, f5 would drop only f4).
+ *
+ * <p><b>Cost</b>: O(join points + m × slots) plus the subset checks, which only visit slots of
+ * the new pointcut and the chosen pointcuts covering them. Candidates are indexed by slot and
+ * ordered by occurrence class, and {@code |cover ∩ SLOT|} is kept per candidate and decremented
+ * as slots are covered, so no step scans all candidates or all slots.
+ */
+public final class PointcutGenerator {
+
+    /**
+     * @param interval the target interval t between adjacent control points on the profile
+     * @param maxOccurrence m, the most join points a single pointcut may select (at least 1)
+     * @param synchronizedRegions which calls hold a monitor; {@link SynchronizedRegions#NONE} to
+     *     keep them (the paper's behaviour)
+     */
+    public record Options(Duration interval, int maxOccurrence, SynchronizedRegions synchronizedRegions) {
+        public Options {
+            Objects.requireNonNull(interval, "interval");
+            Objects.requireNonNull(synchronizedRegions, "synchronizedRegions (use SynchronizedRegions.NONE)");
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("the target interval must be positive, was " + interval);
+            }
+            if (maxOccurrence < 1) {
+                throw new IllegalArgumentException("the maximum occurrence must be at least 1, was " + maxOccurrence);
+            }
+        }
+
+        public static Options of(Duration interval, int maxOccurrence) {
+            return new Options(interval, maxOccurrence, SynchronizedRegions.NONE);
+        }
+
+        public Options withSynchronizedRegions(SynchronizedRegions regions) {
+            return new Options(interval, maxOccurrence, regions);
+        }
+    }
+
+    /** Slots beyond this mean a target interval far too small for the profile. */
+    static final long MAX_SLOTS = 1L << 28;
+
+    private final Options options;
+
+    public PointcutGenerator(Options options) {
+        this.options = options;
+    }
+
+    public GenerationReport generate(Profile profile) {
+        long started = System.nanoTime();
+        long t = options.interval().toNanos();
+        int m = options.maxOccurrence();
+        int n = profile.size();
+
+        // Candidates: intern (caller, callee) pairs.
+        LongIntMap pairs = new LongIntMap(1024);
+        int[] candOf = new int[n];
+        int[] candCaller = new int[256];
+        int[] candCallee = new int[256];
+        int[] occ = new int[256];
+        int candidates = 0;
+        for (int k = 0; k < n; k++) {
+            long key = ((long) profile.callerId(k) << 32) | (profile.calleeId(k) & 0xFFFFFFFFL);
+            int c = pairs.get(key);
+            if (c < 0) {
+                c = candidates++;
+                pairs.put(key, c);
+                if (c == occ.length) {
+                    candCaller = Arrays.copyOf(candCaller, c * 2);
+                    candCallee = Arrays.copyOf(candCallee, c * 2);
+                    occ = Arrays.copyOf(occ, c * 2);
+                }
+                candCaller[c] = profile.callerId(k);
+                candCallee[c] = profile.calleeId(k);
+            }
+            occ[c]++;
+            candOf[k] = c;
+        }
+
+        // Slots: each timeline sliced from its first join point, timelines concatenated.
+        int[] slotOf = new int[n];
+        long slotsTotal = 0;
+        for (int tl = 0; tl < profile.timelineCount(); tl++) {
+            int from = profile.timelineStart(tl);
+            int to = profile.timelineStart(tl + 1);
+            if (from == to) {
+                continue;
+            }
+            long t0 = profile.time(from);
+            long count = (profile.time(to - 1) - t0) / t + 1;
+            if (slotsTotal + count > MAX_SLOTS) {
+                throw new IllegalArgumentException("the target interval " + options.interval() + " cuts the profile into more than "
+                        + MAX_SLOTS + " slots; use a longer interval");
+            }
+            for (int k = from; k < to; k++) {
+                slotOf[k] = (int) (slotsTotal + (profile.time(k) - t0) / t);
+            }
+            slotsTotal += count;
+        }
+        int slots = (int) slotsTotal;
+
+        // Eligibility: at most m join points, expressible, not inside a held monitor.
+        boolean[] eligible = new boolean[candidates];
+        int excludedSync = 0;
+        int excludedInit = 0;
+        int withinM = 0;
+        for (int c = 0; c < candidates; c++) {
+            if (occ[c] > m) {
+                continue;
+            }
+            withinM++;
+            String caller = profile.signature(candCaller[c]);
+            String callee = profile.signature(candCallee[c]);
+            if (Signatures.isInitializer(caller) || Signatures.isInitializer(callee)) {
+                excludedInit++;
+            } else if (options.synchronizedRegions().holdsMonitor(caller, callee)) {
+                excludedSync++;
+            } else {
+                eligible[c] = true;
+            }
+        }
+
+        // Covers (sorted, distinct slots) of the eligible candidates, as CSR.
+        int[] coverStart = new int[candidates + 1];
+        for (int c = 0; c < candidates; c++) {
+            coverStart[c + 1] = coverStart[c] + (eligible[c] ? occ[c] : 0);
+        }
+        int[] coverSlots = new int[coverStart[candidates]];
+        int[] coverLen = new int[candidates];
+        for (int k = 0; k < n; k++) {
+            int c = candOf[k];
+            if (!eligible[c]) {
+                continue;
+            }
+            int len = coverLen[c];
+            int s = slotOf[k];
+            // Join points come in non-decreasing slot order, so duplicates are adjacent.
+            if (len == 0 || coverSlots[coverStart[c] + len - 1] != s) {
+                coverSlots[coverStart[c] + len] = s;
+                coverLen[c] = len + 1;
+            }
+        }
+
+        // Slot -> candidates covering it, each slot's list ordered by (occurrence class, id).
+        int[] byClass = sortByOccurrence(eligible, occ, candidates, m);
+        int[] slotStart = new int[slots + 1];
+        for (int c : byClass) {
+            for (int x = coverStart[c], e = x + coverLen[c]; x < e; x++) {
+                slotStart[coverSlots[x] + 1]++;
+            }
+        }
+        for (int s = 0; s < slots; s++) {
+            slotStart[s + 1] += slotStart[s];
+        }
+        int[] slotCands = new int[slotStart[slots]];
+        int[] fill = Arrays.copyOf(slotStart, slots);
+        for (int c : byClass) {
+            for (int x = coverStart[c], e = x + coverLen[c]; x < e; x++) {
+                slotCands[fill[coverSlots[x]]++] = c;
+            }
+        }
+
+        Greedy g = new Greedy(profile, candCaller, candCallee, occ, coverStart, coverSlots, coverLen,
+                slotStart, slotCands, slots);
+        g.run(m);
+
+        // Report.
+        List<GenerationReport.GeneratedPointcut> generated = new ArrayList<>();
+        boolean[] selected = new boolean[candidates];
+        long selectedJoinPoints = 0;
+        for (int c : g.chosenInOrder()) {
+            selected[c] = true;
+            selectedJoinPoints += occ[c];
+            generated.add(new GenerationReport.GeneratedPointcut(profile.signature(candCaller[c]),
+                    profile.signature(candCallee[c]), occ[c], coverLen[c]));
+        }
+        // Predicted intervals: between adjacent selected join points of each timeline.
+        long intervals = 0;
+        double mean = 0;
+        double m2 = 0;
+        for (int tl = 0; tl < profile.timelineCount(); tl++) {
+            long prev = Long.MIN_VALUE;
+            for (int k = profile.timelineStart(tl), e = profile.timelineStart(tl + 1); k < e; k++) {
+                if (selected[candOf[k]]) {
+                    long now = profile.time(k);
+                    if (prev != Long.MIN_VALUE) {
+                        double d = now - prev;
+                        intervals++;
+                        double delta = d - mean;
+                        mean += delta / intervals;
+                        m2 += delta * (d - mean);
+                    }
+                    prev = now;
+                }
+            }
+        }
+        BitSet occupied = new BitSet(slots);
+        for (int k = 0; k < n; k++) {
+            occupied.set(slotOf[k]);
+        }
+        int emptySlots = slots - occupied.cardinality();
+        long elapsed = System.nanoTime() - started;
+        return new GenerationReport(t, m, n, profile.timelineCount(), slots, candidates, withinM, excludedSync,
+                excludedInit, generated, selectedJoinPoints, intervals, intervals == 0 ? Double.NaN : mean,
+                intervals == 0 ? Double.NaN : Math.sqrt(m2 / intervals), g.uncovered(), emptySlots, elapsed,
+                options.synchronizedRegions().missingClasses());
+    }
+
+    private static int[] sortByOccurrence(boolean[] eligible, int[] occ, int candidates, int m) {
+        int[] bucket = new int[m + 2];
+        int count = 0;
+        for (int c = 0; c < candidates; c++) {
+            if (eligible[c]) {
+                bucket[occ[c] + 1]++;
+                count++;
+            }
+        }
+        for (int i = 1; i < bucket.length; i++) {
+            bucket[i] += bucket[i - 1];
+        }
+        int[] out = new int[count];
+        for (int c = 0; c < candidates; c++) {
+            if (eligible[c]) {
+                out[bucket[occ[c]]++] = c;
+            }
+        }
+        return out;
+    }
+
+    /** The greedy loop of Fig. 3 over the indexes built above. */
+    private static final class Greedy {
+        private final Profile profile;
+        private final int[] candCaller;
+        private final int[] candCallee;
+        private final int[] occ;
+        private final int[] coverStart;
+        private final int[] coverSlots;
+        private final int[] coverLen;
+        private final int[] slotStart;
+        private final int[] slotCands;
+        private final int slots;
+
+        /** |cover(c) ∩ SLOT|. */
+        private final int[] gain;
+        /** SLOT. */
+        private final BitSet uncovered;
+        /** Uncovered slots that still have candidates of the current or a later class. */
+        private final BitSet active;
+        /** Per slot, the first candidate in slotCands not yet passed by the class loop. */
+        private final int[] ptr;
+
+        /** PC_gen in the order of choice; {@code inGen} says which are still members. */
+        private int[] chosen = new int[64];
+        private int chosenCount;
+        private final boolean[] inGen;
+        private int genSize;
+
+        /** Per slot, a linked list of the chosen candidates covering it (removed ones skipped lazily). */
+        private final int[] genHead;
+        private int[] genNext = new int[256];
+        private int[] genVal = new int[256];
+        private int genNodes;
+
+        /** Scratch for the subset test: {@code hit[p]} is valid when {@code stamp[p] == epoch}. */
+        private final int[] hit;
+        private final int[] stamp;
+        private int epoch;
+        private int[] subsets = new int[16];
+        private int subsetCount;
+        private long subsetJoinPoints;
+
+        Greedy(Profile profile, int[] candCaller, int[] candCallee, int[] occ, int[] coverStart, int[] coverSlots,
+                int[] coverLen, int[] slotStart, int[] slotCands, int slots) {
+            this.profile = profile;
+            this.candCaller = candCaller;
+            this.candCallee = candCallee;
+            this.occ = occ;
+            this.coverStart = coverStart;
+            this.coverSlots = coverSlots;
+            this.coverLen = coverLen;
+            this.slotStart = slotStart;
+            this.slotCands = slotCands;
+            this.slots = slots;
+            int candidates = coverLen.length;
+            this.gain = Arrays.copyOf(coverLen, candidates);
+            this.uncovered = new BitSet(slots);
+            uncovered.set(0, slots);
+            this.active = new BitSet(slots);
+            for (int s = 0; s < slots; s++) {
+                if (slotStart[s] < slotStart[s + 1]) {
+                    active.set(s);
+                }
+            }
+            this.ptr = Arrays.copyOf(slotStart, slots);
+            this.inGen = new boolean[candidates];
+            this.genHead = new int[slots];
+            Arrays.fill(genHead, -1);
+            this.hit = new int[candidates];
+            this.stamp = new int[candidates];
+        }
+
+        void run(int m) {
+            int[] ties = new int[16];
+            for (int i = 1; i <= m; i++) {
+                for (int j = active.nextSetBit(0); j >= 0; j = active.nextSetBit(j + 1)) {
+                    int p = ptr[j];
+                    int end = slotStart[j + 1];
+                    while (p < end && occ[slotCands[p]] < i) {
+                        p++;
+                    }
+                    ptr[j] = p;
+                    if (p == end) {
+                        active.clear(j);
+                        continue;
+                    }
+                    int bestGain = 0;
+                    int nTies = 0;
+                    for (int x = p; x < end && occ[slotCands[x]] == i; x++) {
+                        int c = slotCands[x];
+                        int gc = gain[c];
+                        if (gc > bestGain) {
+                            bestGain = gc;
+                            nTies = 0;
+                        }
+                        if (gc == bestGain) {
+                            if (nTies == ties.length) {
+                                ties = Arrays.copyOf(ties, nTies * 2);
+                            }
+                            ties[nTies++] = c;
+                        }
+                    }
+                    if (nTies == 0) {
+                        continue;
+                    }
+                    int best = nTies == 1 ? ties[0] : eval(ties, nTies);
+                    choose(best);
+                }
+            }
+        }
+
+        /** The tie-break documented on the class: most join points dropped, most pointcuts dropped, text. */
+        private int eval(int[] ties, int nTies) {
+            int best = -1;
+            long bestJp = -1;
+            int bestCount = -1;
+            String bestText = null;
+            for (int x = 0; x < nTies; x++) {
+                int c = ties[x];
+                findSubsets(c);
+                long jp = subsetJoinPoints;
+                int count = subsetCount;
+                int cmp;
+                if (best < 0) {
+                    cmp = -1;
+                } else if (jp != bestJp) {
+                    cmp = jp > bestJp ? -1 : 1;
+                } else if (count != bestCount) {
+                    cmp = count > bestCount ? -1 : 1;
+                } else {
+                    if (bestText == null) {
+                        bestText = text(best);
+                    }
+                    String tc = text(c);
+                    cmp = tc.compareTo(bestText);
+                    if (cmp < 0) {
+                        best = c;
+                        bestText = tc;
+                    }
+                    continue;
+                }
+                if (cmp < 0) {
+                    best = c;
+                    bestJp = jp;
+                    bestCount = count;
+                    bestText = null;
+                }
+            }
+            return best;
+        }
+
+        private String text(int c) {
+            return GenerationReport.pointcutText(profile.signature(candCaller[c]), profile.signature(candCallee[c]));
+        }
+
+        /** Sets {@code subsets} to the members of PC_gen whose cover is a subset of cover(c). */
+        private void findSubsets(int c) {
+            epoch++;
+            subsetCount = 0;
+            subsetJoinPoints = 0;
+            for (int x = coverStart[c], e = x + coverLen[c]; x < e; x++) {
+                for (int node = genHead[coverSlots[x]]; node >= 0; node = genNext[node]) {
+                    int p = genVal[node];
+                    if (!inGen[p]) {
+                        continue;
+                    }
+                    if (stamp[p] != epoch) {
+                        stamp[p] = epoch;
+                        hit[p] = 0;
+                    }
+                    if (++hit[p] == coverLen[p]) {
+                        if (subsetCount == subsets.length) {
+                            subsets = Arrays.copyOf(subsets, subsetCount * 2);
+                        }
+                        subsets[subsetCount++] = p;
+                        subsetJoinPoints += occ[p];
+                    }
+                }
+            }
+        }
+
+        private void choose(int best) {
+            findSubsets(best);
+            for (int x = 0; x < subsetCount; x++) {
+                inGen[subsets[x]] = false;
+                genSize--;
+            }
+            inGen[best] = true;
+            genSize++;
+            if (chosenCount == chosen.length) {
+                chosen = Arrays.copyOf(chosen, chosenCount * 2);
+            }
+            chosen[chosenCount++] = best;
+            for (int x = coverStart[best], e = x + coverLen[best]; x < e; x++) {
+                int s = coverSlots[x];
+                if (genNodes == genVal.length) {
+                    genVal = Arrays.copyOf(genVal, genNodes * 2);
+                    genNext = Arrays.copyOf(genNext, genNodes * 2);
+                }
+                genVal[genNodes] = best;
+                genNext[genNodes] = genHead[s];
+                genHead[s] = genNodes++;
+                if (uncovered.get(s)) {
+                    uncovered.clear(s);
+                    active.clear(s);
+                    for (int y = slotStart[s], ye = slotStart[s + 1]; y < ye; y++) {
+                        gain[slotCands[y]]--;
+                    }
+                }
+            }
+        }
+
+        int[] chosenInOrder() {
+            int[] out = new int[genSize];
+            int k = 0;
+            for (int x = 0; x < chosenCount; x++) {
+                if (inGen[chosen[x]]) {
+                    out[k++] = chosen[x];
+                }
+            }
+            return out;
+        }
+
+        int uncovered() {
+            return uncovered.cardinality();
+        }
+    }
+
+    /** Open addressing long -> int map, -1 for absent; keys are (caller id, callee id) pairs. */
+    private static final class LongIntMap {
+        private long[] keys;
+        private int[] values;
+        private int size;
+        private int mask;
+
+        LongIntMap(int capacity) {
+            int cap = Integer.highestOneBit(Math.max(16, capacity) * 2 - 1);
+            keys = new long[cap];
+            values = new int[cap];
+            Arrays.fill(values, -1);
+            mask = cap - 1;
+        }
+
+        int get(long key) {
+            for (int i = slot(key); ; i = (i + 1) & mask) {
+                if (values[i] < 0) {
+                    return -1;
+                }
+                if (keys[i] == key) {
+                    return values[i];
+                }
+            }
+        }
+
+        void put(long key, int value) {
+            if ((size + 1) * 2 > keys.length) {
+                grow();
+            }
+            int i = slot(key);
+            while (values[i] >= 0 && keys[i] != key) {
+                i = (i + 1) & mask;
+            }
+            if (values[i] < 0) {
+                size++;
+            }
+            keys[i] = key;
+            values[i] = value;
+        }
+
+        private int slot(long key) {
+            long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32)) & mask;
+        }
+
+        private void grow() {
+            long[] ok = keys;
+            int[] ov = values;
+            keys = new long[ok.length * 2];
+            values = new int[ok.length * 2];
+            Arrays.fill(values, -1);
+            mask = keys.length - 1;
+            size = 0;
+            for (int i = 0; i < ok.length; i++) {
+                if (ov[i] >= 0) {
+                    put(ok[i], ov[i]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.qosweaver.scheduler;
+
+import java.util.Map;
+
+/**
+ * Admission control, the first baseline of the QoSWeaver paper (5.1): "the same as the policy of
+ * our scheduling except that it is enforced only when a thread starts". Task classes carry
+ * {@code importance: high|low|normal} as for {@link ImportancePolicy}. While at least one
+ * high-importance thread is inside its scope, a low-importance thread that enters its scope waits
+ * at the entry, before its scope's body runs, until fewer than {@code lowLimit} low threads are
+ * running; a low thread already running is never stopped halfway (the paper: "It is never
+ * suspended halfway"). When the last high thread leaves, every waiting thread is admitted.
+ *
+ * <p>Where it waits: at entry, inside {@code QoS.enter} ({@link Control#admitAtEntry}), the
+ * faithful option: a web server's admission control does not start the request at all, whereas
+ * waiting at the first control point would let the request run its prologue (parsing, database
+ * read) first and would make the baseline depend on where control points happen to be woven. It
+ * needs nothing at control points: waiting at entry does not count as a pending yield, so control
+ * points keep their fast path while this policy is installed.
+ *
+ * <p>{@code lowLimit} defaults to 1 as in the paper ("It limits the maximum number to one while a
+ * high-importance thread is collecting water levels"); 0 admits no low request during a high task.
+ * The suspension-time metric measures, per high task, the time until the running low threads are
+ * at most {@code lowLimit}: here it lasts until the requests already running finish by themselves,
+ * which is exactly the difference the paper's Fig. 16 shows.
+ */
+final class AdmissionPolicy implements Policy {
+    static final String NAME = "admission";
+
+    private final int lowLimit;
+    /** Threads whose role is a high class (under the controller lock). */
+    private int highThreads;
+
+    AdmissionPolicy(int lowLimit) {
+        this.lowLimit = lowLimit;
+    }
+
+    static Policy create(Map<String, String> parameters) {
+        // Same parameter and validation messages as importance, so that a file switches by name only.
+        return new AdmissionPolicy(ImportancePolicy.parseLowLimit(NAME, parameters));
+    }
+
+    int lowLimit() {
+        return lowLimit;
+    }
+
+    int highThreads() {
+        return highThreads;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public int rank(SchedulerConfig.TaskClassSpec spec) {
+        return ImportancePolicy.rankByImportance(spec);
+    }
+
+    @Override
+    public void onRoleChange(Control c, ManagedThread t, TaskClass from, TaskClass to) {
+        // Same order as importance: free the slot, move the limit, then admit.
+        if (isLow(from)) {
+            c.release(t);
+        }
+        int before = highThreads;
+        if (isHigh(from)) {
+            highThreads--;
+        }
+        if (isHigh(to)) {
+            highThreads++;
+        }
+        if (before == 0 && highThreads > 0) {
+            c.setLimitWithoutPreemption(lowLimit);
+        } else if (before > 0 && highThreads == 0) {
+            c.setLimitWithoutPreemption(Control.UNLIMITED);
+        }
+        if (isLow(to)) {
+            c.admitAtEntry(t);
+        }
+    }
+
+    private static boolean isLow(TaskClass c) {
+        return c != null && c.rank() == ImportancePolicy.RANK_LOW;
+    }
+
+    private static boolean isHigh(TaskClass c) {
+        return c != null && c.rank() == ImportancePolicy.RANK_HIGH;
+    }
+}

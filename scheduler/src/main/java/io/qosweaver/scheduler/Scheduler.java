@@ -1,0 +1,150 @@
+package io.qosweaver.scheduler;
+
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * The installed application-level scheduler: one at a time, process-wide, reached by woven code
+ * through {@link QoS}. Installing validates the whole configuration before anything changes, then
+ * atomically replaces the current scheduler and releases every thread the old one held (SYSTEM.md:
+ * a policy switch is all-or-nothing).
+ */
+public final class Scheduler {
+    static final String OBJECT_NAME = "io.qosweaver:type=Scheduler";
+
+    /** The installed scheduler; read by every enter/exit. */
+    static volatile Scheduler current;
+    private static final Object INSTALL_LOCK = new Object();
+
+    final ThreadController controller;
+    private final long controlPointBase;
+    private final long errorBase;
+    private volatile boolean jmxRegistered;
+
+    private Scheduler(ThreadController controller) {
+        this.controller = controller;
+        this.controlPointBase = QoS.FastCount.sum();
+        this.errorBase = InternalErrors.count();
+    }
+
+    /**
+     * Validates {@code config}, then replaces the installed scheduler (if any) with a new one and
+     * releases every thread the old one held.
+     *
+     * @throws PolicyConfigException naming the offending key; nothing changes in that case
+     */
+    public static Scheduler install(SchedulerConfig config) {
+        return install(config, Ticker.system());
+    }
+
+    /** As {@link #install(SchedulerConfig)}, with an injected clock (tests, simulators). */
+    static Scheduler install(SchedulerConfig config, Ticker ticker) {
+        Scheduler s = new Scheduler(ThreadController.create(config, ticker));
+        synchronized (INSTALL_LOCK) {
+            Scheduler old = current;
+            current = s;
+            if (old != null) {
+                old.controller.shutdown();
+                old.unregisterJmx();
+            }
+            s.registerJmx();
+        }
+        return s;
+    }
+
+    /** Removes the installed scheduler, releasing every thread it held; no-op when none. */
+    public static void uninstall() {
+        synchronized (INSTALL_LOCK) {
+            Scheduler old = current;
+            current = null;
+            if (old != null) {
+                old.controller.shutdown();
+                old.unregisterJmx();
+            }
+        }
+    }
+
+    /** The installed scheduler, or {@code null}. */
+    public static Scheduler current() {
+        return current;
+    }
+
+    /** The policy's name. */
+    public String policyName() {
+        return controller.policy.name();
+    }
+
+    /** Whether this scheduler is still the installed one. */
+    public boolean isInstalled() {
+        return !controller.closed;
+    }
+
+    /** A consistent snapshot of the counters (takes the controller lock briefly). */
+    public SchedulerStats stats() {
+        return controller.stats(QoS.FastCount.sum() - controlPointBase, InternalErrors.count() - errorBase);
+    }
+
+    private void registerJmx() {
+        if (!Boolean.parseBoolean(System.getProperty("qosweaver.jmx", "true"))) {
+            return;
+        }
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName(OBJECT_NAME);
+            if (server.isRegistered(name)) {
+                server.unregisterMBean(name);
+            }
+            server.registerMBean(new Bean(this), name);
+            jmxRegistered = true;
+        } catch (Throwable e) {
+            InternalErrors.report(e); // metrics are optional; scheduling goes on
+        }
+    }
+
+    private void unregisterJmx() {
+        if (!jmxRegistered) {
+            return;
+        }
+        jmxRegistered = false;
+        try {
+            ManagementFactory.getPlatformMBeanServer().unregisterMBean(new ObjectName(OBJECT_NAME));
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+        }
+    }
+
+    private static final class Bean implements SchedulerMXBean {
+        private final Scheduler s;
+
+        Bean(Scheduler s) {
+            this.s = s;
+        }
+
+        @Override public String getPolicy() { return s.policyName(); }
+        @Override public long getControlPoints() { return s.stats().controlPoints(); }
+        @Override public long getYields() { return s.stats().yields(); }
+        @Override public long getSuspensions() { return s.stats().suspensions(); }
+        @Override public long getResumes() { return s.stats().resumes(); }
+        @Override public long getInternalErrors() { return s.stats().internalErrors(); }
+        @Override public Map<String, Integer> getRunningThreads() { return s.stats().runningThreads(); }
+        @Override public int getSuspendedThreads() { return s.stats().suspendedThreads(); }
+        @Override public int getLimit() { return s.stats().limit(); }
+        @Override public long getSuspensionTimeCount() { return s.stats().suspensionTimeCount(); }
+        @Override public long getSuspensionTimeSumNanos() { return s.stats().suspensionTimeSumNanos(); }
+        @Override public long getSuspensionTimeMaxNanos() { return s.stats().suspensionTimeMaxNanos(); }
+        @Override public long getSuspensionTimeP50Nanos() { return s.stats().suspensionTimeP50Nanos(); }
+        @Override public long getSuspensionTimeP99Nanos() { return s.stats().suspensionTimeP99Nanos(); }
+        @Override public long getAdmissionWaits() { return s.stats().admissionWaits(); }
+        @Override public long getAdmissionWaitNanos() { return s.stats().admissionWaitNanos(); }
+        @Override public String getPriorityEffective() {
+            PriorityReport p = s.stats().priority();
+            return p == null ? "n/a" : Boolean.toString(p.effective());
+        }
+        @Override public String getPriorityReason() {
+            PriorityReport p = s.stats().priority();
+            return p == null ? "" : p.reason();
+        }
+    }
+}

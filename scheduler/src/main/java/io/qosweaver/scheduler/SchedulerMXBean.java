@@ -1,0 +1,26 @@
+package io.qosweaver.scheduler;
+
+import java.util.Map;
+
+/** The installed scheduler's counters over JMX, as {@code io.qosweaver:type=Scheduler}. */
+public interface SchedulerMXBean {
+    String getPolicy();
+    long getControlPoints();
+    long getYields();
+    long getSuspensions();
+    long getResumes();
+    long getInternalErrors();
+    Map<String, Integer> getRunningThreads();
+    int getSuspendedThreads();
+    int getLimit();
+    long getSuspensionTimeCount();
+    long getSuspensionTimeSumNanos();
+    long getSuspensionTimeMaxNanos();
+    long getSuspensionTimeP50Nanos();
+    long getSuspensionTimeP99Nanos();
+    long getAdmissionWaits();
+    long getAdmissionWaitNanos();
+    /** "true"/"false" for priority policies, "n/a" for the others. */
+    String getPriorityEffective();
+    String getPriorityReason();
+}

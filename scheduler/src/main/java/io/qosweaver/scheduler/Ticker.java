@@ -1,0 +1,26 @@
+package io.qosweaver.scheduler;
+
+/**
+ * A source of monotonic time in nanoseconds. Injected so that policies and the mechanism's
+ * measurements are tested against a fake clock (Caffeine's {@code Ticker}), never by sleeping.
+ */
+@FunctionalInterface
+public interface Ticker {
+
+    /** Monotonic time in nanoseconds; only differences are meaningful. */
+    long nanos();
+
+    /** The JVM's {@link System#nanoTime()}. */
+    static Ticker system() {
+        return SystemTicker.INSTANCE;
+    }
+}
+
+enum SystemTicker implements Ticker {
+    INSTANCE;
+
+    @Override
+    public long nanos() {
+        return System.nanoTime();
+    }
+}

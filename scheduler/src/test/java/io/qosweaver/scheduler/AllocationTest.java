@@ -1,0 +1,80 @@
+package io.qosweaver.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/** The hot paths allocate nothing (STYLE.md 6): measured with the thread's allocation counter. */
+class AllocationTest {
+    private static final int CALLS = 3_000_000;
+
+    @AfterEach
+    void tearDown() {
+        Scheduler.uninstall();
+        QoS.STATE.remove();
+    }
+
+    private static com.sun.management.ThreadMXBean bean() {
+        java.lang.management.ThreadMXBean b = ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(b instanceof com.sun.management.ThreadMXBean,
+                "this JVM has no com.sun.management.ThreadMXBean");
+        com.sun.management.ThreadMXBean sb = (com.sun.management.ThreadMXBean) b;
+        Assumptions.assumeTrue(sb.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
+        sb.setThreadAllocatedMemoryEnabled(true);
+        return sb;
+    }
+
+    private static long controlPoints(int n) {
+        for (int i = 0; i < n; i++) {
+            QoS.controlPoint();
+        }
+        return n;
+    }
+
+    private static long enterExit(int n) {
+        for (int i = 0; i < n; i++) {
+            QoS.enter("chart");
+            QoS.controlPoint();
+            QoS.exit();
+        }
+        return n;
+    }
+
+    private static double bytesPerCall(com.sun.management.ThreadMXBean b, Runnable r, int calls) {
+        long id = Thread.currentThread().getId();
+        long before = b.getThreadAllocatedBytes(id);
+        r.run();
+        long after = b.getThreadAllocatedBytes(id);
+        return (after - before) / (double) calls;
+    }
+
+    @Test
+    void controlPointFastPathInsideALowScopeAllocatesNothing() {
+        com.sun.management.ThreadMXBean b = bean();
+        Scheduler.install(Configs.importance(1));
+        QoS.enter("chart");
+        controlPoints(CALLS); // warm up (JIT)
+        double perCall = bytesPerCall(b, () -> controlPoints(CALLS), CALLS);
+        QoS.exit();
+        assertThat(perCall).as("bytes per control point").isLessThan(0.001);
+    }
+
+    @Test
+    void controlPointWithoutSchedulerAllocatesNothing() {
+        com.sun.management.ThreadMXBean b = bean();
+        controlPoints(CALLS);
+        assertThat(bytesPerCall(b, () -> controlPoints(CALLS), CALLS)).isLessThan(0.001);
+    }
+
+    @Test
+    void enterAndExitOnTheSteadyPathAllocateNothing() {
+        com.sun.management.ThreadMXBean b = bean();
+        Scheduler.install(Configs.importance(1));
+        int n = 300_000;
+        enterExit(n);
+        assertThat(bytesPerCall(b, () -> enterExit(n), n)).as("bytes per enter+exit").isLessThan(0.01);
+    }
+}

@@ -1,0 +1,53 @@
+package io.qosweaver.scheduler;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/** Test helper: a thread that enters a task class and passes control points until stopped. */
+final class Worker implements Runnable {
+    final String taskClass;
+    final AtomicLong passes = new AtomicLong();
+    final Thread thread;
+    volatile boolean stop;
+    volatile boolean interruptSeenAfterControlPoint;
+    volatile boolean done;
+    /** The thread's priority right after it left its scope (pooled threads must get NORM back). */
+    volatile int priorityAfterExit = -1;
+
+    Worker(String taskClass, String name) {
+        this.taskClass = taskClass;
+        this.thread = new Thread(this, name);
+        this.thread.setDaemon(true);
+    }
+
+    static Worker start(String taskClass, String name) {
+        Worker w = new Worker(taskClass, name);
+        w.thread.start();
+        return w;
+    }
+
+    @Override
+    public void run() {
+        QoS.enter(taskClass);
+        try {
+            while (!stop) {
+                QoS.controlPoint();
+                passes.incrementAndGet();
+                if (Thread.currentThread().isInterrupted()) {
+                    interruptSeenAfterControlPoint = true;
+                    return;
+                }
+                LockSupport.parkNanos(200_000); // "work" between control points, without burning CPU
+            }
+        } finally {
+            QoS.exit();
+            priorityAfterExit = Thread.currentThread().getPriority();
+            done = true;
+        }
+    }
+
+    /** Parked inside the scheduler (not in the worker's own "work" park). */
+    boolean parkedInScheduler() {
+        return LockSupport.getBlocker(thread) instanceof ThreadController;
+    }
+}
