@@ -73,11 +73,30 @@ class RunCommandTest {
         } finally {
             System.setErr(err);
         }
+    }
+
+    @Test
+    void runsTheChildWithTheAgentAndReturnsItsExitCode() throws Exception {
+        Path noop = noopAgentJar();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // the fake agent jar is not a jar: the child JVM exits non-zero, and so do we
-        int rc = Main.commandLine().execute("run", "--policy", policy.toString(), "--agent", agent.toString(), "--",
-                java, "-version");
-        assertThat(rc).isNotZero();
+        assertThat(Main.commandLine().execute("run", "--policy", policy.toString(), "--agent", noop.toString(), "--",
+                java, "-Xshare:auto", "-version")).isZero();
+        assertThat(Main.commandLine().execute("run", "--policy", policy.toString(), "--agent", noop.toString(), "--",
+                java, "-cp", dir.toString(), "NoSuchMainClass")).isEqualTo(1);
+    }
+
+    private Path noopAgentJar() throws Exception {
+        Path jar = dir.resolve("noop-agent.jar");
+        java.util.jar.Manifest m = new java.util.jar.Manifest();
+        m.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        m.getMainAttributes().putValue("Premain-Class", NoopAgent.class.getName());
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), m);
+             java.io.InputStream in = NoopAgent.class.getResourceAsStream("NoopAgent.class")) {
+            out.putNextEntry(new java.util.jar.JarEntry(NoopAgent.class.getName().replace('.', '/') + ".class"));
+            in.transferTo(out);
+            out.closeEntry();
+        }
+        return jar;
     }
 
     @Test

@@ -109,7 +109,7 @@ public final class HtmlReport {
             data.addSeries(s);
             period = Math.max(period, e.getValue().periodS());
         }
-        JFreeChart chart = ChartFactory.createXYLineChart("Collection time per period", "collection (period number)",
+        JFreeChart chart = ChartFactory.createXYLineChart("Collection time per period", "collection (in order of start)",
                 "collection time (s)", data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
