@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
 /** {@code qosweaver}: the command line. Thin: experiments live in the bench module. */
 @Command(name = "qosweaver", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Application-level scheduling woven into unmodified Java web applications.",
-        subcommands = {RunCommand.class, BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ProfileCommand.class, PointcutsCommand.class, BenchCommand.class,
+                DemoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

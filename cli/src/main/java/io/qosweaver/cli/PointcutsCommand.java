@@ -1,0 +1,95 @@
+package io.qosweaver.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.qosweaver.pointcuts.GenerationReport;
+import io.qosweaver.pointcuts.PointcutsTool;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code qosweaver pointcuts PROFILE... --interval 10ms --max-occurrence 1 --out FILE}: the
+ * profile-based pointcut generator (QoSWeaver paper, section 3.3, Fig. 3). Writes the
+ * {@code controlPoints:} section of a policy file and prints the report (Table 3's columns).
+ */
+@Command(name = "pointcuts", mixinStandardHelpOptions = true,
+        description = "Generate control points from profiles (binary from `qosweaver profile`, or plain text).")
+final class PointcutsCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "PROFILE", arity = "1..*", description = "profiles to merge")
+    List<Path> profiles = new ArrayList<>();
+
+    @Option(names = "--interval", defaultValue = "10ms", converter = DurationConverter.class, paramLabel = "T",
+            description = "target interval between control points: 10ms, 500us, 1s, or nanoseconds (default ${DEFAULT-VALUE})")
+    Duration interval;
+
+    @Option(names = "--max-occurrence", defaultValue = "1", paramLabel = "M",
+            description = "most join points one pointcut may select in the profile (default ${DEFAULT-VALUE})")
+    int maxOccurrence;
+
+    @Option(names = "--class-path", split = ":", paramLabel = "PATH",
+            description = "the profiled application's jars/dirs: calls inside synchronized code are then excluded")
+    List<Path> classPath = new ArrayList<>();
+
+    @Option(names = "--out", paramLabel = "FILE", description = "where the controlPoints YAML goes (default: stdout)")
+    Path out;
+
+    @Option(names = "--json", description = "print the report as JSON on stdout")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (maxOccurrence < 1) {
+            System.err.println("qosweaver pointcuts: --max-occurrence must be at least 1, not " + maxOccurrence);
+            return 2;
+        }
+        try {
+            GenerationReport r = classPath.isEmpty()
+                    ? PointcutsTool.run(profiles, interval, maxOccurrence, out, json ? System.err : System.out)
+                    : PointcutsTool.run(profiles, interval, maxOccurrence, classPath, out, json ? System.err : System.out);
+            if (json) {
+                System.out.println(r.toJson());
+            }
+            return 0;
+        } catch (IOException | IllegalArgumentException e) {
+            System.err.println("qosweaver pointcuts: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** {@code 10ms}, {@code 500us}, {@code 2s}, {@code 100ns}, or a plain number of nanoseconds. */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String v) {
+            String s = v.trim().toLowerCase(Locale.ROOT);
+            try {
+                Duration d;
+                if (s.endsWith("ms")) {
+                    d = Duration.ofNanos(Math.round(Double.parseDouble(s.substring(0, s.length() - 2)) * 1e6));
+                } else if (s.endsWith("us")) {
+                    d = Duration.ofNanos(Math.round(Double.parseDouble(s.substring(0, s.length() - 2)) * 1e3));
+                } else if (s.endsWith("ns")) {
+                    d = Duration.ofNanos(Long.parseLong(s.substring(0, s.length() - 2)));
+                } else if (s.endsWith("s")) {
+                    d = Duration.ofNanos(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1e9));
+                } else {
+                    d = Duration.ofNanos(Long.parseLong(s));
+                }
+                if (d.isNegative() || d.isZero()) {
+                    throw new IllegalArgumentException("the interval must be positive: " + v);
+                }
+                return d;
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a duration: '" + v + "' (use e.g. 10ms, 500us, 1s)");
+            }
+        }
+    }
+}

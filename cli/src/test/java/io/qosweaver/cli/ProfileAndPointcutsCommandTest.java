@@ -1,0 +1,107 @@
+package io.qosweaver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProfileAndPointcutsCommandTest {
+    @TempDir
+    Path dir;
+
+    /** The paper's Fig. 4 (a): f1..f6 in five 10 ms slots; m = 3 selects exactly f2 and f4. */
+    private static final String FIG4 = String.join("\n",
+            "# QoSWeaver paper, Fig. 4 (a)",
+            "0        void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f1()",
+            "3000000  void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f2()",
+            "6000000  void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f3()",
+            "10000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f4()",
+            "13000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f5()",
+            "16000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f3()",
+            "20000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f4()",
+            "23000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f5()",
+            "30000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f2()",
+            "33000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f5()",
+            "40000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f6()",
+            "43000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f2()", "");
+
+    @Test
+    void pointcutsCommandWritesThePapersFig4Result() throws Exception {
+        Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
+        Path out = dir.resolve("cp.yaml");
+        Run r = run("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "3", "--out", out.toString());
+        assertThat(r.exit).as(r.err).isZero();
+        String yaml = Files.readString(out);
+        assertThat(yaml).contains("controlPoints:")
+                .contains("call(void demo.Fig4.f2()) && withincode(void demo.Fig4.main(java.lang.String[]))")
+                .contains("call(void demo.Fig4.f4()) && withincode(void demo.Fig4.main(java.lang.String[]))");
+        assertThat(yaml).doesNotContain("f1()").doesNotContain("f3()").doesNotContain("f5()").doesNotContain("f6()");
+    }
+
+    @Test
+    void pointcutsCommandNamesTheBadLineOfAProfile() throws Exception {
+        Path profile = Files.writeString(dir.resolve("bad.txt"), FIG4 + "oops not a join point\n");
+        Run r = run("pointcuts", profile.toString());
+        assertThat(r.exit).isEqualTo(1);
+        assertThat(r.err).contains("qosweaver pointcuts:").contains("bad.txt:14");
+    }
+
+    @Test
+    void pointcutsCommandRejectsBadParameters() throws Exception {
+        Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
+        assertThat(run("pointcuts", profile.toString(), "--max-occurrence", "0").err).contains("at least 1");
+        assertThat(run("pointcuts", profile.toString(), "--interval", "soon").err).contains("not a duration: 'soon'");
+        assertThat(run("pointcuts", dir.resolve("missing.qwp").toString()).err).contains("profile not found");
+    }
+
+    @Test
+    void durations() {
+        PointcutsCommand.DurationConverter c = new PointcutsCommand.DurationConverter();
+        assertThat(c.convert("10ms")).isEqualTo(Duration.ofMillis(10));
+        assertThat(c.convert("500us")).isEqualTo(Duration.ofNanos(500_000));
+        assertThat(c.convert("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(c.convert("250")).isEqualTo(Duration.ofNanos(250));
+        assertThatThrownBy(() -> c.convert("0ms")).hasMessageContaining("positive");
+    }
+
+    @Test
+    void profileCommandInsertsTheProfilingAgent() throws Exception {
+        Path agent = Files.write(dir.resolve("qosweaver-agent.jar"), new byte[] {1});
+        Path out = dir.resolve("p.qwp");
+        List<String> cmd = ProfileCommand.rewrite(List.of("java", "-jar", "app.jar"), agent, out,
+                List.of("org.jfree", "com.example"), List.of("start=paused", "metricsPort=0"));
+        assertThat(cmd).containsExactly("java", "-javaagent:" + agent.toAbsolutePath() + "=profile=" + out.toAbsolutePath()
+                + ",include=org.jfree+com.example,start=paused,metricsPort=0", "-jar", "app.jar");
+        assertThatThrownBy(() -> ProfileCommand.rewrite(List.of("node", "x.js"), agent, out, List.of("a"), List.of()))
+                .hasMessageContaining("not a java command");
+        assertThatThrownBy(() -> ProfileCommand.rewrite(List.of("java"), dir.resolve("none.jar"), out, List.of("a"), List.of()))
+                .hasMessageContaining("agent jar not found");
+    }
+
+    private record Run(int exit, String out, String err) {}
+
+    private static Run run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int exit = Main.commandLine().execute(args);
+            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+}
