@@ -24,15 +24,11 @@ import java.util.Map;
  * at most {@code lowLimit}: here it lasts until the requests already running finish by themselves,
  * which is exactly the difference the paper's Fig. 16 shows.
  */
-final class AdmissionPolicy implements Policy {
+final class AdmissionPolicy extends ImportancePolicy {
     static final String NAME = "admission";
 
-    private final int lowLimit;
-    /** Threads whose role is a high class (under the controller lock). */
-    private int highThreads;
-
     AdmissionPolicy(int lowLimit) {
-        this.lowLimit = lowLimit;
+        super(lowLimit);
     }
 
     static Policy create(Map<String, String> parameters) {
@@ -40,52 +36,20 @@ final class AdmissionPolicy implements Policy {
         return new AdmissionPolicy(ImportancePolicy.parseLowLimit(NAME, parameters));
     }
 
-    int lowLimit() {
-        return lowLimit;
-    }
-
-    int highThreads() {
-        return highThreads;
-    }
-
     @Override
     public String name() {
         return NAME;
     }
 
+    /** Only entries are limited: threads already running over the limit keep their slots. */
     @Override
-    public int rank(SchedulerConfig.TaskClassSpec spec) {
-        return ImportancePolicy.rankByImportance(spec);
+    void applyLimit(Control c, int permits) {
+        c.setLimitWithoutPreemption(permits);
     }
 
+    /** An entering low thread waits at the entry, before its scope's body runs. */
     @Override
-    public void onRoleChange(Control c, ManagedThread t, TaskClass from, TaskClass to) {
-        // Same order as importance: free the slot, move the limit, then admit.
-        if (isLow(from)) {
-            c.release(t);
-        }
-        int before = highThreads;
-        if (isHigh(from)) {
-            highThreads--;
-        }
-        if (isHigh(to)) {
-            highThreads++;
-        }
-        if (before == 0 && highThreads > 0) {
-            c.setLimitWithoutPreemption(lowLimit);
-        } else if (before > 0 && highThreads == 0) {
-            c.setLimitWithoutPreemption(Control.UNLIMITED);
-        }
-        if (isLow(to)) {
-            c.admitAtEntry(t);
-        }
-    }
-
-    private static boolean isLow(TaskClass c) {
-        return c != null && c.rank() == ImportancePolicy.RANK_LOW;
-    }
-
-    private static boolean isHigh(TaskClass c) {
-        return c != null && c.rank() == ImportancePolicy.RANK_HIGH;
+    void admit(Control c, ManagedThread t) {
+        c.admitAtEntry(t);
     }
 }

@@ -14,7 +14,7 @@ import java.util.Map;
  * the high-importance thread the stablest" (a 50% share per group) while still letting charts
  * progress; 0 is allowed for a strict priority.
  */
-final class ImportancePolicy implements Policy {
+class ImportancePolicy implements Policy {
     static final String NAME = "importance";
     static final String LOW_LIMIT = "lowLimit";
     static final String IMPORTANCE = "importance";
@@ -108,17 +108,27 @@ final class ImportancePolicy implements Policy {
             highThreads++;
         }
         if (before == 0 && highThreads > 0) {
-            c.setLimit(lowLimit);
+            applyLimit(c, lowLimit);
         } else if (before > 0 && highThreads == 0) {
-            c.setLimit(Control.UNLIMITED);
+            applyLimit(c, Control.UNLIMITED);
         }
         if (isLow(to)) {
-            c.admit(t);
+            admit(c, t);
         }
     }
 
     int highThreads() {
         return highThreads;
+    }
+
+    /** How the limit is enforced: here at the next control point (threads over it are flagged). */
+    void applyLimit(Control c, int permits) {
+        c.setLimit(permits);
+    }
+
+    /** How an entering low thread is admitted: here it runs until its next control point. */
+    void admit(Control c, ManagedThread t) {
+        c.admit(t);
     }
 
     private static boolean isLow(TaskClass c) {
