@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /** {@code qosweaver bench <experiment>}. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run an experiment of the papers.",
-        subcommands = {BenchCommand.FlashCrowdCommand.class})
+        subcommands = {BenchCommand.FlashCrowdCommand.class, DeadlineCommand.class})
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

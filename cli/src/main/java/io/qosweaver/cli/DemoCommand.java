@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 
 import io.qosweaver.bench.experiment.Demo;
 import io.qosweaver.bench.experiment.Layout;
+import io.qosweaver.bench.experiment.Versions;
 import io.qosweaver.bench.report.Json;
 import io.qosweaver.bench.report.Table;
 import io.qosweaver.bench.river.Progress;
@@ -36,11 +37,11 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        for (String v : versions) {
-            if (!v.equals(Demo.ORIGINAL) && !v.equals(Demo.QOSWEAVER)) {
-                System.err.println("qosweaver demo: unknown version '" + v + "' (original, qosweaver)");
-                return 2;
-            }
+        try {
+            Versions.resolve(versions);
+        } catch (IllegalArgumentException e) {
+            System.err.println("qosweaver demo: " + e.getMessage());
+            return 2;
         }
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/demo");

@@ -61,13 +61,7 @@ final class ProfileCommand implements Callable<Integer> {
             return 2;
         }
         Files.deleteIfExists(out);
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (p.isAlive()) {
-                p.destroy(); // the child's shutdown hook still closes the profile
-            }
-        }));
-        int exit = p.waitFor();
+        int exit = RunCommand.runChild(cmd); // the child's shutdown hook closes the profile
         if (!Files.isRegularFile(out)) {
             System.err.println("qosweaver profile: no profile was written to " + out + " (the command exited with "
                     + exit + " before the agent started recording)");

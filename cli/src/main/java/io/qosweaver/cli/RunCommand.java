@@ -45,6 +45,14 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("qosweaver run: " + e.getMessage());
             return 2;
         }
+        return runChild(cmd);
+    }
+
+    /**
+     * Runs a command with inherited IO and returns its exit code; stopping qosweaver (Ctrl-C)
+     * stops the child too, which still runs its own shutdown hooks (the agent's included).
+     */
+    static int runChild(List<String> cmd) throws java.io.IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).inheritIO().start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (p.isAlive()) {

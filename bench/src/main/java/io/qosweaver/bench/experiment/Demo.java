@@ -15,6 +15,7 @@ import io.qosweaver.bench.report.MarkdownReport;
 import io.qosweaver.bench.river.FlashCrowdConfig;
 import io.qosweaver.bench.river.Progress;
 import io.qosweaver.bench.river.RiverMonitorRunner;
+import io.qosweaver.bench.river.RunResult;
 import io.qosweaver.bench.river.ScenarioResult;
 
 /**
@@ -24,8 +25,8 @@ import io.qosweaver.bench.river.ScenarioResult;
  * two versions under the same load.
  */
 public final class Demo {
-    public static final String ORIGINAL = "original";
-    public static final String QOSWEAVER = "qosweaver";
+    public static final String ORIGINAL = Versions.ORIGINAL;
+    public static final String QOSWEAVER = Versions.QOSWEAVER;
 
     /** results.json of the demo. */
     public record Result(String experiment, String generatedAt, String command, boolean quick,
@@ -45,13 +46,11 @@ public final class Demo {
     public static Result run(Layout layout, FlashCrowd.Params p, boolean quick, List<String> versionNames,
                              Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
-        boolean needAgent = versionNames.contains(QOSWEAVER);
+        List<Versions.Version> vs = Versions.resolve(versionNames);
+        boolean needAgent = vs.stream().anyMatch(Versions.Version::usesAgent);
         layout.ensureBuilt(needAgent);
         if (needAgent && !Files.isRegularFile(layout.agentJar())) {
             throw new IOException("the agent jar " + layout.agentJar() + " is missing after the build");
-        }
-        if (needAgent && !Files.isRegularFile(layout.riverMonitorPolicy())) {
-            throw new IOException("the policy " + layout.riverMonitorPolicy() + " is missing");
         }
         FlashCrowd.Params demo = p.idleS() > 0 ? new FlashCrowd.Params(p.periodS(), p.rivers(), p.chartClients(),
                 p.chartHours(), p.levelsClients(), 0, p.warmupS(), p.durationS(), p.extraAppArgs()) : p;
@@ -60,18 +59,22 @@ public final class Demo {
         Map<String, String> logs = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
         RiverMonitorRunner runner = new RiverMonitorRunner(progress);
-        try (Snapshot jars = Snapshot.of(layout, needAgent)) {
-            for (String v : versionNames) {
-                List<String> jvm = v.equals(QOSWEAVER) ? List.of(agentFlag(jars.agentJar(), jars.policy())) : List.of();
-                FlashCrowdConfig c = demo.config(v, jvm, jars.riverMonitorJar(), reportDir.resolve("app-" + v + ".log"));
-                logs.put(v, c.logFile().toString());
+        try (Snapshot jars = Snapshot.of(layout, vs)) {
+            for (Versions.Version v : vs) {
+                FlashCrowdConfig c = demo.config(v.name(), jars.jvmFlags(v), jars.riverMonitorJar(),
+                        reportDir.resolve("app-" + v.name() + ".log"));
+                logs.put(v.name(), c.logFile().toString());
                 try {
-                    versions.put(v, runner.run(c).overloaded());
+                    RunResult rr = runner.run(c);
+                    versions.put(v.name(), rr.overloaded());
+                    if (rr.priority() != null && !Boolean.TRUE.equals(rr.priority().get("effective"))) {
+                        errors.put(v.name(), "mechanism not effective: " + rr.priority());
+                    }
                 } catch (IOException e) {
                     // one broken version (say, an agent that stops start-up) must not lose the other's numbers
-                    progress.update("[" + v + "] FAILED: " + e.getMessage());
-                    versions.put(v, null);
-                    errors.put(v, e.getMessage());
+                    progress.update("[" + v.name() + "] FAILED: " + e.getMessage());
+                    versions.put(v.name(), null);
+                    errors.put(v.name(), e.getMessage());
                 }
             }
         }
@@ -82,7 +85,10 @@ public final class Demo {
             }
         });
         Map<String, Object> params = demo.asMap();
-        params.put("policy", needAgent ? layout.root().relativize(layout.riverMonitorPolicy()).toString() : null);
+        Map<String, String> policies = new LinkedHashMap<>();
+        vs.forEach(v -> policies.put(v.name(), v.policy()));
+        params.put("policy", policies.get(QOSWEAVER));
+        params.put("policies", policies);
         params.putAll(layout.jarDates(needAgent));
         Result res = new Result("deadline", Instant.now().toString(), command, quick, params, machine, versions, logs,
                 errors);

@@ -4,23 +4,60 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Private copies of the jars and the policy an experiment runs, in a temporary directory.
+ * Private copies of the jars and the policies an experiment runs, in a temporary directory.
  * Others rebuild {@code target/} while an experiment runs (a long demo, a shared machine); a JVM
- * whose agent jar is replaced under it fails with {@code NoClassDefFoundError}s, and the two
- * versions of a demo must run the same bits.
+ * whose agent jar is replaced under it fails with {@code NoClassDefFoundError}s, and the
+ * versions of one experiment must run the same bits.
+ *
+ * @param policy   the copy of the river-monitor policy (the demo's former default), or null
+ * @param policies copies of the versions' policies, by their path relative to the project root
  */
-record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path policy) implements AutoCloseable {
+record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path policy, Map<String, Path> policies)
+        implements AutoCloseable {
 
     static Snapshot of(Layout layout, boolean withAgent) throws IOException {
         Path dir = Files.createTempDirectory("qosweaver-run-");
         Path app = copy(layout.riverMonitorJar(), dir);
         Path agent = withAgent ? copy(layout.agentJar(), dir) : null;
         Path policy = withAgent ? copy(layout.riverMonitorPolicy(), dir) : null;
-        return new Snapshot(dir, app, agent, policy);
+        return new Snapshot(dir, app, agent, policy, Map.of());
+    }
+
+    /** The jars, plus a copy of every version's policy (the agent only when some version needs it). */
+    static Snapshot of(Layout layout, Collection<Versions.Version> versions) throws IOException {
+        boolean withAgent = versions.stream().anyMatch(Versions.Version::usesAgent);
+        Path dir = Files.createTempDirectory("qosweaver-run-");
+        Path app = copy(layout.riverMonitorJar(), dir);
+        Path agent = withAgent ? copy(layout.agentJar(), dir) : null;
+        Map<String, Path> policies = new LinkedHashMap<>();
+        Path pdir = Files.createDirectories(dir.resolve("policies"));
+        for (Versions.Version v : versions) {
+            if (v.usesAgent()) {
+                Path from = layout.root().resolve(v.policy());
+                if (!Files.isRegularFile(from)) {
+                    throw new IOException("the policy of version " + v.name() + " is missing: " + from);
+                }
+                policies.put(v.policy(), copy(from, pdir));
+            }
+        }
+        return new Snapshot(dir, app, agent, null, Map.copyOf(policies));
+    }
+
+    /** The JVM flags that run {@code v}: its own flags, then the agent with its policy. */
+    List<String> jvmFlags(Versions.Version v) {
+        List<String> flags = new java.util.ArrayList<>(v.jvmFlags());
+        if (v.usesAgent()) {
+            flags.add(Demo.agentFlag(agentJar, policies.get(v.policy())));
+        }
+        return flags;
     }
 
     private static Path copy(Path from, Path dir) throws IOException {

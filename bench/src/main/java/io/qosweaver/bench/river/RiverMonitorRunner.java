@@ -56,6 +56,7 @@ public final class RiverMonitorRunner {
 
             ScenarioResult idle = null;
             ScenarioResult loaded = null;
+            PrometheusText last = null;
             if (c.idleS() > 0) {
                 long start = System.currentTimeMillis();
                 watch(c, "idle", base, metrics, start, c.idleS(), null);
@@ -87,11 +88,15 @@ public final class RiverMonitorRunner {
                     end = System.currentTimeMillis();
                 }
                 PrometheusText after = scrape(metrics);
+                last = after;
                 progress.update("[" + c.version() + "] load stopped; waiting for the last collection to finish");
                 awaitCollectionStartAfter(base, end, c.periodMs() * 2 + 30_000);
                 loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge);
             }
-            return new RunResult(c.version(), idle, loaded, c.logFile().toString());
+            if (last == null) {
+                last = scrape(metrics);
+            }
+            return new RunResult(c.version(), idle, loaded, c.logFile().toString(), priority(last));
         }
     }
 
@@ -219,6 +224,31 @@ public final class RiverMonitorRunner {
             notes.add("a collection was still running when the run ended; it counts as missed if it had outlived its period");
         }
         return Stats.scenario(c, name, startMs, (endMs - startMs) / 1000.0, in, load, before, after, gauge, notes);
+    }
+
+    /**
+     * The agent's {@code qosweaver_priority_effective{mechanism,reason}} gauge and its change and
+     * failure counters, or null when it exports none: a priority version that could not apply its
+     * priorities must say so in the results, never measure the unscheduled app silently.
+     */
+    static java.util.Map<String, Object> priority(PrometheusText p) {
+        if (p == null) {
+            return null;
+        }
+        for (PrometheusText.Sample s : p.samples()) {
+            if (s.name().equals("qosweaver_priority_effective")) {
+                java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+                m.put("mechanism", s.labels().get("mechanism"));
+                m.put("effective", s.value() >= 1);
+                m.put("reason", s.labels().get("reason"));
+                Double changes = p.value("qosweaver_priority_changes_total");
+                Double failures = p.value("qosweaver_priority_failures_total");
+                m.put("changes", changes == null ? null : Math.round(changes));
+                m.put("failures", failures == null ? null : Math.round(failures));
+                return m;
+            }
+        }
+        return null;
     }
 
     static String fmt(double v) {

@@ -1,0 +1,121 @@
+package io.qosweaver.bench.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class VersionsTest {
+
+    @Test
+    void thePapersFiveVersionsAreDataSelectedByName() {
+        assertThat(Versions.known()).containsExactly("original", "admission", "java-priority", "linux-priority",
+                "qosweaver");
+        List<Versions.Version> vs = Versions.resolve(List.of("qosweaver", "original", "java-priority"));
+        assertThat(vs).extracting(Versions.Version::name).containsExactly("qosweaver", "original", "java-priority");
+        assertThat(vs.get(1).usesAgent()).isFalse();
+        assertThat(vs.get(1).jvmFlags()).isEmpty();
+        assertThat(vs.get(2).jvmFlags()).containsExactly("-XX:ThreadPriorityPolicy=1");
+        assertThat(vs.get(0).policy()).isEqualTo("examples/policies/river-monitor.yaml");
+    }
+
+    /**
+     * The versions must differ only in their policy section (issue 4: same app, same load, same
+     * woven join points), so every version file repeats the river monitor's task classes and
+     * control points; this keeps them from drifting apart.
+     */
+    @Test
+    void everyVersionWeavesTheSameTaskClassesAndControlPoints() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        String reference = weavingPart(root.resolve("examples/policies/river-monitor.yaml"));
+        assertThat(reference).contains("taskClasses:").contains("controlPoints:");
+        for (Versions.Version v : Versions.resolve(Versions.PAPER)) {
+            if (v.usesAgent()) {
+                assertThat(weavingPart(root.resolve(v.policy()))).as(v.policy()).isEqualTo(reference);
+            }
+        }
+    }
+
+    /** The lines from taskClasses: up to policy:, without comments and blank lines. */
+    private static String weavingPart(Path file) throws Exception {
+        StringBuilder b = new StringBuilder();
+        boolean in = false;
+        for (String line : Files.readAllLines(file)) {
+            String l = line.replaceAll("\\s+#.*$", "").stripTrailing();
+            if (l.startsWith("taskClasses:")) {
+                in = true;
+            } else if (l.startsWith("policy:")) {
+                in = false;
+            }
+            if (in && !l.isBlank() && !l.stripLeading().startsWith("#")) {
+                b.append(l).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    @Test
+    void everyPolicyFileExistsInTheProject() {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        for (Versions.Version v : Versions.resolve(Versions.PAPER)) {
+            if (v.usesAgent()) {
+                assertThat(root.resolve(v.policy())).as(v.name()).isRegularFile();
+                assertThat(Files.exists(root.resolve(v.policy()))).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void anUnknownNameListsTheKnownOnes() {
+        assertThatThrownBy(() -> Versions.resolve(List.of("original", "nice")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown version 'nice'")
+                .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver")
+                .hasMessageContaining("not yet available: concurrency-limits, jetty-qos");
+        assertThatThrownBy(() -> Versions.resolve(List.of()))
+                .hasMessageContaining("known versions");
+        assertThatThrownBy(() -> Versions.resolve(List.of("original", "original")))
+                .hasMessageContaining("named twice");
+    }
+
+    @Test
+    void laterVersionsSayTheyAreNotYetAvailable() {
+        assertThatThrownBy(() -> Versions.resolve(List.of("jetty-qos")))
+                .hasMessageContaining("version 'jetty-qos' is not yet available")
+                .hasMessageContaining("available now: original");
+        assertThatThrownBy(() -> Versions.resolve(List.of("concurrency-limits")))
+                .hasMessageContaining("not yet available");
+    }
+
+    @Test
+    void theSnapshotGivesEachVersionItsFlagsAndItsOwnPolicyCopy(@org.junit.jupiter.api.io.TempDir Path root)
+            throws Exception {
+        Layout layout = new Layout(root);
+        Files.createDirectories(layout.riverMonitorJar().getParent());
+        Files.createDirectories(layout.agentJar().getParent());
+        Files.writeString(layout.riverMonitorJar(), "app");
+        Files.writeString(layout.agentJar(), "agent");
+        Files.createDirectories(root.resolve("examples/policies/versions"));
+        Files.writeString(root.resolve("examples/policies/river-monitor.yaml"), "qosweaver");
+        Files.writeString(root.resolve("examples/policies/versions/java-priority.yaml"), "java-priority");
+        List<Versions.Version> vs = Versions.resolve(List.of("original", "java-priority", "qosweaver"));
+        try (Snapshot s = Snapshot.of(layout, vs)) {
+            assertThat(s.jvmFlags(vs.get(0))).isEmpty();
+            List<String> jp = s.jvmFlags(vs.get(1));
+            assertThat(jp).hasSize(2);
+            assertThat(jp.get(0)).isEqualTo("-XX:ThreadPriorityPolicy=1");
+            assertThat(jp.get(1)).startsWith("-javaagent:" + s.agentJar() + "=policy=").endsWith(
+                    "java-priority.yaml,metricsPort=0");
+            Path copy = s.policies().get("examples/policies/river-monitor.yaml");
+            assertThat(copy).startsWith(s.dir());
+            assertThat(Files.readString(copy)).isEqualTo("qosweaver");
+        }
+        // a missing policy is an error naming the version
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Snapshot.of(layout,
+                Versions.resolve(List.of("admission")))).hasMessageContaining("admission");
+    }
+}

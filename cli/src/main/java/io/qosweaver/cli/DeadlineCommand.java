@@ -1,0 +1,115 @@
+package io.qosweaver.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.qosweaver.bench.experiment.Deadline;
+import io.qosweaver.bench.experiment.FlashCrowd;
+import io.qosweaver.bench.experiment.Layout;
+import io.qosweaver.bench.experiment.Versions;
+import io.qosweaver.bench.report.Json;
+import io.qosweaver.bench.river.Progress;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code qosweaver bench deadline}: every version, every chart window, one invocation (issue 4). */
+@Command(name = "deadline", mixinStandardHelpOptions = true,
+        description = "Collection deadline per version under the flash crowd, for each chart window "
+                + "(paper Table 2, Fig. 14, 15, 17). Versions: original, admission, java-priority, linux-priority, "
+                + "qosweaver.")
+final class DeadlineCommand implements Callable<Integer> {
+    @Mixin
+    ReportOptions report = new ReportOptions();
+
+    @Option(names = "--versions", split = ",", paramLabel = "V",
+            description = "versions to run, in order (default original,admission,java-priority,linux-priority,"
+                    + "qosweaver)")
+    List<String> versions = new ArrayList<>(Versions.PAPER);
+
+    @Option(names = "--hours", split = ",", paramLabel = "H",
+            description = "chart windows in hours (default 24,12,6,3; --quick: 3)")
+    List<Integer> hours;
+
+    @Option(names = "--quick", description = "the quick calibration: period 3 s, 100 rivers, 36 s windows")
+    boolean quick;
+
+    @Option(names = "--period", paramLabel = "S", description = "collector period in seconds")
+    Double period;
+
+    @Option(names = "--rivers", paramLabel = "N", description = "number of rivers")
+    Integer rivers;
+
+    @Option(names = "--clients", paramLabel = "N", description = "closed-loop chart clients (default 40)")
+    Integer clients;
+
+    @Option(names = "--duration", paramLabel = "S", description = "seconds of each loaded window (default 12 periods)")
+    Double duration;
+
+    @Option(names = "--warmup", paramLabel = "S", description = "seconds of load before each window")
+    Double warmup;
+
+    @Option(names = "--app-arg", paramLabel = "ARG", description = "an extra river-monitor argument (repeatable); "
+            + "default --history-hours <largest window>")
+    List<String> appArgs = new ArrayList<>();
+
+    @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/deadline)")
+    Path reportDir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    List<Integer> hours() {
+        List<Integer> h = hours != null && !hours.isEmpty() ? hours : quick ? Deadline.QUICK_HOURS
+                : Deadline.DEFAULT_HOURS;
+        for (int x : h) {
+            if (x < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--hours: must be positive, got " + x);
+            }
+        }
+        return List.copyOf(h);
+    }
+
+    FlashCrowd.Params params() {
+        FlashCrowd.Params d = quick ? FlashCrowd.Params.quick() : FlashCrowd.Params.full();
+        double p = period != null ? period : d.periodS();
+        boolean periodChanged = period != null;
+        int history = Collections.max(hours());
+        List<String> extra = appArgs.isEmpty() ? List.of("--history-hours", Integer.toString(history))
+                : List.copyOf(appArgs);
+        return new FlashCrowd.Params(p, rivers != null ? rivers : d.rivers(),
+                clients != null ? clients : d.chartClients(), d.chartHours(), d.levelsClients(), 0,
+                warmup != null ? warmup : d.warmupS(),
+                duration != null ? duration : periodChanged ? 12 * p : d.durationS(), extra);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        try {
+            Versions.resolve(versions);
+        } catch (IllegalArgumentException e) {
+            System.err.println("qosweaver bench deadline: " + e.getMessage());
+            return 2;
+        }
+        Layout layout = Layout.find();
+        Path dir = reportDir != null ? reportDir : layout.root().resolve("target/deadline");
+        String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
+        Deadline.Result r = Deadline.run(layout, params(), hours(), quick, versions, dir,
+                ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
+        if (report.json) {
+            System.out.println(Json.write(r));
+        } else {
+            System.out.println(String.join("\n", r.summary()));
+            System.out.println("report: " + dir.resolve("index.html") + ", RESULTS.md and results.json");
+        }
+        if (!r.complete()) {
+            System.err.println("qosweaver bench deadline: some runs failed: " + r.errors());
+            return 1;
+        }
+        return 0;
+    }
+}

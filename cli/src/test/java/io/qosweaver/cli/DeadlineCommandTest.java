@@ -1,0 +1,67 @@
+package io.qosweaver.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import io.qosweaver.bench.experiment.Deadline;
+import io.qosweaver.bench.experiment.FlashCrowd;
+import io.qosweaver.bench.experiment.Versions;
+import picocli.CommandLine;
+
+class DeadlineCommandTest {
+
+    private static DeadlineCommand parse(String... args) {
+        DeadlineCommand cmd = new DeadlineCommand();
+        new CommandLine(cmd).parseArgs(args);
+        return cmd;
+    }
+
+    @Test
+    void defaultsAreThePapersVersionsAndWindows() {
+        DeadlineCommand c = parse();
+        assertThat(c.versions).isEqualTo(Versions.PAPER);
+        assertThat(c.hours()).isEqualTo(Deadline.DEFAULT_HOURS);
+        FlashCrowd.Params p = c.params();
+        assertThat(p.periodS()).isEqualTo(FlashCrowd.Params.full().periodS());
+        assertThat(p.idleS()).isZero();
+        // the history covers the largest chart window
+        assertThat(p.extraAppArgs()).containsExactly("--history-hours", "24");
+    }
+
+    @Test
+    void quickAndExplicitOptions() {
+        DeadlineCommand q = parse("--quick");
+        assertThat(q.hours()).isEqualTo(Deadline.QUICK_HOURS);
+        assertThat(q.params().rivers()).isEqualTo(FlashCrowd.Params.quick().rivers());
+        assertThat(q.params().extraAppArgs()).containsExactly("--history-hours", "3");
+        DeadlineCommand c = parse("--versions", "original,qosweaver", "--hours", "12,6", "--period", "2");
+        assertThat(c.versions).containsExactly("original", "qosweaver");
+        assertThat(c.hours()).containsExactly(12, 6);
+        assertThat(c.params().durationS()).isEqualTo(24.0);
+        assertThat(c.params().extraAppArgs()).containsExactly("--history-hours", "12");
+    }
+
+    @Test
+    void anUnknownVersionIsAnErrorListingTheKnownOnes() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        try {
+            int rc = Main.commandLine().execute("bench", "deadline", "--versions", "original,nice");
+            assertThat(rc).isEqualTo(2);
+            rc = Main.commandLine().execute("bench", "deadline", "--versions", "jetty-qos");
+            assertThat(rc).isEqualTo(2);
+        } finally {
+            System.setErr(err);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("unknown version 'nice'", "original, admission, java-priority, linux-priority, "
+                + "qosweaver");
+        assertThat(out).contains("'jetty-qos' is not yet available");
+    }
+}
