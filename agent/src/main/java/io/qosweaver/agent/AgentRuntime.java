@@ -1,5 +1,6 @@
 package io.qosweaver.agent;
 
+import io.qosweaver.agent.natives.NativePriorities;
 import io.qosweaver.agent.pointcut.Pointcut;
 import io.qosweaver.agent.pointcut.TypePattern;
 import io.qosweaver.scheduler.PolicyConfigException;
@@ -52,6 +53,7 @@ public final class AgentRuntime {
         try {
             policy = PolicyFile.load(path);
             failOpen = args.failOpen() != null ? args.failOpen() : policy.failOpen();
+            registerNativeThreads(log); // before install: policies read the SPI when created
             installScheduler(policy);
         } catch (PolicyFileException e) {
             log.error("policy " + e.getMessage());
@@ -81,6 +83,19 @@ public final class AgentRuntime {
         int check = args.matchCheckSeconds() != null ? args.matchCheckSeconds() : policy.matchCheckSeconds();
         rt.scheduleMatchCheck(check);
         return rt;
+    }
+
+    /**
+     * The JNA implementation of the scheduler's NativeThreads SPI (Linux only; loaded lazily, only
+     * when a policy such as linux-priority uses it). Never fatal: the policy then reports itself
+     * not effective with the reason.
+     */
+    private static void registerNativeThreads(AgentLog log) {
+        try {
+            NativePriorities.register(log);
+        } catch (RuntimeException | LinkageError e) {
+            log.warn("native thread priorities unavailable: " + e);
+        }
     }
 
     private static void installScheduler(PolicyFile policy) throws PolicyFileException {

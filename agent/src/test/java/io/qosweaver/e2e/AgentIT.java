@@ -111,6 +111,23 @@ class AgentIT {
         return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
     }
 
+    /**
+     * The JVM appends -javaagent jars to the system class path, so any class the agent jar holds
+     * under a third-party name could shadow or clash with the application's own copy.
+     */
+    @Test
+    void agentJarHoldsOnlyOurPackagesAndNestedJars() throws Exception {
+        List<String> foreign = new ArrayList<>();
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(agentJar.toFile())) {
+            jar.stream().map(java.util.jar.JarEntry::getName)
+                    .filter(n -> (n.endsWith(".class") && !n.startsWith("io/qosweaver/"))
+                            || n.startsWith("META-INF/versions/"))
+                    .forEach(foreign::add);
+            assertThat(jar.getEntry("META-INF/qosweaver/qosweaver-scheduler.jar")).isNotNull();
+        }
+        assertThat(foreign).as("unrelocated entries in the agent jar").isEmpty();
+    }
+
     @Test
     void wovenEntriesAndControlPointsAreCountedInMetrics() throws Exception {
         Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);

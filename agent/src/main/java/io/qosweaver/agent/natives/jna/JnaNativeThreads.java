@@ -1,0 +1,97 @@
+package io.qosweaver.agent.natives.jna;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Platform;
+import io.qosweaver.scheduler.spi.NativePriorityException;
+import io.qosweaver.scheduler.spi.NativeThreads;
+import io.qosweaver.scheduler.spi.ProcStat;
+
+/**
+ * {@link NativeThreads} on Linux through JNA direct mapping of libc: {@code syscall(SYS_gettid)},
+ * {@code setpriority(PRIO_PROCESS, tid, nice)} and {@code getpriority(PRIO_PROCESS, tid)} (with
+ * PRIO_PROCESS a TID addresses one thread on Linux).
+ *
+ * <p>This class links JNA, so it must only ever be loaded by the private class loader of {@code
+ * io.qosweaver.agent.natives.NativePriorities}, which also holds the nested JNA; nothing in the
+ * agent's own loader refers to it except by name. It implements only the bootstrap SPI interface.
+ *
+ * <p>Direct mapping (static native methods bound by {@link Native#register}) is JNA's fastest
+ * path: no proxy, no argument arrays; an exception is allocated only on error. JNA clears errno
+ * before each call declared {@code throws LastErrorException} and throws when it is non-zero
+ * after, which is also what tells getpriority's legitimate -1 from an error.
+ */
+public final class JnaNativeThreads implements NativeThreads {
+    private static final int PRIO_PROCESS = 0;
+    /** SYS_gettid, or -1 on an architecture whose number we do not know (then /proc/thread-self). */
+    static final long SYS_GETTID = gettidNumber(System.getProperty("os.arch", ""));
+
+    static {
+        Native.register(JnaNativeThreads.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
+    }
+
+    private static native long syscall(long number) throws LastErrorException;
+
+    private static native int setpriority(int which, int who, int prio) throws LastErrorException;
+
+    private static native int getpriority(int which, int who) throws LastErrorException;
+
+    public JnaNativeThreads() {}
+
+    static long gettidNumber(String arch) {
+        return switch (arch) {
+            case "amd64", "x86_64" -> 186;
+            case "aarch64", "arm64" -> 178;
+            default -> -1;
+        };
+    }
+
+    @Override
+    public boolean available() {
+        return true;
+    }
+
+    @Override
+    public String unavailableReason() {
+        return null;
+    }
+
+    @Override
+    public int currentNativeThreadId() {
+        if (SYS_GETTID < 0) {
+            return ProcStat.currentThreadId();
+        }
+        try {
+            return (int) syscall(SYS_GETTID);
+        } catch (LastErrorException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public void setNice(int tid, int nice) throws NativePriorityException {
+        try {
+            setpriority(PRIO_PROCESS, tid, nice);
+        } catch (LastErrorException e) {
+            throw new NativePriorityException("setpriority(PRIO_PROCESS, " + tid + ", " + nice + "): "
+                    + e.getMessage(), e.getErrorCode());
+        }
+    }
+
+    @Override
+    public int getNice(int tid) throws NativePriorityException {
+        try {
+            return getpriority(PRIO_PROCESS, tid);
+        } catch (LastErrorException e) {
+            throw new NativePriorityException("getpriority(PRIO_PROCESS, " + tid + "): " + e.getMessage(),
+                    e.getErrorCode());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JNA " + Native.VERSION + " (libjnidispatch " + Native.VERSION_NATIVE + "), SYS_gettid "
+                + (SYS_GETTID < 0 ? "unknown: /proc/thread-self" : SYS_GETTID);
+    }
+}

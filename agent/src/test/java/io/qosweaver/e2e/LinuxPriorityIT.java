@@ -1,0 +1,194 @@
+package io.qosweaver.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end: the linux-priority policy under -javaagent, with the agent's JNA implementation of
+ * the scheduler's NativeThreads SPI. The child's class path has no JNA: the agent's nested copy
+ * must do. Whether nice -20 is allowed decides the expected metric (root here: 1).
+ */
+class LinuxPriorityIT {
+    private static Path agentJar;
+    private static String appClassPath;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final Pattern APP_PORT = Pattern.compile("PORT=(\\d+)");
+    private static final Pattern METRICS_PORT = Pattern.compile("\\[qosweaver] metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics");
+    private static final Pattern EFFECTIVE = Pattern.compile(
+            "(?m)^qosweaver_priority_effective\\{mechanism=\"linux-nice\",reason=\"([^\"]*)\"} (\\d)$");
+    private final List<Process> started = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    static final String POLICY = """
+            taskClasses:
+              - name: collector
+                entry: execution(void io.qosweaver.e2e.E2eApp.collect())
+                importance: high
+              - name: work
+                servletPath: /work
+                importance: low
+            policy:
+              name: linux-priority
+            """;
+
+    @BeforeAll
+    static void locate() {
+        Assumptions.assumeTrue(System.getProperty("os.name").toLowerCase().startsWith("linux"), "Linux only");
+        agentJar = Path.of(System.getProperty("qosweaver.agentJar", "target/qosweaver-agent.jar")).toAbsolutePath();
+        assertThat(agentJar).as("run 'package' first: the agent jar").exists();
+        appClassPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> e.contains("jetty") || e.contains("servlet") || e.contains("slf4j")
+                        || e.endsWith("test-classes"))
+                .collect(Collectors.joining(File.pathSeparator));
+        assertThat(appClassPath).as("the app must not bring JNA").doesNotContain("jna");
+    }
+
+    @AfterEach
+    void stop() {
+        for (Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
+    private record Child(Process process, Path stdout, Path stderr) {
+        String err() throws Exception {
+            return Files.readString(stderr);
+        }
+
+        int port(Pattern p, String text) {
+            Matcher m = p.matcher(text);
+            return m.find() ? Integer.parseInt(m.group(1)) : -1;
+        }
+    }
+
+    private Child launch(String... jvmOptions) throws Exception {
+        return launchApp(appClassPath, E2eApp.class.getName(), jvmOptions);
+    }
+
+    private Child launchApp(String classPath, String mainClass, String... jvmOptions) throws Exception {
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:off", "-Xmx256m", "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(List.of(jvmOptions));
+        cmd.addAll(List.of("-javaagent:" + agentJar + "=policy=" + policy + ",metricsPort=0",
+                "-cp", classPath, mainClass));
+        Path out = dir.resolve("stdout-" + started.size());
+        Path err = dir.resolve("stderr-" + started.size());
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        started.add(p);
+        Child c = new Child(p, out, err);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(APP_PORT, Files.readString(out)) > 0 || !p.isAlive());
+        assertThat(p.isAlive()).as(c.err()).isTrue();
+        return c;
+    }
+
+    private static String get(int port, String path) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(path).isEqualTo(200);
+        return r.body();
+    }
+
+    private static long metric(String text, String name) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(text);
+        return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
+    }
+
+    private static boolean mayRaiseToMinus20() throws Exception {
+        String status = Files.readString(Path.of("/proc/self/status"));
+        Matcher uid = Pattern.compile("(?m)^Uid:\\s+\\d+\\s+(\\d+)").matcher(status);
+        Matcher cap = Pattern.compile("(?m)^CapEff:\\s+([0-9a-f]+)").matcher(status);
+        return uid.find() && uid.group(1).equals("0")
+                || cap.find() && (Long.parseLong(cap.group(1), 16) & (1L << 23)) != 0;
+    }
+
+    @Test
+    void linuxPriorityPolicyIsEffectiveThroughTheAgentsJna() throws Exception {
+        Child c = launch();
+        String err = c.err();
+        int port = c.port(APP_PORT, Files.readString(c.stdout()));
+        int mport = c.port(METRICS_PORT, err);
+        assertThat(mport).as(err).isPositive();
+        for (int i = 0; i < 5; i++) {
+            assertThat(get(port, "/work")).startsWith("work ");
+        }
+        String metrics = get(mport, "/metrics");
+        Matcher m = EFFECTIVE.matcher(metrics);
+        assertThat(m.find()).as(metrics).isTrue();
+        assertThat(c.err()).doesNotContain("native thread priorities unavailable")
+                .doesNotContain("no native implementation registered");
+        if (mayRaiseToMinus20()) {
+            assertThat(m.group(2)).as(m.group(1)).isEqualTo("1");
+            assertThat(m.group(1)).isEqualTo("setpriority: high nice -20, low nice 19");
+            // the collector (every 50 ms) and the 5 requests each went in and out of a scope
+            await().atMost(10, TimeUnit.SECONDS).until(() ->
+                    metric(get(mport, "/metrics"), "qosweaver_priority_changes_total") >= 10 + 4);
+            assertThat(metric(get(mport, "/metrics"), "qosweaver_priority_failures_total")).isZero();
+        } else {
+            assertThat(m.group(2)).isEqualTo("0");
+            assertThat(m.group(1)).startsWith("EPERM").contains("may not raise thread priorities");
+        }
+        assertThat(metric(metrics, "qosweaver_agent_unscheduled")).isZero();
+    }
+
+    @Test
+    void withoutLoadableJnaTheAppRunsAndThePolicySaysWhy() throws Exception {
+        // no system libjnidispatch, and JNA may not extract its own: Native cannot initialise
+        Child c = launch("-Djna.nosys=true", "-Djna.noclasspath=true");
+        String err = c.err();
+        int port = c.port(APP_PORT, Files.readString(c.stdout()));
+        assertThat(get(port, "/work")).startsWith("work ");
+        String metrics = get(c.port(METRICS_PORT, err), "/metrics");
+        Matcher m = EFFECTIVE.matcher(metrics);
+        assertThat(m.find()).as(metrics).isTrue();
+        assertThat(m.group(2)).isEqualTo("0");
+        assertThat(m.group(1)).contains("JNA could not be loaded");
+        assertThat(err.lines().filter(l -> l.contains("native thread priorities unavailable")).count())
+                .as(err).isEqualTo(1);
+        assertThat(err).contains("[qosweaver] WARNING native thread priorities unavailable: JNA could not be loaded");
+        assertThat(err).doesNotContain("Exception in thread");
+    }
+
+    @Test
+    void anApplicationWithItsOwnJnaKeepsItAndTheAgentUsesItsPrivateCopy() throws Exception {
+        String jna = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> Path.of(e).getFileName().toString().matches("jna-\\d.*\\.jar"))
+                .findFirst().orElseThrow(() -> new AssertionError("no JNA on the test class path"));
+        Child c = launchApp(appClassPath + File.pathSeparator + jna, E2eJnaApp.class.getName());
+        String out = Files.readString(c.stdout());
+        // the application's JNA is its own (system class loader), and it works
+        assertThat(out).containsPattern("APP_JNA pid=" + c.process().pid() + " version=\\S+ loader=AppClassLoader");
+        String err = c.err();
+        int port = c.port(APP_PORT, out);
+        assertThat(get(port, "/work")).startsWith("work ");
+        Matcher m = EFFECTIVE.matcher(get(c.port(METRICS_PORT, err), "/metrics"));
+        assertThat(m.find()).isTrue();
+        assertThat(m.group(1)).doesNotContain("JNA could not be loaded");
+        assertThat(m.group(2)).isEqualTo(mayRaiseToMinus20() ? "1" : "0");
+        assertThat(c.err()).doesNotContain("native thread priorities unavailable");
+    }
+}
