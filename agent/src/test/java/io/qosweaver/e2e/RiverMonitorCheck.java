@@ -26,7 +26,13 @@ final class RiverMonitorCheck {
         await().atMost(90, TimeUnit.SECONDS).until(() -> c.port(listening, c.out()) > 0 || !c.process().isAlive());
         String err = c.err();
         assertThat(c.process().isAlive()).as(err).isTrue();
-        assertThat(err).contains("[qosweaver] agent started: policy " + policy + ", 2 task classes, 3 control-point pointcuts");
+        // every list item under controlPoints: is one pointcut; all of them must load (and match, below)
+        long pointcuts = java.nio.file.Files.readAllLines(policy).stream()
+                .dropWhile(l -> !l.startsWith("controlPoints:")).takeWhile(l -> !l.startsWith("policy:"))
+                .filter(l -> l.stripLeading().startsWith("- ")).count();
+        assertThat(pointcuts).isGreaterThanOrEqualTo(3);
+        assertThat(err).contains("[qosweaver] agent started: policy " + policy + ", 2 task classes, " + pointcuts
+                + " control-point pointcuts");
         int port = c.port(listening, c.out());
         int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), err);
         HttpClient http = HttpClient.newHttpClient();
