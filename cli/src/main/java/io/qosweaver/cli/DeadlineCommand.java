@@ -35,27 +35,8 @@ final class DeadlineCommand implements Callable<Integer> {
             description = "chart windows in hours (default 24,12,6,3; --quick: 3)")
     List<Integer> hours;
 
-    @Option(names = "--quick", description = "the quick calibration: period 3 s, 100 rivers, 36 s windows")
-    boolean quick;
-
-    @Option(names = "--period", paramLabel = "S", description = "collector period in seconds")
-    Double period;
-
-    @Option(names = "--rivers", paramLabel = "N", description = "number of rivers")
-    Integer rivers;
-
-    @Option(names = "--clients", paramLabel = "N", description = "closed-loop chart clients (default 40)")
-    Integer clients;
-
-    @Option(names = "--duration", paramLabel = "S", description = "seconds of each loaded window (default 12 periods)")
-    Double duration;
-
-    @Option(names = "--warmup", paramLabel = "S", description = "seconds of load before each window")
-    Double warmup;
-
-    @Option(names = "--app-arg", paramLabel = "ARG", description = "an extra river-monitor argument (repeatable); "
-            + "default --history-hours <largest window>")
-    List<String> appArgs = new ArrayList<>();
+    @Mixin
+    LoadOptions load = new LoadOptions();
 
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/deadline)")
     Path reportDir;
@@ -64,7 +45,7 @@ final class DeadlineCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     List<Integer> hours() {
-        List<Integer> h = hours != null && !hours.isEmpty() ? hours : quick ? Deadline.QUICK_HOURS
+        List<Integer> h = hours != null && !hours.isEmpty() ? hours : load.quick ? Deadline.QUICK_HOURS
                 : Deadline.DEFAULT_HOURS;
         for (int x : h) {
             if (x < 1) {
@@ -74,17 +55,11 @@ final class DeadlineCommand implements Callable<Integer> {
         return List.copyOf(h);
     }
 
+    /** The flash crowd without an idle window, with history covering the largest chart window. */
     FlashCrowd.Params params() {
-        FlashCrowd.Params d = quick ? FlashCrowd.Params.quick() : FlashCrowd.Params.full();
-        double p = period != null ? period : d.periodS();
-        boolean periodChanged = period != null;
-        int history = Collections.max(hours());
-        List<String> extra = appArgs.isEmpty() ? List.of("--history-hours", Integer.toString(history))
-                : List.copyOf(appArgs);
-        return new FlashCrowd.Params(p, rivers != null ? rivers : d.rivers(),
-                clients != null ? clients : d.chartClients(), d.chartHours(), d.levelsClients(), 0,
-                warmup != null ? warmup : d.warmupS(),
-                duration != null ? duration : periodChanged ? 12 * p : d.durationS(), extra);
+        FlashCrowd.Params d = load.defaults();
+        return load.params(d.chartHours(), d.levelsClients(), 0.0,
+                List.of("--history-hours", Integer.toString(Collections.max(hours()))));
     }
 
     @Override
@@ -98,7 +73,7 @@ final class DeadlineCommand implements Callable<Integer> {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/deadline");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        Deadline.Result r = Deadline.run(layout, params(), hours(), quick, versions, dir,
+        Deadline.Result r = Deadline.run(layout, params(), hours(), load.quick, versions, dir,
                 ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
         if (report.json) {
             System.out.println(Json.write(r));

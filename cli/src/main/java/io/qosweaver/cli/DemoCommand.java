@@ -46,7 +46,7 @@ final class DemoCommand implements Callable<Integer> {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/demo");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        Demo.Result r = Demo.run(layout, options.params(), options.quick, versions, dir,
+        Demo.Result r = Demo.run(layout, options.params(), options.quick(), versions, dir,
                 ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
         if (report.json) {
             System.out.println(Json.write(r));

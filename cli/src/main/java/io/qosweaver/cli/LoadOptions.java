@@ -1,0 +1,56 @@
+package io.qosweaver.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.qosweaver.bench.experiment.FlashCrowd;
+import picocli.CommandLine.Option;
+
+/**
+ * The flash crowd's load knobs, shared by every experiment that runs it (flashcrowd, demo,
+ * deadline); unset ones take the calibrated full or quick defaults (bench/README.md).
+ */
+final class LoadOptions {
+    @Option(names = "--quick", description = "a short run: period 3 s, 100 rivers (see bench/README.md)")
+    boolean quick;
+
+    @Option(names = "--period", paramLabel = "S", description = "collector period in seconds")
+    Double period;
+
+    @Option(names = "--rivers", paramLabel = "N", description = "number of rivers")
+    Integer rivers;
+
+    @Option(names = "--clients", paramLabel = "N", description = "closed-loop chart clients (default 40)")
+    Integer clients;
+
+    @Option(names = "--duration", paramLabel = "S", description = "seconds of a loaded window (default 12 periods)")
+    Double duration;
+
+    @Option(names = "--warmup", paramLabel = "S", description = "seconds of load before a window")
+    Double warmup;
+
+    @Option(names = "--app-arg", paramLabel = "ARG", description = "an extra river-monitor argument (repeatable), "
+            + "e.g. --app-arg=--jdbc-url --app-arg=jdbc:postgresql://...")
+    List<String> appArgs = new ArrayList<>();
+
+    FlashCrowd.Params defaults() {
+        return quick ? FlashCrowd.Params.quick() : FlashCrowd.Params.full();
+    }
+
+    /**
+     * The parameters: a new period scales the idle and loaded windows (4 and 12 periods) unless
+     * they are given; {@code idle} null means "scale or default", {@code defaultAppArgs} null means
+     * the calibrated ones.
+     */
+    FlashCrowd.Params params(int chartHours, int levelsClients, Double idle, List<String> defaultAppArgs) {
+        FlashCrowd.Params d = defaults();
+        double p = period != null ? period : d.periodS();
+        boolean periodChanged = period != null;
+        return new FlashCrowd.Params(p, rivers != null ? rivers : d.rivers(),
+                clients != null ? clients : d.chartClients(), chartHours, levelsClients,
+                idle != null ? idle : periodChanged ? 4 * p : d.idleS(),
+                warmup != null ? warmup : d.warmupS(),
+                duration != null ? duration : periodChanged ? 12 * p : d.durationS(),
+                !appArgs.isEmpty() ? List.copyOf(appArgs) : defaultAppArgs != null ? defaultAppArgs : d.extraAppArgs());
+    }
+}
