@@ -51,7 +51,7 @@ public final class LoadDriver {
             Thread.sleep(warmup.toMillis());
             run.beginWindow();
             Thread.sleep(duration.toMillis());
-            return run.endWindow();
+            return run.stopWindow();
         }
     }
 }

@@ -187,7 +187,24 @@ public final class LoadRun implements AutoCloseable {
 
     /** The window so far, from {@link #beginWindow} to now; the load keeps running. */
     public synchronized LoadResult endWindow() {
-        double seconds = (System.nanoTime() - windowStartNanos) / 1e9;
+        return window(System.nanoTime());
+    }
+
+    /**
+     * Stops every client, then returns the window up to the moment of stopping. Unlike
+     * {@link #endWindow}, the counts are a consistent snapshot: no client is still adding to them
+     * while they are read.
+     */
+    public LoadResult stopWindow() {
+        long end = System.nanoTime();
+        close(); // outside the monitor: the sampler thread may be waiting for it
+        synchronized (this) {
+            return window(end);
+        }
+    }
+
+    private LoadResult window(long endNanos) {
+        double seconds = (endNanos - windowStartNanos) / 1e9;
         Map<String, ClassResult> out = new LinkedHashMap<>();
         for (ClassStats cs : stats) {
             out.put(cs.spec.name(), cs.endWindow(seconds));
