@@ -7,11 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.qosweaver.bench.experiment.Layout;
 import io.qosweaver.pointcuts.BinaryProfileReader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code qosweaver profile --include PKG,... --out FILE -- java ...}: the java command with the
@@ -43,25 +42,20 @@ final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--max-bytes", paramLabel = "SIZE", description = "stop recording past this size (e.g. 256m)")
     String maxBytes;
 
-    @Option(names = "--agent", paramLabel = "JAR",
-            description = "the agent jar (default: agent/target/qosweaver-agent.jar in the project)")
-    Path agent;
-
-    @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "the java command, after --")
-    List<String> command = new ArrayList<>();
+    @Mixin
+    JavaCommand java = new JavaCommand();
 
     @Override
     public Integer call() throws Exception {
-        Path agentJar = agent != null ? agent : Layout.find().agentJar();
         List<String> cmd;
         try {
-            cmd = rewrite(command, agentJar, out, include, options());
+            cmd = rewrite(java.command, java.agentJar(), out, include, options());
         } catch (IllegalArgumentException e) {
             System.err.println("qosweaver profile: " + e.getMessage());
             return 2;
         }
         Files.deleteIfExists(out);
-        int exit = RunCommand.runChild(cmd); // the child's shutdown hook closes the profile
+        int exit = JavaCommand.run(cmd); // the child's shutdown hook closes the profile
         if (!Files.isRegularFile(out)) {
             System.err.println("qosweaver profile: no profile was written to " + out + " (the command exited with "
                     + exit + " before the agent started recording)");
@@ -93,29 +87,14 @@ final class ProfileCommand implements Callable<Integer> {
 
     /** The command with {@code -javaagent:AGENT=profile=OUT,include=P1+P2[,opts]} after java. */
     static List<String> rewrite(List<String> command, Path agentJar, Path out, List<String> include, List<String> options) {
-        if (command == null || command.isEmpty()) {
-            throw new IllegalArgumentException("no command given; usage: qosweaver profile --include PKG --out FILE -- java ...");
-        }
-        if (!RunCommand.isJava(command.get(0))) {
-            throw new IllegalArgumentException("'" + command.get(0) + "' is not a java command: the command after -- must "
-                    + "start with java, e.g. -- java -jar app.jar");
-        }
         if (include.isEmpty() || include.stream().anyMatch(String::isBlank)) {
             throw new IllegalArgumentException("name the packages to profile, e.g. --include org.jfree,com.example");
         }
-        if (!Files.isRegularFile(agentJar)) {
-            throw new IllegalArgumentException("agent jar not found: " + agentJar.toAbsolutePath()
-                    + " (build it with ./mvnw -q -B -DskipTests -pl agent -am package)");
-        }
-        StringBuilder flag = new StringBuilder("-javaagent:").append(agentJar.toAbsolutePath())
-                .append("=profile=").append(out.toAbsolutePath())
+        StringBuilder args = new StringBuilder("profile=").append(out.toAbsolutePath())
                 .append(",include=").append(String.join("+", include));
-        options.forEach(o -> flag.append(',').append(o));
-        List<String> cmd = new ArrayList<>(command.size() + 1);
-        cmd.add(command.get(0));
-        cmd.add(flag.toString());
-        cmd.addAll(command.subList(1, command.size()));
-        return cmd;
+        options.forEach(o -> args.append(',').append(o));
+        return JavaCommand.withAgent(command, agentJar, args.toString(),
+                "qosweaver profile --include PKG --out FILE -- java ...");
     }
 
     static String summary(Path profile) throws IOException {
