@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code GET /metrics} on the loopback interface only, in Prometheus text format: the
- * scheduler's statistics followed by the agent's own counters.
+ * scheduler's statistics followed by the agent's own counters. {@code GET /timeline?since=N}:
+ * the scheduler's running-threads timeline from sequence number N (for Fig. 16-style plots).
  *
  * <p>The JDK server's dispatcher thread inherits daemon status from the thread that calls
  * {@code start()}, so it is started from a daemon thread: the endpoint must never keep the
@@ -42,6 +43,7 @@ final class MetricsServer {
         }));
         server.createContext("/metrics", exchange -> serve(exchange, runtime));
         server.createContext("/profile/", MetricsServer::profile);
+        server.createContext("/timeline", MetricsServer::timeline);
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         Thread starter = new Thread(() -> {
             try {
@@ -86,6 +88,46 @@ final class MetricsServer {
                 text = "unknown: /profile/" + op + " (use POST /profile/start, POST /profile/stop, GET /profile/status)";
             }
             byte[] body = (text + "\n").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            exchange.sendResponseHeaders(status, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    private static void timeline(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            int status = 200;
+            String text;
+            String query = exchange.getRequestURI().getRawQuery();
+            long since = 0;
+            String bad = null;
+            if (query != null && !query.isEmpty()) {
+                if (query.startsWith("since=")) {
+                    try {
+                        since = Long.parseLong(query.substring("since=".length()));
+                    } catch (NumberFormatException e) {
+                        bad = query;
+                    }
+                } else {
+                    bad = query;
+                }
+            }
+            if (!"GET".equals(exchange.getRequestMethod())) {
+                status = 405;
+                text = "use GET /timeline?since=N";
+            } else if (bad != null || since < 0) {
+                status = 400;
+                text = "bad query '" + (bad == null ? query : bad) + "': use GET /timeline?since=N, N >= 0";
+            } else {
+                text = SchedulerGateway.timelineText(since);
+                if (text == null) {
+                    status = 409;
+                    text = "no scheduler is installed";
+                }
+            }
+            byte[] body = (text.endsWith("\n") ? text : text + "\n").getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
             exchange.sendResponseHeaders(status, body.length);
             try (OutputStream out = exchange.getResponseBody()) {

@@ -34,4 +34,13 @@ final class SchedulerGateway {
             return "# scheduler metrics unavailable: " + e.toString().replace('\n', ' ') + "\n";
         }
     }
+
+    /**
+     * The running-threads timeline from sequence number {@code since} as text
+     * ({@link io.qosweaver.scheduler.Timeline#toText()}), or null when no scheduler is installed.
+     */
+    static String timelineText(long since) {
+        Scheduler s = Scheduler.current();
+        return s == null ? null : s.timeline(since).toText();
+    }
 }

@@ -158,6 +158,19 @@ class AgentIT {
         Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(metrics);
         assertThat(cps.find()).as(metrics).isTrue();
         assertThat(Double.parseDouble(cps.group(1))).as(metrics).isGreaterThanOrEqualTo(500);
+
+        // the timeline: each /work request entered and left the "work" class
+        String timeline = get(mport, "/timeline?since=0");
+        assertThat(timeline).startsWith("# qosweaver timeline: seq epoch_ms class members parked running\n");
+        assertThat(timeline.lines().filter(l -> l.matches("\\d+ \\d+\\.\\d{3} work [01] 0 [01]")).count())
+                .as(timeline).isEqualTo(10);
+        Matcher next = Pattern.compile("# next (\\d+) dropped 0").matcher(timeline);
+        assertThat(next.find()).as(timeline).isTrue();
+        assertThat(get(mport, "/timeline?since=" + next.group(1)).lines().count()).as("nothing new").isEqualTo(2);
+        HttpResponse<String> bad = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + mport
+                + "/timeline?since=x")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("bad query 'since=x'");
     }
 
     @Test

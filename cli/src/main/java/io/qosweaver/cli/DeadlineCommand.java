@@ -10,8 +10,6 @@ import io.qosweaver.bench.experiment.Deadline;
 import io.qosweaver.bench.experiment.FlashCrowd;
 import io.qosweaver.bench.experiment.Layout;
 import io.qosweaver.bench.experiment.Versions;
-import io.qosweaver.bench.report.Json;
-import io.qosweaver.bench.river.Progress;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,15 +19,15 @@ import picocli.CommandLine.Option;
 @Command(name = "deadline", mixinStandardHelpOptions = true,
         description = "Collection deadline per version under the flash crowd, for each chart window "
                 + "(paper Table 2, Fig. 14, 15, 17). Versions: original, admission, java-priority, linux-priority, "
-                + "qosweaver.")
+                + "qosweaver, concurrency-limits, jetty-qos.")
 final class DeadlineCommand implements Callable<Integer> {
     @Mixin
     ReportOptions report = new ReportOptions();
 
     @Option(names = "--versions", split = ",", paramLabel = "V",
-            description = "versions to run, in order (default original,admission,java-priority,linux-priority,"
-                    + "qosweaver)")
-    List<String> versions = new ArrayList<>(Versions.PAPER);
+            description = "versions to run, in order (default: all, original,admission,java-priority,"
+                    + "linux-priority,qosweaver,concurrency-limits,jetty-qos)")
+    List<String> versions = new ArrayList<>(Versions.ALL_VERSIONS);
 
     @Option(names = "--hours", split = ",", paramLabel = "H",
             description = "chart windows in hours (default 24,12,6,3; --quick: 3)")
@@ -74,17 +72,7 @@ final class DeadlineCommand implements Callable<Integer> {
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/deadline");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
         Deadline.Result r = Deadline.run(layout, params(), hours(), load.quick, versions, dir,
-                ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
-        if (report.json) {
-            System.out.println(Json.write(r));
-        } else {
-            System.out.println(String.join("\n", r.summary()));
-            System.out.println("report: " + dir.resolve("index.html") + ", RESULTS.md and results.json");
-        }
-        if (!r.complete()) {
-            System.err.println("qosweaver bench deadline: some runs failed: " + r.errors());
-            return 1;
-        }
-        return 0;
+                ReportOptions.commandLine(args), report.progress());
+        return report.finish("bench deadline", r, r.summary(), r.errors(), dir);
     }
 }

@@ -24,7 +24,7 @@ class DeadlineCommandTest {
     @Test
     void defaultsAreThePapersVersionsAndWindows() {
         DeadlineCommand c = parse();
-        assertThat(c.versions).isEqualTo(Versions.PAPER);
+        assertThat(c.versions).isEqualTo(Versions.ALL_VERSIONS);
         assertThat(c.hours()).isEqualTo(Deadline.DEFAULT_HOURS);
         FlashCrowd.Params p = c.params();
         assertThat(p.periodS()).isEqualTo(FlashCrowd.Params.full().periodS());
@@ -47,6 +47,22 @@ class DeadlineCommandTest {
     }
 
     @Test
+    void suspensionAndLowCostDefaults() {
+        SuspensionCommand s = new SuspensionCommand();
+        new CommandLine(s).parseArgs();
+        assertThat(s.versions).containsExactly("admission", "qosweaver");
+        assertThat(s.hours()).isEqualTo(12);
+        assertThat(s.allowed).isEqualTo(1);
+        SuspensionCommand sq = new SuspensionCommand();
+        new CommandLine(sq).parseArgs("--quick");
+        assertThat(sq.hours()).isEqualTo(3);
+        LowCostCommand l = new LowCostCommand();
+        new CommandLine(l).parseArgs();
+        assertThat(l.versions).isEqualTo(Versions.ALL_VERSIONS);
+        assertThat(l.hours()).isEqualTo(12);
+    }
+
+    @Test
     void anUnknownVersionIsAnErrorListingTheKnownOnes() {
         PrintStream err = System.err;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -54,7 +70,9 @@ class DeadlineCommandTest {
         try {
             int rc = Main.commandLine().execute("bench", "deadline", "--versions", "original,nice");
             assertThat(rc).isEqualTo(2);
-            rc = Main.commandLine().execute("bench", "deadline", "--versions", "jetty-qos");
+            rc = Main.commandLine().execute("bench", "suspension", "--versions", "qosweaver,jetty-qos");
+            assertThat(rc).isEqualTo(2);
+            rc = Main.commandLine().execute("bench", "lowcost", "--versions", "original", "--repeats", "0");
             assertThat(rc).isEqualTo(2);
         } finally {
             System.setErr(err);
@@ -62,6 +80,8 @@ class DeadlineCommandTest {
         String out = buf.toString(StandardCharsets.UTF_8);
         assertThat(out).contains("unknown version 'nice'", "original, admission, java-priority, linux-priority, "
                 + "qosweaver");
-        assertThat(out).contains("'jetty-qos' is not yet available");
+        assertThat(out).contains("version 'jetty-qos' runs without the QoSWeaver agent")
+                .contains("suspension observes: admission, java-priority, linux-priority, qosweaver");
+        assertThat(out).contains("--repeats must be at least 1, got 0");
     }
 }

@@ -21,6 +21,8 @@ public final class Options {
             "  --generator-url URL     use an external generator at URL (e.g. http://host:8081);",
             "                          no generator is started",
             "  --generator-only        run only the data generator",
+            "  --no-collector          serve the web UI without collecting (the history is still",
+            "                          seeded; for measuring the pages alone)",
             "  --period DURATION       collection period (default 15s). A plain number is seconds",
             "                          and may have decimals (2.5); suffixes ms, s, m are accepted",
             "                          (500ms, 2.5s, 1m)",
@@ -44,6 +46,7 @@ public final class Options {
     public int generatorPort = 8081;
     public String generatorUrl;
     public boolean generatorOnly;
+    public boolean noCollector;
     public Duration period = Duration.ofSeconds(15);
     public int rivers = 100;
     public long seed = 42;
@@ -74,6 +77,7 @@ public final class Options {
             switch (arg) {
                 case "--help", "-h" -> o.help = true;
                 case "--generator-only" -> o.generatorOnly = true;
+                case "--no-collector" -> o.noCollector = true;
                 default -> {
                     if (!VALUED.contains(arg)) {
                         throw new UsageException("unknown option " + arg + " (see --help)");
@@ -90,6 +94,9 @@ public final class Options {
         }
         if (o.generatorOnly && o.generatorUrl != null) {
             throw new UsageException("--generator-only and --generator-url exclude each other");
+        }
+        if (o.generatorOnly && o.noCollector) {
+            throw new UsageException("--generator-only and --no-collector exclude each other");
         }
         return o;
     }

@@ -98,8 +98,12 @@ public final class RiverMonitor implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleAtFixedRate(collector::collect, periodMs, periodMs, TimeUnit.MILLISECONDS);
-        LOG.info("collecting {} rivers every {} ms from {}", rivers.size(), periodMs, generatorUrl);
+        if (o.noCollector) {
+            LOG.info("--no-collector: not collecting; {} rivers of seeded history", rivers.size());
+        } else {
+            timer.scheduleAtFixedRate(collector::collect, periodMs, periodMs, TimeUnit.MILLISECONDS);
+            LOG.info("collecting {} rivers every {} ms from {}", rivers.size(), periodMs, generatorUrl);
+        }
     }
 
     public int port() {

@@ -30,6 +30,7 @@ class OptionsTest {
         assertThat(o.jdbcUrl).startsWith("jdbc:h2:mem:");
         assertThat(o.generatorUrl).isNull();
         assertThat(o.generatorOnly).isFalse();
+        assertThat(o.noCollector).isFalse();
         assertThat(o.help).isFalse();
     }
 
@@ -75,6 +76,9 @@ class OptionsTest {
         assertThatThrownBy(() -> Options.parse("--rivers", "x")).hasMessageContaining("not an integer");
         assertThatThrownBy(() -> Options.parse("--rivers", "0")).hasMessageContaining("--rivers");
         assertThatThrownBy(() -> Options.parse("--history-hours", "-1")).hasMessageContaining("--history-hours");
+        assertThat(Options.parse("--no-collector").noCollector).isTrue();
+        assertThatThrownBy(() -> Options.parse("--generator-only", "--no-collector"))
+                .hasMessageContaining("--generator-only and --no-collector exclude each other");
         assertThatThrownBy(() -> Options.parse("--generator-only", "--generator-url", "http://x"))
                 .hasMessageContaining("exclude");
     }
@@ -92,7 +96,7 @@ class OptionsTest {
         }
         String help = buf.toString(StandardCharsets.UTF_8);
         for (String opt : List.of("--host", "--port", "--generator-port", "--generator-url", "--generator-only",
-                "--period", "--rivers", "--seed", "--jdbc-url", "--jdbc-user", "--jdbc-password", "--db-pool-size",
+                "--no-collector", "--period", "--rivers", "--seed", "--jdbc-url", "--jdbc-user", "--jdbc-password", "--db-pool-size",
                 "--history-hours", "--help")) {
             assertThat(help).contains(opt);
         }

@@ -208,7 +208,7 @@ public final class PolicySimulator {
         private TaskClass cls(String name, String importance) {
             SchedulerConfig.TaskClassSpec spec = new SchedulerConfig.TaskClassSpec(name, Map.of("importance", importance));
             int rank = policy == null ? 0 : policy.rank(spec);
-            return new TaskClass(name, spec.attributes(), rank, null);
+            return new TaskClass(name, spec.attributes(), rank, 0, null);
         }
 
         Result run() {

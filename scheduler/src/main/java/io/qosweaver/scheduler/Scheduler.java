@@ -86,6 +86,14 @@ public final class Scheduler {
         return controller.stats(QoS.FastCount.sum() - controlPointBase, InternalErrors.count() - errorBase);
     }
 
+    /**
+     * The running-threads timeline from sequence number {@code since} on (0: everything still in
+     * the ring). Takes the controller lock briefly; for monitoring, never for woven code.
+     */
+    public Timeline timeline(long since) {
+        return controller.timeline(since);
+    }
+
     private void registerJmx() {
         if (!Boolean.parseBoolean(System.getProperty("qosweaver.jmx", "true"))) {
             return;

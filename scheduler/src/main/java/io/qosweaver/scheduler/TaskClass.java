@@ -15,16 +15,19 @@ public final class TaskClass {
     private final String name;
     private final Map<String, String> attributes;
     private final int rank;
+    /** Position in the controller's class list (the timeline stores it instead of the name). */
+    final int index;
     final ThreadController controller;
     /** Threads whose role is this class (scopes open, thread alive as far as we know). */
     final AtomicInteger members = new AtomicInteger();
     /** Of those, how many are parked at a control point. */
     final AtomicInteger parked = new AtomicInteger();
 
-    TaskClass(String name, Map<String, String> attributes, int rank, ThreadController controller) {
+    TaskClass(String name, Map<String, String> attributes, int rank, int index, ThreadController controller) {
         this.name = name;
         this.attributes = attributes;
         this.rank = rank;
+        this.index = index;
         this.controller = controller;
     }
 

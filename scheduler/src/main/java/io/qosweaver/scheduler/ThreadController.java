@@ -88,6 +88,9 @@ final class ThreadController implements Control {
     private boolean episodeOpen;
     private long episodeStart;
     final SuspensionTimes suspensionTimes = new SuspensionTimes(1024);
+    private final RunningTimeline timeline = new RunningTimeline(RunningTimeline.DEFAULT_CAPACITY);
+    private final long anchorTicker;
+    private final long anchorEpochNanos;
 
     final LongAdder yields = new LongAdder();
     final LongAdder suspensions = new LongAdder();
@@ -102,11 +105,13 @@ final class ThreadController implements Control {
         for (int i = 0; i < specs.size(); i++) {
             SchedulerConfig.TaskClassSpec s = specs.get(i);
             Map<String, String> attrs = s.attributes() == null ? Map.of() : Map.copyOf(s.attributes());
-            m.put(s.name(), new TaskClass(s.name(), attrs, ranks[i], this));
+            m.put(s.name(), new TaskClass(s.name(), attrs, ranks[i], i, this));
         }
         this.classes = List.copyOf(m.values());
         this.byName = Map.copyOf(m);
-        this.unknown = new TaskClass("<unknown>", Map.of(), 0, this);
+        this.unknown = new TaskClass("<unknown>", Map.of(), 0, -1, this);
+        this.anchorTicker = ticker.nanos();
+        this.anchorEpochNanos = System.currentTimeMillis() * 1_000_000L;
     }
 
     /** Validates everything and builds a controller; changes nothing global. */
@@ -266,6 +271,7 @@ final class ThreadController implements Control {
                 if (from.observed()) {
                     unlinkMember(t);
                 }
+                note(from);
             }
             t.role = to;
             if (to != null) {
@@ -273,6 +279,7 @@ final class ThreadController implements Control {
                 if (to.observed()) {
                     linkMember(t);
                 }
+                note(to);
             }
             TaskClass of = from != null && from.observed() ? from : null;
             TaskClass ot = to != null && to.observed() ? to : null;
@@ -310,6 +317,7 @@ final class ThreadController implements Control {
             parkedCount++;
             if (cls != null) {
                 cls.parked.incrementAndGet();
+                note(cls);
             }
             suspensions.increment();
             checkConvergence();
@@ -537,6 +545,7 @@ final class ThreadController implements Control {
         TaskClass r = t.role;
         if (r != null) {
             r.parked.decrementAndGet();
+            note(r);
         }
         resumes.increment();
         if (Jfr.resumeEnabled()) {
@@ -578,6 +587,7 @@ final class ThreadController implements Control {
                 m.role = null;
                 if (from != null) {
                     from.members.decrementAndGet();
+                    note(from);
                 }
                 try {
                     policy.onRoleChange(this, m, from, null);
@@ -614,6 +624,7 @@ final class ThreadController implements Control {
                 clearYield(m);
                 if (m.role != null) {
                     m.role.members.decrementAndGet();
+                    note(m.role);
                 }
                 m.role = null;
             }
@@ -622,6 +633,24 @@ final class ThreadController implements Control {
                 suspensionTimes.record(ticker.nanos() - episodeStart);
                 episodeOpen = false;
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ timeline
+
+    /** Records {@code c}'s counts on the timeline (lock held); unobserved classes are not tracked. */
+    private void note(TaskClass c) {
+        if (c.observed()) {
+            timeline.record(ticker.nanos(), c.index, c.members.get(), c.parked.get());
+        }
+    }
+
+    Timeline timeline(long since) {
+        lock.lock();
+        try {
+            return timeline.since(since, classes, anchorTicker, anchorEpochNanos);
         } finally {
             lock.unlock();
         }

@@ -56,8 +56,8 @@ class AdmissionPolicyTest {
     void limitsOnlyAtEntryAndNeverPreempts() {
         Policy p = AdmissionPolicy.create(Map.of("lowLimit", "1"));
         ScriptedControl c = new ScriptedControl();
-        TaskClass high = new TaskClass("collect", Map.of(), ImportancePolicy.RANK_HIGH, null);
-        TaskClass low = new TaskClass("chart", Map.of(), ImportancePolicy.RANK_LOW, null);
+        TaskClass high = new TaskClass("collect", Map.of(), ImportancePolicy.RANK_HIGH, 0, null);
+        TaskClass low = new TaskClass("chart", Map.of(), ImportancePolicy.RANK_LOW, 1, null);
         ManagedThread l1 = new ManagedThread(new Thread(() -> {}, "l1"));
         ManagedThread h = new ManagedThread(new Thread(() -> {}, "h"));
         p.onRoleChange(c, l1, null, low);

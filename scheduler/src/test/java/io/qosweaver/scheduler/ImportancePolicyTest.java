@@ -26,7 +26,7 @@ class ImportancePolicyTest {
     }
 
     private static TaskClass cls(String name, int rank) {
-        return new TaskClass(name, Map.of(), rank, null);
+        return new TaskClass(name, Map.of(), rank, 0, null);
     }
 
     private static ManagedThread thread(String name) {

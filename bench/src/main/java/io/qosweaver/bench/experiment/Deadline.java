@@ -126,9 +126,13 @@ public final class Deadline {
             throws IOException, InterruptedException {
         List<Versions.Version> versions = Versions.resolve(versionNames);
         boolean needAgent = versions.stream().anyMatch(Versions.Version::usesAgent);
-        layout.ensureBuilt(needAgent);
+        boolean needPeers = versions.stream().anyMatch(Versions.Version::usesPeer);
+        layout.ensureBuilt(needAgent, needPeers);
         if (needAgent && !Files.isRegularFile(layout.agentJar())) {
             throw new IOException("the agent jar " + layout.agentJar() + " is missing after the build");
+        }
+        if (needPeers && !Files.isRegularFile(layout.peersAgentJar())) {
+            throw new IOException("the peers agent jar " + layout.peersAgentJar() + " is missing after the build");
         }
         FlashCrowd.Params noIdle = new FlashCrowd.Params(p.periodS(), p.rivers(), p.chartClients(), p.chartHours(),
                 p.levelsClients(), 0, p.warmupS(), p.durationS(), p.extraAppArgs());
@@ -139,7 +143,7 @@ public final class Deadline {
         params.remove("idle_s");
         params.put("hours", hours);
         params.put("versions", versionNames);
-        params.putAll(layout.jarDates(needAgent));
+        params.putAll(layout.jarDates(needAgent, needPeers));
         try (Snapshot jars = Snapshot.of(layout, versions)) {
             WindowRunner wr = (v, h, log) -> {
                 FlashCrowdConfig c = new FlashCrowdConfig(v.name(), noIdle.periodS(), noIdle.rivers(),

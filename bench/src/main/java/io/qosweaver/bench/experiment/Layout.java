@@ -37,16 +37,28 @@ public record Layout(Path root) {
         return root.resolve("agent/target/qosweaver-agent.jar");
     }
 
+    /** The agent that installs today's tools (Jetty QoSHandler, concurrency-limits) into the server. */
+    public Path peersAgentJar() {
+        return root.resolve("peers/target/qosweaver-peers-agent.jar");
+    }
+
     public Path riverMonitorPolicy() {
         return root.resolve("examples/policies/river-monitor.yaml");
     }
 
     /** When the jars an experiment runs were built: results say which build they measured. */
     public java.util.Map<String, Object> jarDates(boolean withAgent) {
+        return jarDates(withAgent, false);
+    }
+
+    public java.util.Map<String, Object> jarDates(boolean withAgent, boolean withPeers) {
         java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
         m.put("river_monitor_jar_built", modified(riverMonitorJar()));
         if (withAgent) {
             m.put("agent_jar_built", modified(agentJar()));
+        }
+        if (withPeers) {
+            m.put("peers_agent_jar_built", modified(peersAgentJar()));
         }
         return m;
     }
@@ -65,12 +77,20 @@ public record Layout(Path root) {
      * {@code --json}.
      */
     public void ensureBuilt(boolean needAgent) throws IOException, InterruptedException {
+        ensureBuilt(needAgent, false);
+    }
+
+    /** As {@link #ensureBuilt(boolean)}, also building the peers agent when asked. */
+    public void ensureBuilt(boolean needAgent, boolean needPeers) throws IOException, InterruptedException {
         List<String> modules = new ArrayList<>();
         if (!Files.isRegularFile(riverMonitorJar())) {
             modules.add("examples/river-monitor");
         }
         if (needAgent && !Files.isRegularFile(agentJar())) {
             modules.add("agent");
+        }
+        if (needPeers && !Files.isRegularFile(peersAgentJar())) {
+            modules.add("peers");
         }
         if (modules.isEmpty()) {
             return;

@@ -20,23 +20,25 @@ import java.util.stream.Stream;
  * @param policy   the copy of the river-monitor policy (the demo's former default), or null
  * @param policies copies of the versions' policies, by their path relative to the project root
  */
-record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path policy, Map<String, Path> policies)
-        implements AutoCloseable {
+record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path peersAgentJar, Path policy,
+                Map<String, Path> policies) implements AutoCloseable {
 
     static Snapshot of(Layout layout, boolean withAgent) throws IOException {
         Path dir = Files.createTempDirectory("qosweaver-run-");
         Path app = copy(layout.riverMonitorJar(), dir);
         Path agent = withAgent ? copy(layout.agentJar(), dir) : null;
         Path policy = withAgent ? copy(layout.riverMonitorPolicy(), dir) : null;
-        return new Snapshot(dir, app, agent, policy, Map.of());
+        return new Snapshot(dir, app, agent, null, policy, Map.of());
     }
 
     /** The jars, plus a copy of every version's policy (the agent only when some version needs it). */
     static Snapshot of(Layout layout, Collection<Versions.Version> versions) throws IOException {
         boolean withAgent = versions.stream().anyMatch(Versions.Version::usesAgent);
+        boolean withPeers = versions.stream().anyMatch(Versions.Version::usesPeer);
         Path dir = Files.createTempDirectory("qosweaver-run-");
         Path app = copy(layout.riverMonitorJar(), dir);
         Path agent = withAgent ? copy(layout.agentJar(), dir) : null;
+        Path peers = withPeers ? copy(layout.peersAgentJar(), dir) : null;
         Map<String, Path> policies = new LinkedHashMap<>();
         Path pdir = Files.createDirectories(dir.resolve("policies"));
         for (Versions.Version v : versions) {
@@ -48,14 +50,17 @@ record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path policy, Map<
                 policies.put(v.policy(), copy(from, pdir));
             }
         }
-        return new Snapshot(dir, app, agent, null, Map.copyOf(policies));
+        return new Snapshot(dir, app, agent, peers, null, Map.copyOf(policies));
     }
 
-    /** The JVM flags that run {@code v}: its own flags, then the agent with its policy. */
+    /** The JVM flags that run {@code v}: its own flags, then the agent with its policy or the peers agent. */
     List<String> jvmFlags(Versions.Version v) {
         List<String> flags = new java.util.ArrayList<>(v.jvmFlags());
         if (v.usesAgent()) {
             flags.add(Demo.agentFlag(agentJar, policies.get(v.policy())));
+        }
+        if (v.usesPeer()) {
+            flags.add("-javaagent:" + peersAgentJar + "=" + v.peer());
         }
         return flags;
     }

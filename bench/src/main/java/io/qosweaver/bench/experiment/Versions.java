@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The versions of the river monitor an experiment compares (issue 4), as data: each is JVM flags
  * and, for the woven ones, a policy file under {@code examples/policies/versions/} given to the
- * agent. The application is the same unmodified jar for all of them.
+ * agent, or, for today's tools, the arguments of the peers agent ({@code peers/}) that installs
+ * them into the unmodified server. The application is the same unmodified jar for all of them.
  */
 public final class Versions {
 
@@ -19,20 +20,22 @@ public final class Versions {
      * @param description one line for reports
      * @param jvmFlags    extra JVM flags (besides {@code -javaagent}, which a policy implies)
      * @param policy      the policy file relative to the project root, or null for no agent
-     * @param unavailable null when the version can run; otherwise why it cannot yet
+     * @param peer        the peers agent's arguments (e.g. {@code peer=jetty-qos}), or null
      */
-    public record Version(String name, String description, List<String> jvmFlags, String policy,
-                          String unavailable) {
+    public record Version(String name, String description, List<String> jvmFlags, String policy, String peer) {
         public Version {
             jvmFlags = List.copyOf(jvmFlags);
+            if (policy != null && peer != null) {
+                throw new IllegalArgumentException(name + ": a version is either woven by QoSWeaver or a peer");
+            }
         }
 
         public boolean usesAgent() {
             return policy != null;
         }
 
-        public boolean available() {
-            return unavailable == null;
+        public boolean usesPeer() {
+            return peer != null;
         }
     }
 
@@ -40,6 +43,7 @@ public final class Versions {
     public static final String QOSWEAVER = "qosweaver";
 
     private static final Map<String, Version> ALL = new LinkedHashMap<>();
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
     static {
         add(new Version(ORIGINAL, "no agent, no control", List.of(), null, null));
@@ -52,15 +56,24 @@ public final class Versions {
                 + "chart threads", List.of(), "examples/policies/versions/linux-priority.yaml", null));
         add(new Version(QOSWEAVER, "the importance policy (lowLimit 1)", List.of(),
                 "examples/policies/river-monitor.yaml", null));
-        add(new Version("concurrency-limits", "Netflix concurrency-limits servlet filter", List.of(), null,
-                "not yet available: the concurrency-limits version is planned for a later round of issue 4"));
-        add(new Version("jetty-qos", "Jetty 12 QoSHandler", List.of(), null,
-                "not yet available: the jetty-qos version is planned for a later round of issue 4"));
+        add(new Version("concurrency-limits", "Netflix concurrency-limits (adaptive limit, core library) as a "
+                + "servlet filter, chart requests in their own partition", List.of(), null,
+                "peer=concurrency-limits,lowPath=/chart"));
+        // Jetty's own default cap (half the pool, 100) never binds under 40 clients, which would make this
+        // the original under another name; a CPU-bound request gains nothing from more concurrent requests
+        // than cores, so the cap is what a user would set for such requests: the number of CPUs.
+        add(new Version("jetty-qos", "Jetty 12 QoSHandler, at most " + CPUS + " requests at once (the CPUs), "
+                + "chart requests at the lowest priority", List.of(), null,
+                "peer=jetty-qos,lowPath=/chart,maxRequests=" + CPUS));
     }
 
-    /** The paper's five versions, the default of {@code bench deadline}. */
+    /** The paper's five versions. */
     public static final List<String> PAPER = List.of(ORIGINAL, "admission", "java-priority", "linux-priority",
             QOSWEAVER);
+
+    /** The paper's five and today's tools: the default of {@code bench deadline} and {@code lowcost}. */
+    public static final List<String> ALL_VERSIONS = List.of(ORIGINAL, "admission", "java-priority",
+            "linux-priority", QOSWEAVER, "concurrency-limits", "jetty-qos");
 
     private Versions() {
     }
@@ -69,20 +82,14 @@ public final class Versions {
         ALL.put(v.name(), v);
     }
 
-    /** Every known name, runnable first. */
+    /** Every known name. */
     public static List<String> known() {
-        List<String> out = new ArrayList<>();
-        ALL.values().stream().filter(Version::available).forEach(v -> out.add(v.name()));
-        return out;
-    }
-
-    public static List<String> notYetAvailable() {
-        return ALL.values().stream().filter(v -> !v.available()).map(Version::name).toList();
+        return new ArrayList<>(ALL.keySet());
     }
 
     /**
-     * The versions named, in order; an unknown name or one not yet available is an
-     * {@link IllegalArgumentException} whose message lists the known ones.
+     * The versions named, in order; an unknown name is an {@link IllegalArgumentException}
+     * whose message lists the known ones.
      */
     public static List<Version> resolve(List<String> names) {
         if (names.isEmpty()) {
@@ -94,12 +101,7 @@ public final class Versions {
             Version v = ALL.get(n);
             if (v == null) {
                 throw new IllegalArgumentException("unknown version '" + n + "'; known versions: "
-                        + String.join(", ", known()) + " (not yet available: " + String.join(", ", notYetAvailable())
-                        + ")");
-            }
-            if (!v.available()) {
-                throw new IllegalArgumentException("version '" + n + "' is " + v.unavailable()
-                        + "; available now: " + String.join(", ", known()));
+                        + String.join(", ", known()));
             }
             if (out.contains(v)) {
                 throw new IllegalArgumentException("version '" + n + "' is named twice");

@@ -11,6 +11,6 @@ import java.util.Map;
 public record ClassResult(String name, String mode, int clients, Double targetRatePerS,
                           long requests, long errors, Map<String, Long> errorKinds,
                           double throughputPerS,
-                          Double meanMs, Double p50Ms, Double p90Ms, Double p99Ms, Double p999Ms,
-                          Double maxMs) {
+                          Double meanMs, Double stddevMs, Double p50Ms, Double p90Ms, Double p99Ms,
+                          Double p999Ms, Double maxMs) {
 }

@@ -85,6 +85,7 @@ final class ClassStats {
                 spec.mode() == LoadSpec.Mode.OPEN ? spec.ratePerSecond() : null,
                 n, errs, kinds, seconds > 0 ? n / seconds : 0,
                 any ? window.getMean() / 1000.0 : null,
+                any ? window.getStdDeviation() / 1000.0 : null,
                 any ? ms(window.getValueAtPercentile(50)) : null,
                 any ? ms(window.getValueAtPercentile(90)) : null,
                 any ? ms(window.getValueAtPercentile(99)) : null,

@@ -70,6 +70,19 @@ public final class LoadRun implements AutoCloseable {
         return HttpRequest.newBuilder(s.targets().uri(seq)).timeout(s.timeout()).GET().build();
     }
 
+    static final long DEFAULT_RETRY_NANOS = 100_000_000L;
+
+    /** The response's Retry-After (seconds, capped at 10 s), or {@link #DEFAULT_RETRY_NANOS}. */
+    static long retryAfterNanos(HttpResponse<?> resp) {
+        return resp.headers().firstValue("Retry-After").map(v -> {
+            try {
+                return Math.min(10_000_000_000L, Math.max(0, Long.parseLong(v.strip())) * 1_000_000_000L);
+            } catch (NumberFormatException e) {
+                return DEFAULT_RETRY_NANOS; // an HTTP date: not worth parsing for a bench client
+            }
+        }).orElse(DEFAULT_RETRY_NANOS);
+    }
+
     private void closedLoop(ClassStats cs, AtomicLong seq) {
         LoadSpec s = cs.spec;
         long think = s.thinkTime().toNanos();
@@ -86,6 +99,9 @@ public final class LoadRun implements AutoCloseable {
                     cs.success(latency);
                 } else {
                     cs.error("status " + resp.statusCode());
+                    // a refusal (429, 503) costs the server little and comes back at once: a
+                    // client that retried at once would spin; wait as Retry-After says, or 100 ms
+                    LockSupport.parkNanos(retryAfterNanos(resp));
                 }
             } catch (InterruptedException e) {
                 break;

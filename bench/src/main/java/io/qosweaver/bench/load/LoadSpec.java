@@ -9,7 +9,9 @@ import java.util.Objects;
  *
  * <p>Closed loop ({@link #closed}): {@code clients} threads, each sends, waits for the whole
  * response, optionally thinks, and sends again, like a JMeter thread group. The offered load
- * falls when the server slows down, which is what the paper's 40 chart clients did.
+ * falls when the server slows down, which is what the paper's 40 chart clients did. A response
+ * with an error status (a 429 or 503 refusal) makes the client wait as its Retry-After says, or
+ * 100 ms, before it asks again, as a browser user would, instead of spinning on refusals.
  *
  * <p>Open loop ({@link #open}): requests start at a constant rate whatever the server does;
  * each latency is measured from the request's <em>intended</em> start, so a stalled server or

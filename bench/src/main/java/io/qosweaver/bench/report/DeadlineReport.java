@@ -2,10 +2,8 @@ package io.qosweaver.bench.report;
 
 import java.awt.Color;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,12 +44,20 @@ public final class DeadlineReport {
     }
 
     public static void write(Path dir, Deadline.Result r) throws IOException {
-        System.setProperty("java.awt.headless", "true");
-        Files.createDirectories(dir);
         Map<String, Map<String, Object>> json = flat(r);
         List<String> hours = hours(r);
-        Map<String, byte[]> images = new LinkedHashMap<>();
-        Map<String, String> captions = new LinkedHashMap<>();
+        ReportDocument doc = new ReportDocument(
+                "Deadline: the river monitor's collection deadline under a flash crowd, per version");
+        doc.heading("What the numbers show").bullets(r.summary());
+        if (!r.errors().isEmpty()) {
+            doc.warnings(List.of("FAILED runs: " + r.errors()));
+        }
+        doc.command(r.command());
+        doc.heading("Deadline miss ratio per chart window (Table 2)").table(missTable(r, hours));
+        doc.heading("Main metrics (aggregated over the windows)").table(mainTable(json));
+        doc.heading("Ratio to original (same run)").table(ratioTable(r));
+        doc.heading("Mechanism").table(mechanismTable(r));
+        doc.heading("Plots");
         for (String h : hours) {
             Map<String, ScenarioResult> per = new LinkedHashMap<>();
             r.versions().forEach((v, vr) -> {
@@ -63,73 +69,32 @@ public final class DeadlineReport {
             if (!per.isEmpty()) {
                 JFreeChart c = HtmlReport.collectionChart(per);
                 c.setTitle("Collection time per period, " + h + " h charts (Fig. 14)");
-                String f = "collections-" + h + "h.png";
-                images.put(f, HtmlReport.png(c));
-                captions.put(f, "Collection time per period, " + h + " h chart window (the period is the deadline)");
+                doc.image("collections-" + h + "h.png", "Collection time per period, " + h
+                        + " h chart window (the period is the deadline)", c);
             }
         }
-        images.put("collection-time-mean.png", HtmlReport.png(meanChart(r, hours)));
-        captions.put("collection-time-mean.png", "Mean collection time per version and chart window, bars = one "
-                + "standard deviation (Fig. 15/17)");
-        images.put("chart-throughput.png", HtmlReport.png(throughputChart(r, hours)));
-        captions.put("chart-throughput.png", "Chart throughput per version and chart window");
+        doc.image("collection-time-mean.png", "Mean collection time per version and chart window, bars = one "
+                + "standard deviation (Fig. 15/17)", meanChart(r, hours));
+        doc.image("chart-throughput.png", "Chart throughput per version and chart window", throughputChart(r, hours));
+        doc.heading("Version order per window").table(orderTable(r));
+        doc.keyValues("Parameters", r.parameters());
+        doc.keyValues("Machine", r.machine());
+        doc.paragraph("Aggregation over windows: collections pooled (miss ratio = missed / all; mean, max, stddev "
+                + "over all durations); chart throughput, p50 and p99 are means of the windows' values; time to "
+                + "suspend: mean weighted by count, p99 = the largest window's. Every collection is in "
+                + "results.json.");
+        doc.write(dir);
+    }
 
-        StringBuilder h = new StringBuilder();
-        String title = "Deadline: the river monitor's collection deadline under a flash crowd, per version";
-        h.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>").append(esc(title))
-                .append("</title>\n<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;}"
-                        + "table{border-collapse:collapse;margin-bottom:1em}td,th{border:1px solid #bbb;padding:4px 10px;"
-                        + "text-align:right}th:first-child,td:first-child{text-align:left}img{max-width:100%}"
-                        + ".bad{color:#b00}</style></head><body>\n");
-        h.append("<h1>").append(esc(title)).append("</h1>\n");
-        h.append("<h2>What the numbers show</h2>\n<ul>");
-        r.summary().forEach(s -> h.append("<li>").append(esc(s)).append("</li>"));
-        if (!r.errors().isEmpty()) {
-            h.append("<li class=\"bad\">FAILED runs: ").append(esc(r.errors().toString())).append("</li>");
+    private static List<String[]> orderTable(Deadline.Result r) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"window", "order"});
+        List<String> hours = hours(r);
+        for (int i = 0; i < r.order().size(); i++) {
+            rows.add(new String[] {i < hours.size() ? hours.get(i) + " h" : Integer.toString(i),
+                    String.join(", ", r.order().get(i))});
         }
-        h.append("</ul>\n<p>Command: <code>").append(esc(r.command())).append("</code></p>\n");
-        h.append("<h2>Deadline miss ratio per chart window (Table 2)</h2>\n");
-        table(h, missTable(r, hours));
-        h.append("<h2>Main metrics (aggregated over the windows)</h2>\n");
-        table(h, mainTable(json));
-        h.append("<h2>Ratio to original (same run)</h2>\n");
-        table(h, ratioTable(r));
-        h.append("<h2>Mechanism</h2>\n");
-        table(h, mechanismTable(r));
-        for (Map.Entry<String, byte[]> e : images.entrySet()) {
-            Files.write(dir.resolve(e.getKey()), e.getValue());
-            h.append("<h2>").append(esc(captions.get(e.getKey()))).append("</h2>\n<img alt=\"").append(e.getKey())
-                    .append("\" src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(e.getValue()))
-                    .append("\">\n");
-        }
-        h.append("<h2>Version order per window</h2>\n<pre>").append(esc(Json.write(r.order()))).append("</pre>\n");
-        h.append("<h2>Parameters</h2>\n<pre>").append(esc(Json.write(r.parameters()))).append("</pre>\n");
-        h.append("<h2>Machine</h2>\n<pre>").append(esc(Json.write(r.machine()))).append("</pre>\n");
-        h.append("<p>Aggregation over windows: collections pooled (miss ratio = missed / all; mean, max, stddev over "
-                + "all durations); chart throughput, p50 and p99 are means of the windows' values; time to suspend: "
-                + "mean weighted by count, p99 = the largest window's. Raw numbers, every collection: "
-                + "<a href=\"results.json\">results.json</a>.</p>\n</body></html>\n");
-        Files.writeString(dir.resolve("index.html"), h.toString());
-
-        StringBuilder m = new StringBuilder("# ").append(title).append("\n\n");
-        r.summary().forEach(s -> m.append("- ").append(s).append('\n'));
-        if (!r.errors().isEmpty()) {
-            m.append("- **Failed runs:** ").append(r.errors()).append('\n');
-        }
-        m.append("\nCommand (from the project root):\n\n```\n").append(r.command()).append("\n```\n\n");
-        m.append("## Deadline miss ratio per chart window (Table 2)\n\n");
-        md(m, missTable(r, hours));
-        m.append("\n## Main metrics (aggregated over the windows)\n\n");
-        md(m, mainTable(json));
-        m.append("\n## Ratio to original\n\n");
-        md(m, ratioTable(r));
-        m.append("\n## Mechanism\n\n");
-        md(m, mechanismTable(r));
-        m.append("\n## Parameters\n\n");
-        r.parameters().forEach((k, v) -> m.append("- ").append(k).append(": ").append(v).append('\n'));
-        m.append("\n## Machine\n\n");
-        r.machine().forEach((k, v) -> m.append("- ").append(k).append(": ").append(v).append('\n'));
-        Files.writeString(dir.resolve("RESULTS.md"), m.toString());
+        return rows;
     }
 
     /** The versions as the JSON has them (snake_case maps), to read metrics by name. */
@@ -251,39 +216,5 @@ public final class DeadlineReport {
 
     private static double nz(Double d) {
         return d == null ? 0 : d;
-    }
-
-    private static void table(StringBuilder h, List<String[]> rows) {
-        h.append("<table>");
-        for (int i = 0; i < rows.size(); i++) {
-            h.append("<tr>");
-            for (String c : rows.get(i)) {
-                String tag = i == 0 ? "th" : "td";
-                h.append('<').append(tag).append('>').append(esc(c)).append("</").append(tag).append('>');
-            }
-            h.append("</tr>\n");
-        }
-        h.append("</table>\n");
-    }
-
-    private static void md(StringBuilder m, List<String[]> rows) {
-        for (int i = 0; i < rows.size(); i++) {
-            m.append('|');
-            for (String c : rows.get(i)) {
-                m.append(' ').append(c.replace("|", "\\|")).append(" |");
-            }
-            m.append('\n');
-            if (i == 0) {
-                m.append('|');
-                for (int k = 0; k < rows.get(0).length; k++) {
-                    m.append("---|");
-                }
-                m.append('\n');
-            }
-        }
-    }
-
-    private static String esc(String s) {
-        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

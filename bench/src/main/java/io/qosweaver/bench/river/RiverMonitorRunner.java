@@ -35,9 +35,20 @@ public final class RiverMonitorRunner {
 
     private final HttpClient http = LoadDriver.defaultClient();
     private final Progress progress;
+    private final boolean recordTimeline;
 
     public RiverMonitorRunner(Progress progress) {
+        this(progress, false);
+    }
+
+    /**
+     * @param recordTimeline follow the agent's running-threads timeline during the loaded window
+     *                       (kept in {@link ScenarioResult#runningTimeline()}; large, so only the
+     *                       experiments that plot it ask)
+     */
+    public RiverMonitorRunner(Progress progress, boolean recordTimeline) {
         this.progress = progress;
+        this.recordTimeline = recordTimeline;
     }
 
     public RunResult run(FlashCrowdConfig c) throws IOException, InterruptedException {
@@ -53,16 +64,20 @@ public final class RiverMonitorRunner {
             progress.update("[" + c.version() + "] ready at " + base + (metrics != null ? ", agent metrics " + metrics
                     : agent ? ", agent announced no metrics endpoint" : ""));
             int firstRiver = firstRiverId(base);
+            // --no-collector: nothing to wait for after a window (lowcost measures the pages alone)
+            boolean collects = !c.extraAppArgs().contains("--no-collector");
 
             ScenarioResult idle = null;
             ScenarioResult loaded = null;
             PrometheusText last = null;
             if (c.idleS() > 0) {
                 long start = System.currentTimeMillis();
-                watch(c, "idle", base, metrics, start, c.idleS(), null);
+                watch(c, "idle", base, metrics, start, c.idleS(), null, null);
                 long end = System.currentTimeMillis();
-                awaitCollectionStartAfter(base, end, c.periodMs() * 3 + 30_000);
-                idle = scenario(c, "idle", base, start, end, null, null, null, List.of());
+                if (collects) {
+                    awaitCollectionStartAfter(base, end, c.periodMs() * 3 + 30_000);
+                }
+                idle = scenario(c, "idle", base, start, end, null, null, null, List.of(), null, null);
             }
             if (c.durationS() > 0) {
                 List<LoadSpec> specs = specs(c, base, firstRiver);
@@ -74,6 +89,9 @@ public final class RiverMonitorRunner {
                 long start;
                 long end;
                 List<ScenarioResult.GaugeSample> gauge = new ArrayList<>();
+                TimelineRecorder timeline = null;
+                Duration cpuBefore;
+                Duration cpuAfter;
                 try (LoadRun run = new LoadDriver(http).start(specs, true)) {
                     if (c.warmupS() > 0) {
                         progress.update("[" + c.version() + "] warm-up " + fmt(c.warmupS()) + " s with "
@@ -82,16 +100,29 @@ public final class RiverMonitorRunner {
                     }
                     run.beginWindow();
                     start = System.currentTimeMillis();
+                    cpuBefore = cpu(app);
                     before = scrape(metrics);
-                    watch(c, "overloaded", base, metrics, start, c.durationS(), gauge);
+                    if (recordTimeline && metrics != null) {
+                        timeline = new TimelineRecorder(http, metrics, start);
+                        timeline.poll();
+                    }
+                    watch(c, "overloaded", base, metrics, start, c.durationS(), gauge, timeline);
                     load = run.endWindow();
                     end = System.currentTimeMillis();
+                    cpuAfter = cpu(app);
                 }
                 PrometheusText after = scrape(metrics);
                 last = after;
-                progress.update("[" + c.version() + "] load stopped; waiting for the last collection to finish");
-                awaitCollectionStartAfter(base, end, c.periodMs() * 2 + 30_000);
-                loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge);
+                if (timeline != null) {
+                    timeline.poll();
+                }
+                if (collects) {
+                    progress.update("[" + c.version() + "] load stopped; waiting for the last collection to finish");
+                    awaitCollectionStartAfter(base, end, c.periodMs() * 2 + 30_000);
+                }
+                Double cpuS = cpuBefore == null || cpuAfter == null ? null
+                        : cpuAfter.minus(cpuBefore).toNanos() / 1e9;
+                loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge, cpuS, timeline);
             }
             if (last == null) {
                 last = scrape(metrics);
@@ -130,7 +161,7 @@ public final class RiverMonitorRunner {
 
     /** Sleeps through a window, polling collections for progress and the chart-thread gauge. */
     private void watch(FlashCrowdConfig c, String phase, URI base, URI metrics, long startMs, double seconds,
-                       List<ScenarioResult.GaugeSample> gauge) throws InterruptedException {
+                       List<ScenarioResult.GaugeSample> gauge, TimelineRecorder timeline) throws InterruptedException {
         long endMs = startMs + Math.round(seconds * 1000);
         long nextProgress = startMs;
         while (true) {
@@ -144,6 +175,9 @@ public final class RiverMonitorRunner {
                 if (running != null) {
                     gauge.add(new ScenarioResult.GaugeSample((now - startMs) / 1000.0, running));
                 }
+            }
+            if (timeline != null) {
+                timeline.poll();
             }
             if (now >= nextProgress) {
                 nextProgress += PROGRESS_EVERY_MS;
@@ -204,9 +238,15 @@ public final class RiverMonitorRunner {
         }
     }
 
+    /** CPU time of the app's process so far (all threads), or null where the OS does not tell. */
+    private static Duration cpu(AppProcess app) {
+        return ProcessHandle.of(app.pid()).flatMap(h -> h.info().totalCpuDuration()).orElse(null);
+    }
+
     private ScenarioResult scenario(FlashCrowdConfig c, String name, URI base, long startMs, long endMs,
                                     LoadResult load, PrometheusText before, PrometheusText after,
-                                    List<ScenarioResult.GaugeSample> gauge) throws IOException, InterruptedException {
+                                    List<ScenarioResult.GaugeSample> gauge, Double cpuS, TimelineRecorder timeline)
+            throws IOException, InterruptedException {
         List<CollectionRecord> all = collections(base);
         long now = System.currentTimeMillis();
         List<String> notes = new ArrayList<>();
@@ -223,7 +263,12 @@ public final class RiverMonitorRunner {
         if (in.stream().anyMatch(ScenarioResult.Collection::unfinished)) {
             notes.add("a collection was still running when the run ended; it counts as missed if it had outlived its period");
         }
-        return Stats.scenario(c, name, startMs, (endMs - startMs) / 1000.0, in, load, before, after, gauge, notes);
+        if (timeline != null && timeline.problem() != null) {
+            notes.add("running-threads timeline incomplete: " + timeline.problem());
+        }
+        double seconds = (endMs - startMs) / 1000.0;
+        return Stats.scenario(c, name, startMs, seconds, in, load, before, after, gauge, cpuS,
+                timeline == null ? null : timeline.points(seconds), notes);
     }
 
     /**

@@ -14,7 +14,8 @@ final class Stats {
     static ScenarioResult scenario(FlashCrowdConfig c, String name, long startMs, double seconds,
                                    List<ScenarioResult.Collection> in, LoadResult load,
                                    PrometheusText before, PrometheusText after,
-                                   List<ScenarioResult.GaugeSample> gauge, List<String> notes) {
+                                   List<ScenarioResult.GaugeSample> gauge, Double appCpuS,
+                                   List<ScenarioResult.TimelinePoint> timeline, List<String> notes) {
         int count = in.size();
         int missed = (int) in.stream().filter(ScenarioResult.Collection::missed).count();
         double[] d = in.stream().filter(x -> x.durationMs() != null).mapToDouble(x -> x.durationMs()).toArray();
@@ -75,7 +76,10 @@ final class Stats {
                 levels == null ? null : levels.p99Ms(),
                 round(sP50), round(sP99), round(sMax), round(sMean), sCount,
                 List.copyOf(in), classes, load == null ? List.of() : load.timeSeries(),
-                gauge == null ? List.of() : List.copyOf(gauge), List.copyOf(notes));
+                gauge == null ? List.of() : List.copyOf(gauge), round(appCpuS),
+                appCpuS == null || chart == null || chart.requests() == 0 ? null
+                        : round(appCpuS * 1000.0 / chart.requests()),
+                timeline == null ? List.of() : List.copyOf(timeline), List.copyOf(notes));
     }
 
     private static Double ms(Double seconds) {

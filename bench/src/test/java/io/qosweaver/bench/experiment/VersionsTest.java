@@ -12,9 +12,13 @@ import org.junit.jupiter.api.Test;
 class VersionsTest {
 
     @Test
-    void thePapersFiveVersionsAreDataSelectedByName() {
+    void thePapersFiveVersionsAndTodaysToolsAreDataSelectedByName() {
         assertThat(Versions.known()).containsExactly("original", "admission", "java-priority", "linux-priority",
-                "qosweaver");
+                "qosweaver", "concurrency-limits", "jetty-qos");
+        assertThat(Versions.known()).isEqualTo(Versions.ALL_VERSIONS);
+        assertThat(Versions.get("jetty-qos").usesPeer()).isTrue();
+        assertThat(Versions.get("jetty-qos").usesAgent()).isFalse();
+        assertThat(Versions.get("concurrency-limits").peer()).startsWith("peer=concurrency-limits");
         List<Versions.Version> vs = Versions.resolve(List.of("qosweaver", "original", "java-priority"));
         assertThat(vs).extracting(Versions.Version::name).containsExactly("qosweaver", "original", "java-priority");
         assertThat(vs.get(1).usesAgent()).isFalse();
@@ -74,21 +78,12 @@ class VersionsTest {
         assertThatThrownBy(() -> Versions.resolve(List.of("original", "nice")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown version 'nice'")
-                .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver")
-                .hasMessageContaining("not yet available: concurrency-limits, jetty-qos");
+                .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver, "
+                        + "concurrency-limits, jetty-qos");
         assertThatThrownBy(() -> Versions.resolve(List.of()))
                 .hasMessageContaining("known versions");
         assertThatThrownBy(() -> Versions.resolve(List.of("original", "original")))
                 .hasMessageContaining("named twice");
-    }
-
-    @Test
-    void laterVersionsSayTheyAreNotYetAvailable() {
-        assertThatThrownBy(() -> Versions.resolve(List.of("jetty-qos")))
-                .hasMessageContaining("version 'jetty-qos' is not yet available")
-                .hasMessageContaining("available now: original");
-        assertThatThrownBy(() -> Versions.resolve(List.of("concurrency-limits")))
-                .hasMessageContaining("not yet available");
     }
 
     @Test
@@ -99,12 +94,17 @@ class VersionsTest {
         Files.createDirectories(layout.agentJar().getParent());
         Files.writeString(layout.riverMonitorJar(), "app");
         Files.writeString(layout.agentJar(), "agent");
+        Files.createDirectories(layout.peersAgentJar().getParent());
+        Files.writeString(layout.peersAgentJar(), "peers");
         Files.createDirectories(root.resolve("examples/policies/versions"));
         Files.writeString(root.resolve("examples/policies/river-monitor.yaml"), "qosweaver");
         Files.writeString(root.resolve("examples/policies/versions/java-priority.yaml"), "java-priority");
-        List<Versions.Version> vs = Versions.resolve(List.of("original", "java-priority", "qosweaver"));
+        List<Versions.Version> vs = Versions.resolve(List.of("original", "java-priority", "qosweaver", "jetty-qos"));
         try (Snapshot s = Snapshot.of(layout, vs)) {
             assertThat(s.jvmFlags(vs.get(0))).isEmpty();
+            assertThat(s.jvmFlags(vs.get(3))).containsExactly("-javaagent:" + s.peersAgentJar()
+                    + "=peer=jetty-qos,lowPath=/chart,maxRequests=" + Runtime.getRuntime().availableProcessors());
+            assertThat(s.peersAgentJar()).startsWith(s.dir());
             List<String> jp = s.jvmFlags(vs.get(1));
             assertThat(jp).hasSize(2);
             assertThat(jp.get(0)).isEqualTo("-XX:ThreadPriorityPolicy=1");

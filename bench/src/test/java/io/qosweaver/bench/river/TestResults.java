@@ -20,13 +20,14 @@ public final class TestResults {
             cs.add(new ScenarioResult.Collection(i * periodMs / 1000.0, 1000 + i * periodMs, durations[i], 5,
                     durations[i] > periodMs, false));
         }
-        ClassResult chart = new ClassResult("chart", "closed", 40, null, 100, 0, Map.of(), 10, 300.0, 280.0, 400.0,
-                900.0, 950.0, 1000.0);
+        ClassResult chart = new ClassResult("chart", "closed", 40, null, 100, 0, Map.of(), 10, 300.0, 50.0, 280.0,
+                400.0, 900.0, 950.0, 1000.0);
         LoadResult load = new LoadResult(1000, 10, Map.of("chart", chart), List.of());
         PrometheusText after = suspensionP50S == null ? null : PrometheusText.parse(
                 "qosweaver_suspension_time_seconds{quantile=\"0.5\"} " + suspensionP50S + "\n"
                         + "qosweaver_suspension_time_seconds{quantile=\"0.99\"} " + 2 * suspensionP50S + "\n"
                         + "qosweaver_suspension_time_seconds_count 4\nqosweaver_suspension_time_seconds_sum 0.02\n");
-        return Stats.scenario(c, "overloaded", 1000, 10, cs, load, null, after, List.of(), List.of());
+        return Stats.scenario(c, "overloaded", 1000, 10, cs, load, null, after, List.of(), 12.0, List.of(),
+                List.of());
     }
 }

@@ -1,0 +1,128 @@
+package io.qosweaver.peers;
+
+import com.netflix.concurrency.limits.Limiter;
+import com.netflix.concurrency.limits.limit.FixedLimit;
+import com.netflix.concurrency.limits.limit.Gradient2Limit;
+import com.netflix.concurrency.limits.limiter.AbstractPartitionedLimiter;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.Optional;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.FilterMapping;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHandler;
+
+/**
+ * Peer {@code concurrency-limits}: a jakarta.servlet {@link Filter} over Netflix's concurrency-limits core,
+ * doing what the library's javax-only servlet filter does. Each request acquires a token from a limiter
+ * partitioned by path: lowPath gets lowShare of the limit, every other path the rest. No token: 429 at once.
+ * The partition shares only bind while the whole limit is in use; below it any partition may borrow.
+ */
+public final class ConcurrencyLimitFilter implements Filter {
+
+    static final int TOO_MANY_REQUESTS = 429;
+    static final String OTHER = "other";
+    static final String FILTER_NAME = "qosweaver-peers-concurrency-limits";
+
+    private final PeerArgs args;
+    private final Limiter<HttpServletRequest> limiter;
+
+    /** The partitioned limiter's builder for servlet requests (the role of the library's ServletLimiterBuilder). */
+    static final class PathLimiterBuilder
+            extends AbstractPartitionedLimiter.Builder<PathLimiterBuilder, HttpServletRequest> {
+        @Override
+        protected PathLimiterBuilder self() {
+            return this;
+        }
+    }
+
+    public ConcurrencyLimitFilter(PeerArgs args) {
+        this.args = args;
+        String low = args.lowPath();
+        double otherShare = 1.0 - args.lowShare();
+        if (args.lowShare() + otherShare > 1.0) {
+            otherShare = Math.nextDown(otherShare); // the library wants the shares to sum to <= 1.0
+        }
+        PathLimiterBuilder builder = new PathLimiterBuilder()
+                .named("qosweaver-peers")
+                .partitionResolver(request -> PeerArgs.isUnder(pathInContext(request), low) ? low : OTHER)
+                .partition(low, args.lowShare())
+                .partition(OTHER, otherShare);
+        switch (args.limit()) {
+            case "fixed" -> builder.limit(FixedLimit.of(args.fixedLimit()));
+            case "gradient2" -> builder.limit(Gradient2Limit.newDefault());
+            default -> { } // vegas: the builder's own default, VegasLimit.newDefault()
+        }
+        this.limiter = builder.build();
+    }
+
+    /** Adds the filter in front of all others, for /* and REQUEST dispatches; the context is not started yet. */
+    static ConcurrencyLimitFilter addTo(ServletContextHandler context, PeerArgs args) {
+        ConcurrencyLimitFilter filter = new ConcurrencyLimitFilter(args);
+        FilterHolder holder = new FilterHolder(filter);
+        holder.setName(FILTER_NAME);
+        FilterMapping mapping = new FilterMapping();
+        mapping.setFilterName(FILTER_NAME);
+        mapping.setPathSpec("/*");
+        mapping.setDispatcherTypes(EnumSet.of(DispatcherType.REQUEST));
+        ServletHandler handler = context.getServletHandler();
+        handler.addFilter(holder);
+        handler.prependFilterMapping(mapping);
+        return filter;
+    }
+
+    private static String pathInContext(HttpServletRequest request) {
+        String servletPath = request.getServletPath();
+        String pathInfo = request.getPathInfo();
+        return (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+    }
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        Optional<Limiter.Listener> token = limiter.acquire((HttpServletRequest) request);
+        if (token.isEmpty()) {
+            HttpServletResponse http = (HttpServletResponse) response;
+            http.setStatus(TOO_MANY_REQUESTS);
+            http.setContentType("text/plain;charset=utf-8");
+            http.getWriter().print("Concurrency limit exceeded");
+            return;
+        }
+        Limiter.Listener listener = token.get();
+        try {
+            chain.doFilter(request, response);
+        } catch (IOException | ServletException | RuntimeException | Error e) {
+            listener.onIgnore();
+            throw e;
+        }
+        listener.onSuccess();
+    }
+
+    /** The parameters, as the install line shows them. */
+    String describe() {
+        String limit = switch (args.limit()) {
+            case "fixed" -> "fixed:" + args.fixedLimit();
+            case "gradient2" -> "gradient2 [Gradient2Limit defaults: initial 20, min 20, max 200]";
+            default -> "vegas [library default: VegasLimit, initial 20, max 1000]";
+        };
+        return "lowPath=" + args.lowPath() + ", lowShare=" + args.lowShare() + ", limit=" + limit + ", 429 when over";
+    }
+
+    /** Requests holding a token now (for tests). */
+    int inflight() {
+        return ((com.netflix.concurrency.limits.limiter.AbstractLimiter<?>) limiter).getInflight();
+    }
+
+    /** The whole limit now (for tests). */
+    int limit() {
+        return ((com.netflix.concurrency.limits.limiter.AbstractLimiter<?>) limiter).getLimit();
+    }
+}
