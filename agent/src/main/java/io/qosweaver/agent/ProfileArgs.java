@@ -16,7 +16,8 @@ import java.util.Map;
  * Sizes take a {@code k}, {@code m} or {@code g} suffix (powers of 1024).
  *
  * @param include package prefixes whose methods are profiled as callers ({@code org.jfree} is
- *     {@code org.jfree} and every package under it)
+ *     {@code org.jfree} and every package under it); JDK packages only when named, never one of
+ *     {@link ProfileScope#DENIED} (checked here, with a message naming the denied packages)
  * @param paused true: start with recording off, switched on over JMX or HTTP
  * @param bufferBytes the bound on join points buffered in memory before the writer thread has
  *     written them (all threads together)
@@ -32,10 +33,6 @@ public record ProfileArgs(Path out, List<String> include, boolean paused, long m
 
     static final String USAGE = "usage: -javaagent:qosweaver-agent.jar=profile=OUT.qwp,include=PKG[+PKG...]"
             + "[,start=paused][,maxBytes=SIZE][,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N]";
-
-    /** Packages whose code the probe itself runs, or that the agent is made of. */
-    private static final List<String> FORBIDDEN = List.of("java.", "javax.management.", "jdk.", "sun.", "com.sun.",
-            "io.qosweaver.agent.", "io.qosweaver.scheduler.", "io.qosweaver.pointcuts.", "net.bytebuddy.");
 
     public ProfileArgs {
         include = List.copyOf(include);
@@ -89,13 +86,7 @@ public record ProfileArgs(Path out, List<String> include, boolean paused, long m
             if (!pkg.matches("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}.]*")) {
                 throw new IllegalArgumentException("include=" + inc + ": '" + pkg + "' is not a package name");
             }
-            for (String f : FORBIDDEN) {
-                if ((pkg + ".").startsWith(f) || f.startsWith(pkg + ".")) {
-                    throw new IllegalArgumentException("include=" + inc + ": '" + pkg + "' overlaps " + f + "*, which"
-                            + " is never profiled as a caller (the probe and the agent run that code); calls from the"
-                            + " included packages to the JDK are recorded anyway");
-                }
-            }
+            ProfileScope.check(pkg, inc);
             include.add(pkg);
         }
         if (include.isEmpty()) {

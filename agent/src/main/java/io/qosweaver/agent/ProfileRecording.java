@@ -89,6 +89,15 @@ final class ProfileRecording {
         return joinPoints;
     }
 
+    /** Probes skipped by the recursion guard in this recording. */
+    long reentered() {
+        return session.reentered();
+    }
+
+    long probeErrors() {
+        return session.errors();
+    }
+
     /**
      * Switches the probes off, writes everything buffered, closes the file and returns the summary
      * line. Safe from any thread but the writer, and more than once.
@@ -249,6 +258,10 @@ final class ProfileRecording {
             if (session.stalls() > 0) {
                 writer.meta("stalls", session.stalls() + " waits for the writer, " + session.stallNanos()
                         + " ns in total");
+            }
+            if (session.reentered() > 0) {
+                writer.meta("reentered", session.reentered() + " profiled calls made from inside the probe were not"
+                        + " recorded (the recursion guard)");
             }
             if (session.dropped() > 0 || session.errors() > 0) {
                 writer.meta("dropped", session.dropped() + " join points dropped, " + session.errors() + " probe errors");

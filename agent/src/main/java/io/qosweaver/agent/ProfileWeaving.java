@@ -80,24 +80,24 @@ final class ProfileWeaving implements AsmVisitorWrapper {
     private final SignatureTable table;
     final AtomicLong callSites = new AtomicLong();
     final AtomicLong classes = new AtomicLong();
+    /** Of {@link #classes}: those already loaded when the probe was installed (retransformed). */
+    final AtomicLong retransformed = new AtomicLong();
     final AtomicLong errors = new AtomicLong();
 
     ProfileWeaving(SignatureTable table) {
         this.table = table;
     }
 
+    /**
+     * The classes whose methods get the probe: in an included package, never in a denied one, and
+     * JDK classes only through an include that names their JDK name space ({@link ProfileScope}).
+     */
     static ElementMatcher.Junction<TypeDescription> types(List<String> include) {
         // interfaces too: their default and static methods have code
         return new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
             @Override
             public boolean matches(TypeDescription t) {
-                String n = t.getName();
-                for (String p : include) {
-                    if (n.startsWith(p) && n.length() > p.length() && n.charAt(p.length()) == '.') {
-                        return true;
-                    }
-                }
-                return false;
+                return ProfileScope.profiled(t.getName(), include);
             }
         };
     }
@@ -113,7 +113,10 @@ final class ProfileWeaving implements AsmVisitorWrapper {
                     public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module,
                             boolean loaded, DynamicType dynamicType) {
                         wrapper.classes.incrementAndGet();
-                        log.debug("profiled " + type.getName());
+                        if (loaded) {
+                            wrapper.retransformed.incrementAndGet();
+                        }
+                        log.debug("profiled " + type.getName() + (loaded ? " (retransformed)" : ""));
                     }
 
                     @Override
@@ -126,6 +129,10 @@ final class ProfileWeaving implements AsmVisitorWrapper {
                     }
                 })
                 .ignore(Weaving.ignored().or(nameStartsWith("io.qosweaver.pointcuts.")).or(nameStartsWith("io.qosweaver.cli.")));
+        // Woven classes of named modules (JDK packages such as sun.java2d.marlin in java.desktop)
+        // call Profiler, which is in the bootstrap loader's unnamed module: a named module does not
+        // read it, so each woven class's module gets a read edge (Instrumentation.redefineModule)
+        // when it is transformed, at load time or on retransformation of a class already loaded.
         try {
             builder = builder.assureReadEdgeTo(inst, Class.forName(Profiler.class.getName(), false, null));
         } catch (ClassNotFoundException e) {

@@ -53,8 +53,8 @@ public final class Profiling implements ProfilerMXBean {
         p.registerMBean();
         current = p;
         if (args.paused()) {
-            log.info("profiling paused: include " + String.join("+", args.include()) + ", " + p.wrapper.classes.get()
-                    + " classes woven; start it over JMX (" + OBJECT_NAME + " start())"
+            log.info("profiling paused: include " + String.join("+", args.include()) + ", " + p.woven()
+                    + "; start it over JMX (" + OBJECT_NAME + " start())"
                     + (args.metricsPort() >= 0 ? " or POST /profile/start" : ""));
         } else {
             p.start();
@@ -87,7 +87,7 @@ public final class Profiling implements ProfilerMXBean {
         }
         files++;
         log.info("profiling started: include " + String.join("+", args.include()) + ", writing " + file + " ("
-                + wrapper.classes.get() + " classes, " + wrapper.callSites.get() + " call sites woven so far)");
+                + woven() + " so far)");
         return status();
     }
 
@@ -110,9 +110,15 @@ public final class Profiling implements ProfilerMXBean {
         return recording.stop();
     }
 
+    /** "N classes (R of them retransformed), C call sites woven". */
+    private String woven() {
+        return wrapper.classes.get() + " classes (" + wrapper.retransformed.get() + " of them already loaded,"
+                + " retransformed), " + wrapper.callSites.get() + " call sites woven";
+    }
+
     @Override
     public synchronized String status() {
-        String weaving = " [" + wrapper.classes.get() + " classes, " + wrapper.callSites.get() + " call sites woven]";
+        String weaving = " [" + woven() + "]";
         if (recording == null) {
             return "paused, nothing recorded yet (next file " + args.out() + ")" + weaving;
         }
@@ -139,6 +145,15 @@ public final class Profiling implements ProfilerMXBean {
         return recording == null ? null : recording.limitMessage();
     }
 
+    /** Probes of the current (or last) recording skipped by the recursion guard. */
+    synchronized long probeReentered() {
+        return recording == null ? 0 : recording.reentered();
+    }
+
+    synchronized long probeErrors() {
+        return recording == null ? 0 : recording.probeErrors();
+    }
+
     long classesWoven() {
         return wrapper.classes.get();
     }
@@ -157,8 +172,14 @@ public final class Profiling implements ProfilerMXBean {
                 + "# TYPE qosweaver_profile_join_points gauge\nqosweaver_profile_join_points " + getJoinPoints() + "\n"
                 + "# TYPE qosweaver_profile_classes_woven_total counter\nqosweaver_profile_classes_woven_total "
                 + wrapper.classes.get() + "\n"
+                + "# TYPE qosweaver_profile_classes_retransformed_total counter\nqosweaver_profile_classes_retransformed_total "
+                + wrapper.retransformed.get() + "\n"
                 + "# TYPE qosweaver_profile_call_sites_woven_total counter\nqosweaver_profile_call_sites_woven_total "
-                + wrapper.callSites.get() + "\n";
+                + wrapper.callSites.get() + "\n"
+                + "# TYPE qosweaver_profile_weave_errors_total counter\nqosweaver_profile_weave_errors_total "
+                + wrapper.errors.get() + "\n"
+                + "# TYPE qosweaver_profile_probe_reentered gauge\nqosweaver_profile_probe_reentered "
+                + probeReentered() + "\n";
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.qosweaver.pointcuts.BinaryProfileReader;
 import io.qosweaver.testtargets.profiled.Calls;
+import io.qosweaver.testtargets.profiled.ReentrantThread;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
@@ -148,6 +149,32 @@ class ProfilingTest {
         }
     }
 
+    /**
+     * The probe reads {@code Thread.getId()} of a thread it meets for the first time; the
+     * profiled override makes two calls there, i.e. two probes entered from inside the probe. They
+     * are skipped and counted, not recursed into: one recorder for the thread (without the guard,
+     * every nested probe registers the thread again until the stack or the thread limit runs out).
+     */
+    @Test
+    void aProbeEnteredFromInsideTheProbeDoesNotRecurse() throws Exception {
+        start("");
+        ReentrantThread t = new ReentrantThread(() -> new Calls().run(10));
+        t.start();
+        t.join();
+        String summary = profiling.stop();
+        // this thread (the constructor's call of Thread.<init>) and t, each registered once
+        assertThat(summary).contains(", 2 threads, ").doesNotContain("PARTIAL");
+        assertThat(profiling.probeErrors()).isZero();
+        assertThat(t.calls).isEqualTo(1);
+        long id = t.getId(); // after the stop: its profiled calls are not recorded any more
+        List<String> mine = pairs(read(dir.resolve("p.qwp")), id);
+        assertThat(mine).hasSize(1 + 5 * 10 + 2).noneMatch(s -> s.startsWith("getId()"));
+        assertThat(ProfileLauncher.summary(dir.resolve("p.qwp")).limit()).isNull();
+        assertThat(profiling.probeReentered()).isEqualTo(2);
+        assertThat(BinaryProfileReader.read(dir.resolve("p.qwp"), (a, b, c, d) -> { }).meta().get("reentered"))
+                .startsWith("2 profiled calls made from inside the probe");
+    }
+
     @Test
     void manyChunksAndALimitStopRecordingWithAMessageAndAReadableProfile() throws Exception {
         start(",maxBytes=20k");
@@ -173,7 +200,8 @@ class ProfilingTest {
         new Calls().run(10);
         assertThat(profiling.isRecording()).isFalse();
         assertThat(Files.exists(dir.resolve("p.qwp"))).isFalse();
-        assertThat(log()).contains("profiling paused");
+        assertThat(log()).contains("profiling paused")
+                .containsPattern("\\([1-9]\\d* of them already loaded, retransformed\\)"); // Calls, loaded in attach()
 
         var server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = new ObjectName(ProfilerMXBean.OBJECT_NAME);
@@ -256,6 +284,10 @@ class ProfilingTest {
                 .hasMessageContaining("separated by '+'");
         assertThatThrownBy(() -> ProfileArgs.parse("profile=p")).hasMessageContaining("needs include=");
         assertThatThrownBy(() -> ProfileArgs.parse("profile=p,include=java.util")).hasMessageContaining("never profiled");
+        assertThatThrownBy(() -> ProfileArgs.parse("profile=p,include=sun")).hasMessageContaining("never profiled")
+                .hasMessageContaining("sun.misc"); // more in ProfileScopeTest
+        assertThat(ProfileArgs.parse("profile=p,include=org.jfree+sun.java2d.marlin+com.sun.imageio.plugins.png")
+                .include()).containsExactly("org.jfree", "sun.java2d.marlin", "com.sun.imageio.plugins.png");
         assertThatThrownBy(() -> ProfileArgs.parse("profile=p,include=io.qosweaver")).hasMessageContaining("never profiled");
         assertThatThrownBy(() -> ProfileArgs.parse("profile=p,include=a,maxBytes=1x")).hasMessageContaining("256m");
         assertThatThrownBy(() -> ProfileArgs.parse("profile=p,include=a,policy=x")).hasMessageContaining("cannot be combined");

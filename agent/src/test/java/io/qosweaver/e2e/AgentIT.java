@@ -166,7 +166,9 @@ class AgentIT {
                 .as(timeline).isEqualTo(10);
         Matcher next = Pattern.compile("# next (\\d+) dropped 0").matcher(timeline);
         assertThat(next.find()).as(timeline).isTrue();
-        assertThat(get(mport, "/timeline?since=" + next.group(1)).lines().count()).as("nothing new").isEqualTo(2);
+        // continuing from "next" repeats nothing of the work (the test app's collector may add lines of its own)
+        assertThat(get(mport, "/timeline?since=" + next.group(1)).lines().filter(l -> l.contains(" work ")).count())
+                .as("no work event repeated").isZero();
         HttpResponse<String> bad = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + mport
                 + "/timeline?since=x")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(bad.statusCode()).isEqualTo(400);

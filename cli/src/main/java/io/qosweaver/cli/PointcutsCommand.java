@@ -1,12 +1,17 @@
 package io.qosweaver.cli;
 
 import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 import io.qosweaver.pointcuts.GenerationReport;
 import io.qosweaver.pointcuts.PointcutsTool;
@@ -36,7 +41,8 @@ final class PointcutsCommand implements Callable<Integer> {
     int maxOccurrence;
 
     @Option(names = "--class-path", split = ":", paramLabel = "PATH",
-            description = "the profiled application's jars/dirs: calls inside synchronized code are then excluded")
+            description = "the profiled application's jars/dirs: calls inside synchronized code are then excluded"
+                    + " (the JDK's own classes, for profiled JDK packages, are searched after them)")
     List<Path> classPath = new ArrayList<>();
 
     @Option(names = "--out", paramLabel = "FILE", description = "where the controlPoints YAML goes (default: stdout)")
@@ -54,7 +60,8 @@ final class PointcutsCommand implements Callable<Integer> {
         try {
             GenerationReport r = classPath.isEmpty()
                     ? PointcutsTool.run(profiles, interval, maxOccurrence, out, json ? System.err : System.out)
-                    : PointcutsTool.run(profiles, interval, maxOccurrence, classPath, out, json ? System.err : System.out);
+                    : PointcutsTool.run(profiles, interval, maxOccurrence, withJdk(classPath), out,
+                            json ? System.err : System.out);
             if (json) {
                 System.out.println(r.toJson());
             }
@@ -63,6 +70,26 @@ final class PointcutsCommand implements Callable<Integer> {
             System.err.println("qosweaver pointcuts: " + e.getMessage());
             return 1;
         }
+    }
+
+    /**
+     * The class path followed by the running JDK's modules ({@code jrt:/modules/*}), so that the
+     * callers of a profile that included JDK packages ({@code sun.java2d.marlin}, ...) are checked
+     * for synchronized code too. The JDK is the one running this command: profile and generate
+     * with the same JDK.
+     */
+    static List<Path> withJdk(List<Path> classPath) {
+        List<Path> out = new ArrayList<>(classPath);
+        try {
+            FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
+            try (Stream<Path> modules = Files.list(jrt.getPath("/modules"))) {
+                modules.sorted().forEach(out::add);
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("qosweaver pointcuts: warning: the JDK's classes cannot be read (" + e
+                    + "); callers in JDK packages are not checked for synchronized code");
+        }
+        return out;
     }
 
     /** {@code 10ms}, {@code 500us}, {@code 2s}, {@code 100ns}, or a plain number of nanoseconds. */

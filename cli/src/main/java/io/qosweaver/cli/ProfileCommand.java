@@ -5,7 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import io.qosweaver.pointcuts.BinaryProfileReader;
 import picocli.CommandLine.Command;
@@ -26,7 +30,10 @@ import picocli.CommandLine.Option;
 final class ProfileCommand implements Callable<Integer> {
 
     @Option(names = "--include", required = true, split = ",", paramLabel = "PKG",
-            description = "packages whose code is profiled (the callers; callees may be anything, the JDK too)")
+            description = "packages whose code is profiled (the callers; callees may be anything, the JDK too)."
+                    + " JDK packages only when named, e.g. sun.java2d.marlin,com.sun.imageio.plugins.png; never the"
+                    + " JDK's core the profiler runs on (java.lang, java.util, java.io, java.nio, jdk.internal, sun.nio,"
+                    + " ...: see agent/README.md)")
     List<String> include = new ArrayList<>();
 
     @Option(names = "--out", required = true, paramLabel = "FILE", description = "the binary profile to write")
@@ -54,21 +61,59 @@ final class ProfileCommand implements Callable<Integer> {
             System.err.println("qosweaver profile: " + e.getMessage());
             return 2;
         }
-        Files.deleteIfExists(out);
+        for (Path stale : written(out)) { // the files of an earlier run under this name
+            Files.deleteIfExists(stale);
+        }
         int exit = JavaCommand.run(cmd); // the child's shutdown hook closes the profile
-        if (!Files.isRegularFile(out)) {
+        List<Path> files = written(out);
+        if (files.isEmpty()) {
             System.err.println("qosweaver profile: no profile was written to " + out + " (the command exited with "
                     + exit + " before the agent started recording)");
             return exit == 0 ? 1 : exit;
         }
         try {
-            System.err.println("qosweaver profile: " + summary(out));
-            System.err.println("next: qosweaver pointcuts " + out + " --interval 10ms --max-occurrence 1 --out control-points.yaml");
+            for (Path f : files) {
+                System.err.println("qosweaver profile: " + summary(f));
+            }
+            System.err.println("next: qosweaver pointcuts " + String.join(" ", files.stream().map(Path::toString).toList())
+                    + " --interval 10ms --max-occurrence 1 --out control-points.yaml");
         } catch (IOException e) {
-            System.err.println("qosweaver profile: the profile " + out + " cannot be read: " + e.getMessage());
+            System.err.println("qosweaver profile: a profile cannot be read: " + e.getMessage());
             return 1;
         }
         return exit;
+    }
+
+    /**
+     * The profiles the agent wrote for {@code out}: each start of a recording opens a new file,
+     * {@code OUT.qwp}, then {@code OUT-2.qwp}, {@code OUT-3.qwp}, ... (agent/README.md); those that
+     * exist, in that order.
+     */
+    static List<Path> written(Path out) throws IOException {
+        List<Path> files = new ArrayList<>();
+        if (Files.isRegularFile(out)) {
+            files.add(out);
+        }
+        Path dir = out.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return files;
+        }
+        String name = out.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String stem = dot > 0 ? name.substring(0, dot) : name;
+        String ext = dot > 0 ? name.substring(dot) : "";
+        Pattern numbered = Pattern.compile(Pattern.quote(stem) + "-([1-9][0-9]{0,8})" + Pattern.quote(ext));
+        TreeMap<Integer, Path> byNumber = new TreeMap<>();
+        try (Stream<Path> list = Files.list(dir)) {
+            list.forEach(f -> {
+                Matcher m = numbered.matcher(f.getFileName().toString());
+                if (m.matches() && Integer.parseInt(m.group(1)) >= 2 && Files.isRegularFile(f)) {
+                    byNumber.put(Integer.parseInt(m.group(1)), out.resolveSibling(f.getFileName()));
+                }
+            });
+        }
+        files.addAll(byNumber.values());
+        return files;
     }
 
     private List<String> options() {

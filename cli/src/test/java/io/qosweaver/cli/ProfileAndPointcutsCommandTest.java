@@ -87,6 +87,28 @@ class ProfileAndPointcutsCommandTest {
                 .hasMessageContaining("agent jar not found");
     }
 
+    /** Each start of a recording writes a new file: OUT, OUT-2, OUT-3, ...; all are summarized. */
+    @Test
+    void theNumberedProfilesOfSeveralRecordingsAreFound() throws Exception {
+        Path out = dir.resolve("chart.qwp");
+        assertThat(ProfileCommand.written(out)).isEmpty();
+        for (String f : List.of("chart-10.qwp", "chart-2.qwp", "chart-x.qwp", "chart-1.qwp", "other-3.qwp", "chart-3.txt")) {
+            Files.writeString(dir.resolve(f), "");
+        }
+        assertThat(ProfileCommand.written(out)).containsExactly(dir.resolve("chart-2.qwp"), dir.resolve("chart-10.qwp"));
+        Files.writeString(out, "");
+        assertThat(ProfileCommand.written(out)).containsExactly(out, dir.resolve("chart-2.qwp"), dir.resolve("chart-10.qwp"));
+    }
+
+    @Test
+    void pointcutsSearchTheJdksOwnClassesAfterTheClassPath() {
+        List<Path> cp = PointcutsCommand.withJdk(List.of(Path.of("app.jar")));
+        assertThat(cp.get(0)).isEqualTo(Path.of("app.jar"));
+        assertThat(cp.stream().map(Path::toString)).contains("/modules/java.base", "/modules/java.desktop");
+        assertThat(cp.stream().filter(p -> p.toString().equals("/modules/java.desktop")).findFirst().orElseThrow()
+                .resolve("sun/java2d/marlin/Renderer.class")).isRegularFile();
+    }
+
     private record Run(int exit, String out, String err) {}
 
     private static Run run(String... args) {

@@ -17,9 +17,17 @@ import java.util.concurrent.locks.LockSupport;
  * depends on nothing but the JDK.
  *
  * <p><b>Hot path.</b> One volatile read of {@link #active} (null: not recording, so a stopped
- * profile costs a read and a branch), a {@code ThreadLocal} lookup, {@code System.nanoTime()} and
- * three array stores into the thread's current {@link Chunk}. No allocation, no lock, no map
- * except the thread-local. It never throws: every failure is counted and swallowed.
+ * profile costs a read and a branch), a {@code ThreadLocal} lookup, the recursion guard (a field
+ * of the thread's {@link Local}, set and cleared), {@code System.nanoTime()} and three array
+ * stores into the thread's current {@link Chunk}. No allocation, no lock, no map except the
+ * thread-local. It never throws: every failure is counted and swallowed.
+ *
+ * <p><b>What it runs.</b> Only {@code java.lang} ({@code Thread}, {@code ThreadLocal},
+ * {@code System}, {@code VarHandle}), {@code java.util} ({@code Arrays}, {@code ArrayList}, the
+ * concurrent queue, atomics and {@code LockSupport}) and, under those, {@code jdk.internal.misc}:
+ * the profiling mode never weaves them ({@code io.qosweaver.agent.ProfileScope}). Should a
+ * profiled method still be called from inside the probe, the guard skips it instead of
+ * recursing.
  *
  * <p><b>Assumptions and guarantees.</b> A chunk has one producer (its owner thread) while it is
  * current, and one consumer (the agent's writer thread) after it has been handed off through
@@ -40,23 +48,66 @@ public final class Profiler {
     public static final int CHUNK = 4096;
 
     private static volatile Session active;
-    private static final ThreadLocal<Recorder> CURRENT = new ThreadLocal<>();
+    private static final ThreadLocal<Local> CURRENT = new ThreadLocal<>() {
+        @Override
+        protected Local initialValue() {
+            return new Local();
+        }
+    };
 
-    /** Before every profiled call instruction. Never throws. */
+    static {
+        // Load the classes of the hot path now, not from inside a probe: loading a class runs every
+        // ClassFileTransformer (ours, any other agent's), code the probe must not depend on.
+        new Local();
+        Recorder.class.getName();
+        Chunk.class.getName();
+        VarHandleHolder.PUBLISHED.getClass();
+    }
+
+    /**
+     * A thread's probe state across sessions: whether it is inside the probe now (the recursion
+     * guard) and its recorder of the current session.
+     */
+    static final class Local {
+        boolean inProbe;
+        Recorder recorder;
+    }
+
+    /**
+     * Before every profiled call instruction. Never throws, never recurses: a probe entered while
+     * the same thread is already inside one (code the probe runs that is itself profiled: a JDK
+     * method, an overridden {@code Thread.getId()}, another agent's transformer loading a class)
+     * returns at once and is counted ({@link Session#reentered()}), so the outer probe records
+     * its join point and the inner call is not a join point of the profile.
+     */
     public static void record(int callerId, int calleeId) {
         Session s = active;
         if (s == null) {
             return;
         }
+        Local l;
         try {
-            Recorder r = CURRENT.get();
+            l = CURRENT.get();
+        } catch (Throwable t) {
+            s.errors.incrementAndGet();
+            return;
+        }
+        if (l.inProbe) {
+            s.reentered.incrementAndGet();
+            return;
+        }
+        l.inProbe = true;
+        try {
+            Recorder r = l.recorder;
             if (r == null || r.session != s) {
                 r = s.register(Thread.currentThread());
-                CURRENT.set(r);
+                l.recorder = r;
             }
             r.add(callerId, calleeId);
         } catch (Throwable t) {
             s.errors.incrementAndGet();
+        } finally {
+            l.inProbe = false;
         }
     }
 
@@ -94,6 +145,7 @@ public final class Profiler {
         final AtomicLong stallNanos = new AtomicLong();
         final AtomicLong dropped = new AtomicLong();
         final AtomicLong errors = new AtomicLong();
+        final AtomicLong reentered = new AtomicLong();
 
         /**
          * @param maxBufferBytes the bound on buffered join points of all threads together
@@ -110,6 +162,10 @@ public final class Profiler {
         }
 
         synchronized Recorder register(Thread t) {
+            if (t == writer) {
+                // the writer never records: it would wait for the chunks it is meant to drain
+                return new Recorder(this, t, false);
+            }
             if (threadsSeen >= maxThreads) {
                 threadLimitReached = true;
                 return new Recorder(this, t, false);
@@ -213,6 +269,11 @@ public final class Profiler {
 
         public long errors() {
             return errors.get();
+        }
+
+        /** Probes entered while their thread was already inside the probe, and skipped. */
+        public long reentered() {
+            return reentered.get();
         }
 
         public int chunksAllocated() {

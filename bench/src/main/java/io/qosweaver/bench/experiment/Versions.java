@@ -56,6 +56,8 @@ public final class Versions {
                 + "chart threads", List.of(), "examples/policies/versions/linux-priority.yaml", null));
         add(new Version(QOSWEAVER, "the importance policy (lowLimit 1)", List.of(),
                 "examples/policies/river-monitor.yaml", null));
+        add(new Version("qosweaver-generated", "the importance policy (lowLimit 1) with control points generated "
+                + "from a profile (issue 5)", List.of(), "examples/policies/generated/river-monitor.yaml", null));
         add(new Version("concurrency-limits", "Netflix concurrency-limits (adaptive limit, core library) as a "
                 + "servlet filter, chart requests in their own partition", List.of(), null,
                 "peer=concurrency-limits,lowPath=/chart"));

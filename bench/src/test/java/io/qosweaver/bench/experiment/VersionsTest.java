@@ -14,8 +14,8 @@ class VersionsTest {
     @Test
     void thePapersFiveVersionsAndTodaysToolsAreDataSelectedByName() {
         assertThat(Versions.known()).containsExactly("original", "admission", "java-priority", "linux-priority",
-                "qosweaver", "concurrency-limits", "jetty-qos");
-        assertThat(Versions.known()).isEqualTo(Versions.ALL_VERSIONS);
+                "qosweaver", "qosweaver-generated", "concurrency-limits", "jetty-qos");
+        assertThat(Versions.known()).containsAll(Versions.ALL_VERSIONS);
         assertThat(Versions.get("jetty-qos").usesPeer()).isTrue();
         assertThat(Versions.get("jetty-qos").usesAgent()).isFalse();
         assertThat(Versions.get("concurrency-limits").peer()).startsWith("peer=concurrency-limits");
@@ -42,6 +42,36 @@ class VersionsTest {
                 assertThat(weavingPart(root.resolve(v.policy()))).as(v.policy()).isEqualTo(reference);
             }
         }
+    }
+
+    /** The generated policy differs from the hand-written one in its control points only. */
+    @Test
+    void theGeneratedVersionHasTheSameTaskClassesAndPolicy() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        Path generated = root.resolve(Versions.get("qosweaver-generated").policy());
+        String hand = Files.readString(root.resolve("examples/policies/river-monitor.yaml"));
+        String gen = Files.readString(generated);
+        assertThat(section(gen, "taskClasses:", "controlPoints:")).isEqualTo(section(hand, "taskClasses:",
+                "controlPoints:"));
+        assertThat(section(gen, "policy:", null)).isEqualTo(section(hand, "policy:", null));
+        assertThat(section(gen, "controlPoints:", "policy:")).isNotEqualTo(section(hand, "controlPoints:", "policy:"));
+    }
+
+    private static String section(String text, String from, String to) {
+        StringBuilder b = new StringBuilder();
+        boolean in = false;
+        for (String line : text.split("\n")) {
+            String l = line.replaceAll("\\s+#.*$", "").stripTrailing();
+            if (l.startsWith(from)) {
+                in = true;
+            } else if (to != null && l.startsWith(to)) {
+                in = false;
+            }
+            if (in && !l.isBlank() && !l.stripLeading().startsWith("#")) {
+                b.append(l).append('\n');
+            }
+        }
+        return b.toString();
     }
 
     /** The lines from taskClasses: up to policy:, without comments and blank lines. */
@@ -79,7 +109,7 @@ class VersionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown version 'nice'")
                 .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver, "
-                        + "concurrency-limits, jetty-qos");
+                        + "qosweaver-generated, concurrency-limits, jetty-qos");
         assertThatThrownBy(() -> Versions.resolve(List.of()))
                 .hasMessageContaining("known versions");
         assertThatThrownBy(() -> Versions.resolve(List.of("original", "original")))
