@@ -22,7 +22,24 @@ public final class Main implements Runnable {
     }
 
     public static CommandLine commandLine() {
-        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(Main::failed);
+    }
+
+    /**
+     * An I/O failure (a missing jar, a port in use, a report directory that cannot be written) is
+     * the user's to fix: one line naming it, exit 1. Anything else is our bug and keeps its trace.
+     */
+    static int failed(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+        String who = cmd.getCommandSpec().qualifiedName();
+        if (e instanceof IOException || e instanceof java.io.UncheckedIOException) {
+            cmd.getErr().println(who + ": error: " + e);
+        } else {
+            cmd.getErr().println(who + ": internal error (please report):");
+            e.printStackTrace(cmd.getErr());
+        }
+        cmd.getErr().flush();
+        return 1;
     }
 
     @Override

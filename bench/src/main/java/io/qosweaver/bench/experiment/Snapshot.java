@@ -47,7 +47,15 @@ record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path peersAgentJa
                 if (!Files.isRegularFile(from)) {
                     throw new IOException("the policy of version " + v.name() + " is missing: " + from);
                 }
-                policies.put(v.policy(), copy(from, pdir));
+                // keep the relative path: two versions' policies may share a file name (river-monitor.yaml)
+                Path to = pdir.resolve(v.policy()).normalize();
+                if (!to.startsWith(pdir)) {
+                    throw new IOException("the policy of version " + v.name() + " is outside the project: " + v.policy());
+                }
+                if (!policies.containsKey(v.policy())) {
+                    Files.createDirectories(to.getParent());
+                    policies.put(v.policy(), Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES));
+                }
             }
         }
         return new Snapshot(dir, app, agent, peers, null, Map.copyOf(policies));

@@ -33,4 +33,28 @@ class SnapshotTest {
         }
         assertThat(layout.jarDates(true)).containsKeys("river_monitor_jar_built", "agent_jar_built");
     }
+
+    @Test
+    void policiesWithTheSameFileNameKeepTheirOwnCopies(@TempDir Path root) throws Exception {
+        Layout layout = new Layout(root);
+        Files.createDirectories(layout.riverMonitorJar().getParent());
+        Files.createDirectories(layout.agentJar().getParent());
+        Files.writeString(layout.riverMonitorJar(), "app");
+        Files.writeString(layout.agentJar(), "agent");
+        for (String name : java.util.List.of(Versions.QOSWEAVER, "qosweaver-generated")) {
+            Path p = root.resolve(Versions.get(name).policy());
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, name);
+        }
+        java.util.List<Versions.Version> vs = Versions.resolve(java.util.List.of(Versions.QOSWEAVER,
+                "qosweaver-generated"));
+        assertThat(vs.get(0).policy()).as("the case this test is about")
+                .isNotEqualTo(vs.get(1).policy())
+                .endsWith(Path.of(vs.get(1).policy()).getFileName().toString());
+        try (Snapshot s = Snapshot.of(layout, vs)) {
+            for (Versions.Version v : vs) {
+                assertThat(Files.readString(s.policies().get(v.policy()))).isEqualTo(v.name());
+            }
+        }
+    }
 }
