@@ -222,7 +222,7 @@ class ProfileIT {
     /**
      * Packages of the river monitor, the JDK's renderer and PNG writer included (issue 5). The
      * committed generated policy leaves org.rivermonitor.db out (a chart thread holds a pooled
-     * connection there: examples/policies/generated/regenerate.sh); this test checks the mechanism.
+     * connection there: examples/policies/regenerate.sh); this test checks the mechanism.
      */
     static final String RIVER_INCLUDE = "org.jfree+org.rivermonitor+sun.java2d.marlin+com.sun.imageio.plugins.png";
 

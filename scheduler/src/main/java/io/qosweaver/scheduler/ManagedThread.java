@@ -46,6 +46,14 @@ public final class ManagedThread {
     int niceApplied = NO_NICE;
     static final int NO_NICE = Integer.MIN_VALUE;
     byte queue = NONE;
+
+    // control-point intervals (owner only; see ControlPointIntervals)
+    /** The ticker at the previous control point of the current role span; 0: none yet. */
+    long ivLast;
+    long ivFlushedAt;
+    /** The class {@link #ivLocal} accumulates for. */
+    TaskClass ivClass;
+    IntervalHistogram ivLocal;
     ManagedThread qPrev, qNext;
     boolean member;
     ManagedThread mPrev, mNext;

@@ -40,6 +40,7 @@ public final class PrometheusText {
                 "Times a thread waited at the entry of its scope to be admitted (admission control).", s.admissionWaits());
         header(b, "qosweaver_admission_wait_seconds_total", "Time threads spent waiting at entry to be admitted.", "counter");
         b.append("qosweaver_admission_wait_seconds_total ").append(seconds(s.admissionWaitNanos())).append('\n');
+        intervals(b, s);
         PriorityReport p = s.priority();
         if (p != null) {
             header(b, "qosweaver_priority_effective",
@@ -51,6 +52,43 @@ public final class PrometheusText {
             counter(b, "qosweaver_priority_failures_total", "Thread priority changes that failed.", p.failures());
         }
         return b.toString();
+    }
+
+    /** Control-point intervals as a Prometheus histogram per task class (cumulative buckets). */
+    private static void intervals(StringBuilder b, SchedulerStats s) {
+        header(b, "qosweaver_interval_measurement", "1 while control-point intervals are measured.", "gauge");
+        b.append("qosweaver_interval_measurement ").append(s.intervalMeasurement() ? 1 : 0).append('\n');
+        if (s.controlPointIntervals().isEmpty()) {
+            return;
+        }
+        String name = "qosweaver_control_point_interval_seconds";
+        header(b, name, "Time between adjacent control points of a thread within one task.", "histogram");
+        long[] bounds = IntervalHistogram.Snapshot.boundsNanos();
+        for (Map.Entry<String, IntervalHistogram.Snapshot> e : s.controlPointIntervals().entrySet()) {
+            String tc = "task_class=\"" + escape(e.getKey()) + "\"";
+            long[] counts = e.getValue().bucketCounts();
+            long cumulative = 0;
+            for (int i = 0; i < bounds.length; i++) {
+                cumulative += counts[i];
+                b.append(name).append("_bucket{").append(tc).append(",le=\"").append(seconds(bounds[i]))
+                        .append("\"} ").append(cumulative).append('\n');
+            }
+            b.append(name).append("_bucket{").append(tc).append(",le=\"+Inf\"} ").append(e.getValue().count())
+                    .append('\n');
+            b.append(name).append("_sum{").append(tc).append("} ").append(seconds(e.getValue().sumNanos()))
+                    .append('\n');
+            b.append(name).append("_count{").append(tc).append("} ").append(e.getValue().count()).append('\n');
+        }
+        header(b, name + "_squares", "Sum of the squared intervals (s^2), for their standard deviation.", "counter");
+        for (Map.Entry<String, IntervalHistogram.Snapshot> e : s.controlPointIntervals().entrySet()) {
+            b.append(name).append("_squares{task_class=\"").append(escape(e.getKey())).append("\"} ")
+                    .append(String.format(Locale.ROOT, "%.12g", e.getValue().sumSquaresNanos() / 1e18)).append('\n');
+        }
+        header(b, name + "_max", "The longest interval measured.", "gauge");
+        for (Map.Entry<String, IntervalHistogram.Snapshot> e : s.controlPointIntervals().entrySet()) {
+            b.append(name).append("_max{task_class=\"").append(escape(e.getKey())).append("\"} ")
+                    .append(seconds(e.getValue().maxNanos())).append('\n');
+        }
     }
 
     private static void counter(StringBuilder b, String name, String help, long v) {

@@ -9,7 +9,8 @@ package io.qosweaver.scheduler;
  * <p>Cost model (STYLE.md, hot path): {@link #controlPoint()} with nothing pending anywhere is a
  * plain-striped counter increment plus one volatile read of {@link ThreadController#pending} and a
  * branch: no allocation, no lock, no map or ThreadLocal lookup. Only when some thread somewhere
- * has its yield flag set does a control point look up its own per-thread state.
+ * has its yield flag set (or intervals are being measured, {@link ControlPointIntervals}) does a
+ * control point look up its own per-thread state.
  */
 public final class QoS {
     private QoS() {}
@@ -64,12 +65,21 @@ public final class QoS {
     private static void slowControlPoint() {
         try {
             ManagedThread t = STATE.get();
-            if (t == null || !t.yield) {
+            if (t == null) {
+                return;
+            }
+            if (ControlPointIntervals.on) {
+                ControlPointIntervals.record(t);
+            }
+            if (!t.yield) {
                 return;
             }
             TaskClass r = t.role;
             if (r != null) {
                 r.controller.await(t);
+                if (ControlPointIntervals.on) {
+                    ControlPointIntervals.resumed(t);
+                }
             }
         } catch (Throwable e) {
             InternalErrors.report(e);

@@ -66,6 +66,23 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * Starts or stops measuring the intervals between adjacent control points, per task class
+     * ({@link SchedulerStats#controlPointIntervals()}). Process-wide and independent of which
+     * scheduler is installed; while on, every control point reads the clock (tens of
+     * nanoseconds), so leave it off outside measurements.
+     *
+     * @return whether this call changed the state
+     */
+    public static boolean measureIntervals(boolean on) {
+        return on ? ControlPointIntervals.start() : ControlPointIntervals.stop();
+    }
+
+    /** Whether control-point intervals are being measured. */
+    public static boolean measuringIntervals() {
+        return ControlPointIntervals.on;
+    }
+
     /** The installed scheduler, or {@code null}. */
     public static Scheduler current() {
         return current;
@@ -149,6 +166,13 @@ public final class Scheduler {
         @Override public String getPriorityEffective() {
             PriorityReport p = s.stats().priority();
             return p == null ? "n/a" : Boolean.toString(p.effective());
+        }
+        @Override public boolean isIntervalMeasurement() { return measuringIntervals(); }
+        @Override public void setIntervalMeasurement(boolean on) { measureIntervals(on); }
+        @Override public Map<String, Double> getControlPointIntervalMeanNanos() {
+            Map<String, Double> m = new java.util.LinkedHashMap<>();
+            s.stats().controlPointIntervals().forEach((k, v) -> m.put(k, v.meanNanos()));
+            return m;
         }
         @Override public String getPriorityReason() {
             PriorityReport p = s.stats().priority();

@@ -23,4 +23,9 @@ public interface SchedulerMXBean {
     /** "true"/"false" for priority policies, "n/a" for the others. */
     String getPriorityEffective();
     String getPriorityReason();
+    /** Whether control-point intervals are measured (settable: see {@link Scheduler#measureIntervals}). */
+    boolean isIntervalMeasurement();
+    void setIntervalMeasurement(boolean on);
+    /** Per task class, the mean measured interval between adjacent control points, in nanoseconds. */
+    Map<String, Double> getControlPointIntervalMeanNanos();
 }

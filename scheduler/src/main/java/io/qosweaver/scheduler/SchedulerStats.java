@@ -29,6 +29,9 @@ import java.util.Map;
  * @param admissionWaitNanos total time spent waiting at entry
  * @param priority for policies that work through thread priorities, whether they take effect;
  *     {@code null} for the others
+ * @param intervalMeasurement whether control-point intervals are being measured now
+ * @param controlPointIntervals per task class, the measured intervals between adjacent control
+ *     points of its threads (totals since install, over the periods measurement was on)
  */
 public record SchedulerStats(
         String policy,
@@ -49,10 +52,14 @@ public record SchedulerStats(
         long suspensionTimeP99Nanos,
         long admissionWaits,
         long admissionWaitNanos,
-        PriorityReport priority) {
+        PriorityReport priority,
+        boolean intervalMeasurement,
+        Map<String, IntervalHistogram.Snapshot> controlPointIntervals) {
 
     public SchedulerStats {
         runningThreads = Map.copyOf(runningThreads);
+        controlPointIntervals = java.util.Collections.unmodifiableMap(
+                new java.util.LinkedHashMap<>(controlPointIntervals));
     }
 
     /** The snapshot without admission or priority information (the original 16 components). */
@@ -63,6 +70,6 @@ public record SchedulerStats(
         this(policy, controlPoints, yields, suspensions, resumes, internalErrors, runningThreads,
                 suspendedThreads, limit, runQueueSize, waitQueueSize, suspensionTimeCount,
                 suspensionTimeSumNanos, suspensionTimeMaxNanos, suspensionTimeP50Nanos,
-                suspensionTimeP99Nanos, 0, 0, null);
+                suspensionTimeP99Nanos, 0, 0, null, false, Map.of());
     }
 }

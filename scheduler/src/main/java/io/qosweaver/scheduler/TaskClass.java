@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A task class as the installed scheduler knows it: its name, its attributes from the policy file
- * and the rank the policy gave it. Immutable apart from two counters that the stats read.
+ * and the rank the policy gave it. Immutable apart from the counters that the stats read.
  *
  * <p>The rank decides a thread's role when its scopes nest: the role is the open scope with the
  * highest rank (ties: the innermost). Rank 0 means the policy does not observe the class, so
@@ -22,6 +22,8 @@ public final class TaskClass {
     final AtomicInteger members = new AtomicInteger();
     /** Of those, how many are parked at a control point. */
     final AtomicInteger parked = new AtomicInteger();
+    /** Control-point intervals of its threads, under the lock of {@link ControlPointIntervals}. */
+    final IntervalHistogram intervals = new IntervalHistogram();
 
     TaskClass(String name, Map<String, String> attributes, int rank, int index, ThreadController controller) {
         this.name = name;

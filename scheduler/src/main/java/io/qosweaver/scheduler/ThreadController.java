@@ -56,7 +56,10 @@ final class ThreadController implements Control {
     static final long PARK_NANOS = Long.getLong("qosweaver.parkNanos", 10_000_000L);
     static final long REAP_INTERVAL_NANOS = 100_000_000L;
 
-    /** Flagged threads over all controllers; the only word the fast path reads. */
+    /**
+     * Flagged threads over all controllers, plus {@link ControlPointIntervals#MEASURING} while
+     * intervals are measured; the only word the fast path reads.
+     */
     static volatile int pending;
     private static final VarHandle PENDING;
 
@@ -66,6 +69,10 @@ final class ThreadController implements Control {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    static void addPending(int delta) {
+        PENDING.getAndAdd(delta);
     }
 
     final Policy policy;
@@ -231,6 +238,7 @@ final class ThreadController implements Control {
         if (from == to) {
             return;
         }
+        ControlPointIntervals.endSpan(t);
         ThreadController fc = from == null ? null : from.controller;
         ThreadController tc = to == null ? null : to.controller;
         if (fc != null && fc == tc) {
@@ -673,7 +681,8 @@ final class ThreadController implements Control {
                     resumes.sum(), internalErrors, Collections.unmodifiableMap(running), parkedCount,
                     limit == UNLIMITED ? -1 : limit, runSize, waitSize,
                     t[0], t[1], t[2], t[3], t[4],
-                    entryWaits.sum(), entryWaitNanos.sum(), policy.priorityReport());
+                    entryWaits.sum(), entryWaitNanos.sum(), policy.priorityReport(),
+                    ControlPointIntervals.on, ControlPointIntervals.snapshot(classes));
         } finally {
             lock.unlock();
         }

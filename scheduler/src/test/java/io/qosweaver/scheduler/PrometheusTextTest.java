@@ -12,7 +12,7 @@ class PrometheusTextTest {
     void rendersAdmissionAndPriorityMetrics() {
         SchedulerStats s = new SchedulerStats("linux-priority", 0, 0, 3, 3, 0, Map.of(), 0, -1, 0, 0,
                 0, 0, 0, 0, 0, 3, 1_500_000_000L,
-                new PriorityReport("linux-nice", false, "EPERM: \"no\" root", 0, 2));
+                new PriorityReport("linux-nice", false, "EPERM: \"no\" root", 0, 2), false, Map.of());
         String text = PrometheusText.render(s);
         assertThat(text).contains(
                 "# TYPE qosweaver_admission_waits_total counter\nqosweaver_admission_waits_total 3\n",

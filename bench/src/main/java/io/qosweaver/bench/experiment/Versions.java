@@ -41,6 +41,7 @@ public final class Versions {
 
     public static final String ORIGINAL = "original";
     public static final String QOSWEAVER = "qosweaver";
+    public static final String QOSWEAVER_HANDWRITTEN = "qosweaver-handwritten";
 
     private static final Map<String, Version> ALL = new LinkedHashMap<>();
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
@@ -54,10 +55,10 @@ public final class Versions {
                 "examples/policies/versions/java-priority.yaml", null));
         add(new Version("linux-priority", "setpriority on the native thread: nice -20 for the collector, 19 for "
                 + "chart threads", List.of(), "examples/policies/versions/linux-priority.yaml", null));
-        add(new Version(QOSWEAVER, "the importance policy (lowLimit 1)", List.of(),
-                "examples/policies/river-monitor.yaml", null));
-        add(new Version("qosweaver-generated", "the importance policy (lowLimit 1) with control points generated "
-                + "from a profile (issue 5)", List.of(), "examples/policies/generated/river-monitor.yaml", null));
+        add(new Version(QOSWEAVER, "the importance policy (lowLimit 1), control points generated from a profile "
+                + "(paper 3.3)", List.of(), "examples/policies/river-monitor.yaml", null));
+        add(new Version(QOSWEAVER_HANDWRITTEN, "the importance policy (lowLimit 1), control points chosen by hand",
+                List.of(), "examples/policies/handwritten/river-monitor.yaml", null));
         add(new Version("concurrency-limits", "Netflix concurrency-limits (adaptive limit, core library) as a "
                 + "servlet filter, chart requests in their own partition", List.of(), null,
                 "peer=concurrency-limits,lowPath=/chart"));

@@ -41,16 +41,16 @@ class SnapshotTest {
         Files.createDirectories(layout.agentJar().getParent());
         Files.writeString(layout.riverMonitorJar(), "app");
         Files.writeString(layout.agentJar(), "agent");
-        for (String name : java.util.List.of(Versions.QOSWEAVER, "qosweaver-generated")) {
+        for (String name : java.util.List.of(Versions.QOSWEAVER, Versions.QOSWEAVER_HANDWRITTEN)) {
             Path p = root.resolve(Versions.get(name).policy());
             Files.createDirectories(p.getParent());
             Files.writeString(p, name);
         }
         java.util.List<Versions.Version> vs = Versions.resolve(java.util.List.of(Versions.QOSWEAVER,
-                "qosweaver-generated"));
+                Versions.QOSWEAVER_HANDWRITTEN));
         assertThat(vs.get(0).policy()).as("the case this test is about")
                 .isNotEqualTo(vs.get(1).policy())
-                .endsWith(Path.of(vs.get(1).policy()).getFileName().toString());
+                .endsWith("/" + Path.of(vs.get(1).policy()).getFileName());
         try (Snapshot s = Snapshot.of(layout, vs)) {
             for (Versions.Version v : vs) {
                 assertThat(Files.readString(s.policies().get(v.policy()))).isEqualTo(v.name());

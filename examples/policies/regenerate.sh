@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Regenerates examples/policies/generated/river-monitor.yaml with the real tools: the river monitor
+# Regenerates examples/policies/river-monitor.yaml with the real tools: the river monitor
 # profiled with the agent (`qosweaver profile`, the JDK's Marlin renderer and PNG writer included),
 # several 12 h charts recorded one by one over the agent's HTTP control, then control points
 # generated from those profiles (`qosweaver pointcuts`). The task classes and the policy are
-# copied from examples/policies/river-monitor.yaml; only the control points are generated.
+# copied from examples/policies/handwritten/river-monitor.yaml (the same policy with control points
+# chosen by hand, kept as the bench version `qosweaver-handwritten`); only the control points are
+# generated. The versions under examples/policies/versions/ get the same control points, so that
+# every version of the bench weaves the same join points.
 #
-#   examples/policies/generated/regenerate.sh            # from anywhere; about 3 minutes
+#   examples/policies/regenerate.sh            # from anywhere; about 3 minutes
 #
 # Environment: CHARTS (charts profiled, one river each; default 3), INTERVAL (default 10ms),
 # MAX_OCCURRENCE (default 3000 x CHARTS), INCLUDE (packages, '+'-separated), OUT (the policy
@@ -13,7 +16,7 @@
 # of about 200 MB per chart, logs, the generator's report).
 set -euo pipefail
 
-ROOT="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+ROOT="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 
 CHARTS="${CHARTS:-3}"
@@ -27,8 +30,8 @@ MAX_OCCURRENCE="${MAX_OCCURRENCE:-$((3000 * CHARTS))}"
 # the collector needs (the generator only knows monitors, not pools). collector and generator are
 # not the chart's code.
 INCLUDE="${INCLUDE:-org.jfree+org.rivermonitor.chart+org.rivermonitor.web+sun.java2d.marlin+com.sun.imageio.plugins.png}"
-OUT="${OUT:-examples/policies/generated/river-monitor.yaml}"
-HAND="examples/policies/river-monitor.yaml"
+OUT="${OUT:-examples/policies/river-monitor.yaml}"
+HAND="examples/policies/handwritten/river-monitor.yaml"
 AGENT_JAR="agent/target/qosweaver-agent.jar"
 RM_JAR="examples/river-monitor/target/river-monitor.jar"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
@@ -168,7 +171,7 @@ section() { # FROM-KEY UNTIL-KEY: top-level lines from FROM-KEY up to UNTIL-KEY,
 }
 {
   echo "# QoSWeaver policy for the river monitor with GENERATED control points (issue 5). Do not edit by hand:"
-  echo "# rerun examples/policies/generated/regenerate.sh. Task classes and policy: copied from"
+  echo "# rerun examples/policies/regenerate.sh. Task classes and policy: copied from"
   echo "# $HAND. Control points: the profile-based generator (paper section 3.3, Fig. 3) at"
   echo "# t = $INTERVAL, m = $MAX_OCCURRENCE ($CHARTS charts x 3000, the river monitor's cap on points per chart)."
   echo "#"
@@ -201,3 +204,26 @@ mv "$OUT.tmp" "$OUT"
 # 7. The agent loads it (a broken policy stops the JVM with the file and line).
 "$JAVA" -Xshare:off -cp "$RM_JAR" -javaagent:"$AGENT_JAR"=policy="$OUT" -version 2>&1 | grep '^\[qosweaver\]' >&2
 log "wrote $OUT: $(grep -c '^  - "call(' "$OUT") generated control points"
+
+# 8. The bench versions weave the same control points (only their policy section differs; a bench
+#    test checks it). Only when the default policy was regenerated.
+if [ "$OUT" = "examples/policies/river-monitor.yaml" ]; then
+  for v in examples/policies/versions/*.yaml; do
+    awk -v gen="$OUT" '
+      function block(   line, on) {  # the controlPoints: section of the generated policy
+        on = 0
+        while ((getline line < gen) > 0) {
+          if (line ~ /^controlPoints:/) on = 1
+          else if (on && line ~ /^[A-Za-z#]/) break
+          if (on && line !~ /^[[:space:]]*$/) print line
+        }
+        close(gen)
+      }
+      /^controlPoints:/ { block(); skip = 1; next }
+      skip && /^[A-Za-z]/ { skip = 0; print "" }
+      !skip { print }
+    ' "$v" >"$v.tmp"
+    mv "$v.tmp" "$v"
+    log "control points of $v updated"
+  done
+fi
