@@ -5,14 +5,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code policy=FILE[,metricsPort=N][,failOpen=true][,matchCheckSeconds=N][,debug=true]}:
+ * {@code policy=FILE[,metricsPort=N][,failOpen=true][,matchCheckSeconds=N][,intervals=true][,debug=true]}:
  * comma-separated key=value, as the JVM hands them to premain.
  *
  * @param metricsPort -1: no endpoint; 0: pick a free port and print it
  * @param failOpen null when not given, so the file's own {@code failOpen} applies
  * @param matchCheckSeconds null when not given, so the file's value (default 30) applies
+ * @param intervals measure control-point intervals from the start (costs every control point a
+ *     clock read; also switchable at run time over HTTP)
  */
-public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer matchCheckSeconds, boolean debug) {
+public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer matchCheckSeconds, boolean intervals,
+                        boolean debug) {
+
+    public AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer matchCheckSeconds, boolean debug) {
+        this(policy, metricsPort, failOpen, matchCheckSeconds, false, debug);
+    }
 
     public static AgentArgs parse(String args) {
         Map<String, String> kv = new LinkedHashMap<>();
@@ -46,13 +53,15 @@ public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer 
         if (c != null) {
             check = parseInt("matchCheckSeconds", c, 1, Integer.MAX_VALUE);
         }
+        String i = kv.remove("intervals");
+        boolean intervals = i != null && parseBool("intervals", i);
         String d = kv.remove("debug");
         boolean debug = d != null && parseBool("debug", d);
         if (!kv.isEmpty()) {
             throw new IllegalArgumentException("unknown agent argument(s) " + kv.keySet()
-                    + " (known: policy, metricsPort, failOpen, matchCheckSeconds, debug)");
+                    + " (known: policy, metricsPort, failOpen, matchCheckSeconds, intervals, debug)");
         }
-        return new AgentArgs(Path.of(policy), port, failOpen, check, debug);
+        return new AgentArgs(Path.of(policy), port, failOpen, check, intervals, debug);
     }
 
     private static int parseInt(String key, String v, int min, int max) {

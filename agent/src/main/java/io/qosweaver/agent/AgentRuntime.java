@@ -78,6 +78,10 @@ public final class AgentRuntime {
         }
         log.info("agent started: policy " + path + ", " + policy.taskClasses().size() + " task classes, "
                 + policy.controlPoints().size() + " control-point pointcuts");
+        if (args.intervals()) {
+            SchedulerGateway.measureIntervals(true);
+            log.info("measuring control-point intervals (every control point reads the clock)");
+        }
         rt.startMetrics(args.metricsPort());
         rt.warnMissingTypes(policy);
         int check = args.matchCheckSeconds() != null ? args.matchCheckSeconds() : policy.matchCheckSeconds();

@@ -44,6 +44,7 @@ final class MetricsServer {
         server.createContext("/metrics", exchange -> serve(exchange, runtime));
         server.createContext("/profile/", MetricsServer::profile);
         server.createContext("/timeline", MetricsServer::timeline);
+        server.createContext("/intervals/", MetricsServer::intervals);
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         Thread starter = new Thread(() -> {
             try {
@@ -86,6 +87,40 @@ final class MetricsServer {
             } else {
                 status = 404;
                 text = "unknown: /profile/" + op + " (use POST /profile/start, POST /profile/stop, GET /profile/status)";
+            }
+            byte[] body = (text + "\n").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            exchange.sendResponseHeaders(status, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    /**
+     * {@code POST /intervals/start}, {@code POST /intervals/stop}, {@code GET /intervals/status}:
+     * switches the measurement of control-point intervals (the histogram
+     * {@code qosweaver_control_point_interval_seconds} in {@code /metrics}). Off, it costs nothing;
+     * on, every control point reads the clock.
+     */
+    private static void intervals(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String op = exchange.getRequestURI().getPath().substring("/intervals/".length());
+            String method = exchange.getRequestMethod();
+            int status = 200;
+            String text;
+            if (op.equals("status") && method.equals("GET")) {
+                text = SchedulerGateway.measuringIntervals() ? "measuring" : "off";
+            } else if ((op.equals("start") || op.equals("stop")) && method.equals("POST")) {
+                boolean changed = SchedulerGateway.measureIntervals(op.equals("start"));
+                text = (op.equals("start") ? "measuring" : "off") + (changed ? "" : " (already)");
+            } else if (op.equals("start") || op.equals("stop") || op.equals("status")) {
+                status = 405;
+                text = "use POST /intervals/start, POST /intervals/stop, GET /intervals/status";
+            } else {
+                status = 404;
+                text = "unknown: /intervals/" + op
+                        + " (use POST /intervals/start, POST /intervals/stop, GET /intervals/status)";
             }
             byte[] body = (text + "\n").getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");

@@ -43,4 +43,13 @@ final class SchedulerGateway {
         Scheduler s = Scheduler.current();
         return s == null ? null : s.timeline(since).toText();
     }
+
+    /** Starts or stops measuring control-point intervals; whether that changed anything. */
+    static boolean measureIntervals(boolean on) {
+        return Scheduler.measureIntervals(on);
+    }
+
+    static boolean measuringIntervals() {
+        return Scheduler.measuringIntervals();
+    }
 }

@@ -17,6 +17,8 @@ class AgentArgsTest {
         AgentArgs b = AgentArgs.parse("policy=p.yaml");
         assertThat(b.metricsPort()).isEqualTo(-1);
         assertThat(b.failOpen()).isNull();
+        assertThat(b.intervals()).as("interval measurement is off unless asked").isFalse();
+        assertThat(AgentArgs.parse("policy=p.yaml,intervals=true").intervals()).isTrue();
     }
 
     @Test
@@ -25,5 +27,7 @@ class AgentArgsTest {
         assertThatThrownBy(() -> AgentArgs.parse("policy=p,port=1")).hasMessageContaining("unknown agent argument(s) [port]");
         assertThatThrownBy(() -> AgentArgs.parse("policy=p,metricsPort=x")).hasMessageContaining("metricsPort=x");
         assertThatThrownBy(() -> AgentArgs.parse("policy=p,failOpen")).hasMessageContaining("not key=value");
+        assertThatThrownBy(() -> AgentArgs.parse("policy=p,intervals=yes")).hasMessageContaining("intervals=yes")
+                .hasMessageContaining("true or false");
     }
 }

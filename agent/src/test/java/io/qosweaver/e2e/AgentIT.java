@@ -173,6 +173,33 @@ class AgentIT {
                 + "/timeline?since=x")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("bad query 'since=x'");
+
+        // control-point intervals: off until asked, then a histogram for the task class
+        assertThat(get(mport, "/intervals/status")).isEqualTo("off\n");
+        assertThat(metric(get(mport, "/metrics"), "qosweaver_interval_measurement")).isZero();
+        assertThat(post(mport, "/intervals/start")).isEqualTo("measuring\n");
+        for (int i = 0; i < 5; i++) {
+            get(port, "/work");
+        }
+        assertThat(post(mport, "/intervals/stop")).isEqualTo("off\n");
+        assertThat(post(mport, "/intervals/stop")).isEqualTo("off (already)\n");
+        String measured = get(mport, "/metrics");
+        Matcher count = Pattern.compile("(?m)^qosweaver_control_point_interval_seconds_count\\{task_class=\"work\"} (\\d+)$")
+                .matcher(measured);
+        assertThat(count.find()).as(measured).isTrue();
+        assertThat(Long.parseLong(count.group(1))).as("5 requests x 99 intervals between 100 control points")
+                .isEqualTo(5 * 99);
+        HttpResponse<String> wrong = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + mport
+                + "/intervals/start")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(wrong.statusCode()).as("GET cannot switch it").isEqualTo(405);
+    }
+
+    private static String post(int port, String path) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(path).isEqualTo(200);
+        return r.body();
     }
 
     @Test
