@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 /** {@code qosweaver bench <experiment>}. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run an experiment of the papers.",
         subcommands = {BenchCommand.FlashCrowdCommand.class, DeadlineCommand.class, SuspensionCommand.class,
-                LowCostCommand.class})
+                LowCostCommand.class, PointcutsBenchCommand.class})
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

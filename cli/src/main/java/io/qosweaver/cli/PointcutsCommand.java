@@ -1,18 +1,14 @@
 package io.qosweaver.cli;
 
 import java.io.IOException;
-import java.net.URI;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
+import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
 import io.qosweaver.pointcuts.GenerationReport;
 import io.qosweaver.pointcuts.PointcutsTool;
 import picocli.CommandLine.Command;
@@ -72,24 +68,10 @@ final class PointcutsCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * The class path followed by the running JDK's modules ({@code jrt:/modules/*}), so that the
-     * callers of a profile that included JDK packages ({@code sun.java2d.marlin}, ...) are checked
-     * for synchronized code too. The JDK is the one running this command: profile and generate
-     * with the same JDK.
-     */
+    /** The class path followed by the running JDK's modules (see {@link ClassFileSynchronizedRegions#withJdkModules}). */
     static List<Path> withJdk(List<Path> classPath) {
-        List<Path> out = new ArrayList<>(classPath);
-        try {
-            FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
-            try (Stream<Path> modules = Files.list(jrt.getPath("/modules"))) {
-                modules.sorted().forEach(out::add);
-            }
-        } catch (IOException | RuntimeException e) {
-            System.err.println("qosweaver pointcuts: warning: the JDK's classes cannot be read (" + e
-                    + "); callers in JDK packages are not checked for synchronized code");
-        }
-        return out;
+        return ClassFileSynchronizedRegions.withJdkModules(classPath,
+                w -> System.err.println("qosweaver pointcuts: warning: " + w));
     }
 
     /** {@code 10ms}, {@code 500us}, {@code 2s}, {@code 100ns}, or a plain number of nanoseconds. */

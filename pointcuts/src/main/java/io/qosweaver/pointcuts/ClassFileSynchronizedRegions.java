@@ -80,6 +80,27 @@ public final class ClassFileSynchronizedRegions implements SynchronizedRegions {
         });
     }
 
+    /**
+     * The class path followed by the running JDK's modules ({@code jrt:/modules/*}), so that the
+     * callers of a profile that included JDK packages ({@code sun.java2d.marlin}, ...) are checked
+     * for synchronized code too. The JDK is the one running this code: profile and generate with
+     * the same JDK. When the JDK's classes cannot be listed, {@code warn} hears why and the class
+     * path alone is returned (JDK callers are then reported as missing classes).
+     */
+    public static List<Path> withJdkModules(List<Path> classPath, java.util.function.Consumer<String> warn) {
+        List<Path> out = new java.util.ArrayList<>(classPath);
+        try {
+            java.nio.file.FileSystem jrt = java.nio.file.FileSystems.getFileSystem(java.net.URI.create("jrt:/"));
+            try (java.util.stream.Stream<Path> modules = Files.list(jrt.getPath("/modules"))) {
+                modules.sorted().forEach(out::add);
+            }
+        } catch (IOException | RuntimeException e) {
+            warn.accept("the JDK's classes cannot be read (" + e + "); callers in JDK packages are not checked "
+                    + "for synchronized code");
+        }
+        return out;
+    }
+
     /** Classes as resources of a class loader (e.g. the application's, in the agent). */
     public static ClassFileSynchronizedRegions fromClassLoader(ClassLoader loader) {
         return new ClassFileSynchronizedRegions(name -> {

@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.SplittableRandom;
 
 /**
  * The profile-based pointcut generator of QoSWeaver (Sato et al., section 3.3, Fig. 3).
@@ -51,6 +54,10 @@ import java.util.Objects;
  * the new pointcut and the chosen pointcuts covering them. Candidates are indexed by slot and
  * ordered by occurrence class, and {@code |cover ∩ SLOT|} is kept per candidate and decremented
  * as slots are covered, so no step scans all candidates or all slots.
+ *
+ * <p><b>Baselines</b> (Table 3's "all" and "random 15"): {@link #eligibleCandidates},
+ * {@link #randomSample} and {@link #evaluate}, which reports on any set of eligible candidates
+ * exactly as {@link #generate} reports on its own.
  */
 public final class PointcutGenerator {
 
@@ -92,76 +99,19 @@ public final class PointcutGenerator {
 
     public GenerationReport generate(Profile profile) {
         long started = System.nanoTime();
-        long t = options.interval().toNanos();
         int m = options.maxOccurrence();
-        int n = profile.size();
+        Index ix = new Index(profile, options);
+        int n = ix.n;
+        int candidates = ix.candidates;
+        int[] occ = ix.occ;
+        int[] candOf = ix.candOf;
+        int[] slotOf = ix.slotOf;
+        int slots = ix.slots;
 
-        // Candidates: intern (caller, callee) pairs.
-        LongIntMap pairs = new LongIntMap(1024);
-        int[] candOf = new int[n];
-        int[] candCaller = new int[256];
-        int[] candCallee = new int[256];
-        int[] occ = new int[256];
-        int candidates = 0;
-        for (int k = 0; k < n; k++) {
-            long key = ((long) profile.callerId(k) << 32) | (profile.calleeId(k) & 0xFFFFFFFFL);
-            int c = pairs.get(key);
-            if (c < 0) {
-                c = candidates++;
-                pairs.put(key, c);
-                if (c == occ.length) {
-                    candCaller = Arrays.copyOf(candCaller, c * 2);
-                    candCallee = Arrays.copyOf(candCallee, c * 2);
-                    occ = Arrays.copyOf(occ, c * 2);
-                }
-                candCaller[c] = profile.callerId(k);
-                candCallee[c] = profile.calleeId(k);
-            }
-            occ[c]++;
-            candOf[k] = c;
-        }
-
-        // Slots: each timeline sliced from its first join point, timelines concatenated.
-        int[] slotOf = new int[n];
-        long slotsTotal = 0;
-        for (int tl = 0; tl < profile.timelineCount(); tl++) {
-            int from = profile.timelineStart(tl);
-            int to = profile.timelineStart(tl + 1);
-            if (from == to) {
-                continue;
-            }
-            long t0 = profile.time(from);
-            long count = (profile.time(to - 1) - t0) / t + 1;
-            if (slotsTotal + count > MAX_SLOTS) {
-                throw new IllegalArgumentException("the target interval " + options.interval() + " cuts the profile into more than "
-                        + MAX_SLOTS + " slots; use a longer interval");
-            }
-            for (int k = from; k < to; k++) {
-                slotOf[k] = (int) (slotsTotal + (profile.time(k) - t0) / t);
-            }
-            slotsTotal += count;
-        }
-        int slots = (int) slotsTotal;
-
-        // Eligibility: at most m join points, expressible, not inside a held monitor.
+        // Only candidates selecting at most m join points take part (the Index checked exactly those).
         boolean[] eligible = new boolean[candidates];
-        int excludedSync = 0;
-        int excludedInit = 0;
-        int withinM = 0;
         for (int c = 0; c < candidates; c++) {
-            if (occ[c] > m) {
-                continue;
-            }
-            withinM++;
-            String caller = profile.signature(candCaller[c]);
-            String callee = profile.signature(candCallee[c]);
-            if (Signatures.isInitializer(caller) || Signatures.isInitializer(callee)) {
-                excludedInit++;
-            } else if (options.synchronizedRegions().holdsMonitor(caller, callee)) {
-                excludedSync++;
-            } else {
-                eligible[c] = true;
-            }
+            eligible[c] = occ[c] <= m && ix.status[c] == ELIGIBLE;
         }
 
         // Covers (sorted, distinct slots) of the eligible candidates, as CSR.
@@ -204,21 +154,123 @@ public final class PointcutGenerator {
             }
         }
 
-        Greedy g = new Greedy(profile, candCaller, candCallee, occ, coverStart, coverSlots, coverLen,
+        Greedy g = new Greedy(profile, ix.candCaller, ix.candCallee, occ, coverStart, coverSlots, coverLen,
                 slotStart, slotCands, slots);
         g.run(m);
+        GenerationReport r = report(ix, g.chosenInOrder(), started);
+        // A dropped choice's cover lies inside its replacement's, so PC_gen covers what the greedy removed from SLOT.
+        assert r.uncoveredSlots() == g.uncovered() : r.uncoveredSlots() + " != " + g.uncovered();
+        return r;
+    }
 
-        // Report.
-        List<GenerationReport.GeneratedPointcut> generated = new ArrayList<>();
-        boolean[] selected = new boolean[candidates];
-        long selectedJoinPoints = 0;
-        for (int c : g.chosenInOrder()) {
-            selected[c] = true;
-            selectedJoinPoints += occ[c];
-            generated.add(new GenerationReport.GeneratedPointcut(profile.signature(candCaller[c]),
-                    profile.signature(candCallee[c]), occ[c], coverLen[c]));
+    /**
+     * Every candidate that generation could propose for some m: neither caller nor callee is a
+     * constructor or initializer, and the call is not made inside a monitor the caller holds (per
+     * the options' {@link SynchronizedRegions}); the maximum occurrence does not apply. For the
+     * baselines of Table 3 ("all", "random 15"). Each comes with its join points and the distinct
+     * slots of the options' interval it covers, in the order of its first join point in the profile.
+     */
+    public List<GenerationReport.GeneratedPointcut> eligibleCandidates(Profile profile) {
+        Index ix = new Index(profile, options);
+        boolean[] eligible = new boolean[ix.candidates];
+        for (int c = 0; c < ix.candidates; c++) {
+            eligible[c] = ix.status(c) == ELIGIBLE;
         }
-        // Predicted intervals: between adjacent selected join points of each timeline.
+        int[] slotsCovered = ix.slotsCovered(eligible, null);
+        List<GenerationReport.GeneratedPointcut> out = new ArrayList<>();
+        for (int c = 0; c < ix.candidates; c++) {
+            if (eligible[c]) {
+                out.add(ix.pointcut(c, slotsCovered[c]));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The report {@link #generate} would give if it had generated exactly {@code chosen}: the
+     * baselines' rows of Table 3, measured like a generated row. Pointcuts are matched by their
+     * caller and callee signatures (their counts are ignored and recomputed from the profile) and
+     * reported in the given order; the maximum occurrence does not apply to them, but the report's
+     * candidate counts are those of generation with the options' m. {@code generationNanos} is
+     * the time this evaluation took.
+     *
+     * @throws IllegalArgumentException naming the pointcut if one is not in the profile, is not
+     *     eligible (see {@link #eligibleCandidates}) or is listed twice
+     */
+    public GenerationReport evaluate(Profile profile, List<GenerationReport.GeneratedPointcut> chosen) {
+        long started = System.nanoTime();
+        Objects.requireNonNull(chosen, "chosen");
+        Index ix = new Index(profile, options);
+        int[] ids = new int[chosen.size()];
+        boolean[] seen = new boolean[ix.candidates];
+        for (int x = 0; x < ids.length; x++) {
+            GenerationReport.GeneratedPointcut pc = chosen.get(x);
+            int c = ix.find(pc.caller(), pc.callee());
+            if (c < 0) {
+                throw new IllegalArgumentException("not in the profile: " + pc.pointcut());
+            }
+            byte status = ix.status(c);
+            if (status == INITIALIZER) {
+                throw new IllegalArgumentException("not eligible (constructor or initializer): " + pc.pointcut());
+            }
+            if (status == SYNCHRONIZED) {
+                throw new IllegalArgumentException("not eligible (called inside a monitor its caller holds): " + pc.pointcut());
+            }
+            if (seen[c]) {
+                throw new IllegalArgumentException("listed twice: " + pc.pointcut());
+            }
+            seen[c] = true;
+            ids[x] = c;
+        }
+        return report(ix, ids, started);
+    }
+
+    /**
+     * {@code k} distinct candidates chosen uniformly at random (Floyd's algorithm), the same for
+     * the same seed, in the order of {@code candidates}; all of them when {@code k >= size}.
+     */
+    public static List<GenerationReport.GeneratedPointcut> randomSample(List<GenerationReport.GeneratedPointcut> candidates,
+            int k, long seed) {
+        if (k < 0) {
+            throw new IllegalArgumentException("the sample size must not be negative, was " + k);
+        }
+        int size = candidates.size();
+        if (k >= size) {
+            return List.copyOf(candidates);
+        }
+        SplittableRandom rnd = new SplittableRandom(seed);
+        BitSet picked = new BitSet(size);
+        for (int j = size - k; j < size; j++) {
+            int r = rnd.nextInt(j + 1);
+            picked.set(picked.get(r) ? j : r);
+        }
+        List<GenerationReport.GeneratedPointcut> out = new ArrayList<>(k);
+        for (int i = picked.nextSetBit(0); i >= 0; i = picked.nextSetBit(i + 1)) {
+            out.add(candidates.get(i));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The report for PC_gen = {@code chosen} (candidate ids, in report order): shared by generate
+     * and evaluate so that a baseline is measured exactly like a generated set.
+     */
+    private GenerationReport report(Index ix, int[] chosen, long started) {
+        Profile profile = ix.profile;
+        boolean[] selected = new boolean[ix.candidates];
+        for (int c : chosen) {
+            selected[c] = true;
+        }
+        BitSet covered = new BitSet(ix.slots);
+        int[] slotsCovered = ix.slotsCovered(selected, covered);
+        List<GenerationReport.GeneratedPointcut> pointcuts = new ArrayList<>(chosen.length);
+        long selectedJoinPoints = 0;
+        for (int c : chosen) {
+            selectedJoinPoints += ix.occ[c];
+            pointcuts.add(ix.pointcut(c, slotsCovered[c]));
+        }
+        // Predicted intervals: between adjacent selected join points of each timeline (Welford).
+        int[] candOf = ix.candOf;
         long intervals = 0;
         double mean = 0;
         double m2 = 0;
@@ -238,16 +290,176 @@ public final class PointcutGenerator {
                 }
             }
         }
-        BitSet occupied = new BitSet(slots);
-        for (int k = 0; k < n; k++) {
-            occupied.set(slotOf[k]);
-        }
-        int emptySlots = slots - occupied.cardinality();
         long elapsed = System.nanoTime() - started;
-        return new GenerationReport(t, m, n, profile.timelineCount(), slots, candidates, withinM, excludedSync,
-                excludedInit, generated, selectedJoinPoints, intervals, intervals == 0 ? Double.NaN : mean,
-                intervals == 0 ? Double.NaN : Math.sqrt(m2 / intervals), g.uncovered(), emptySlots, elapsed,
+        return new GenerationReport(ix.t, options.maxOccurrence(), ix.n, profile.timelineCount(), ix.slots, ix.candidates,
+                ix.withinM, ix.excludedSync, ix.excludedInit, pointcuts, selectedJoinPoints, intervals,
+                intervals == 0 ? Double.NaN : mean, intervals == 0 ? Double.NaN : Math.sqrt(m2 / intervals),
+                ix.slots - covered.cardinality(), ix.slots - ix.occupiedSlots, elapsed,
                 options.synchronizedRegions().missingClasses());
+    }
+
+    /** Eligibility of a candidate ({@link Index#status}). */
+    private static final byte UNCHECKED = 0;
+    private static final byte ELIGIBLE = 1;
+    private static final byte INITIALIZER = 2;
+    private static final byte SYNCHRONIZED = 3;
+
+    /**
+     * What generate, eligibleCandidates and evaluate all start from: the candidates (interned
+     * (caller, callee) pairs, ids in order of first join point), their join point counts, the slot
+     * of each join point, and eligibility. Eligibility is checked eagerly for the candidates within
+     * m (generate's counts, in generate's order) and lazily for the others, so that a class is
+     * only read, and reported missing, when a candidate of its is actually asked about.
+     */
+    private static final class Index {
+        final Profile profile;
+        final SynchronizedRegions regions;
+        final long t;
+        final int n;
+        final LongIntMap pairs = new LongIntMap(1024);
+        final int[] candOf;
+        int[] candCaller = new int[256];
+        int[] candCallee = new int[256];
+        int[] occ = new int[256];
+        int candidates;
+        final int[] slotOf;
+        final int slots;
+        /** Slots with at least one join point. */
+        final int occupiedSlots;
+        final byte[] status;
+        int withinM;
+        int excludedSync;
+        int excludedInit;
+        private Map<String, Integer> signatureIds;
+
+        Index(Profile profile, Options options) {
+            this.profile = profile;
+            this.regions = options.synchronizedRegions();
+            this.t = options.interval().toNanos();
+            this.n = profile.size();
+            int m = options.maxOccurrence();
+
+            // Candidates: intern (caller, callee) pairs.
+            candOf = new int[n];
+            for (int k = 0; k < n; k++) {
+                long key = ((long) profile.callerId(k) << 32) | (profile.calleeId(k) & 0xFFFFFFFFL);
+                int c = pairs.get(key);
+                if (c < 0) {
+                    c = candidates++;
+                    pairs.put(key, c);
+                    if (c == occ.length) {
+                        candCaller = Arrays.copyOf(candCaller, c * 2);
+                        candCallee = Arrays.copyOf(candCallee, c * 2);
+                        occ = Arrays.copyOf(occ, c * 2);
+                    }
+                    candCaller[c] = profile.callerId(k);
+                    candCallee[c] = profile.calleeId(k);
+                }
+                occ[c]++;
+                candOf[k] = c;
+            }
+
+            // Slots: each timeline sliced from its first join point, timelines concatenated, so
+            // slotOf is non-decreasing over the whole profile.
+            slotOf = new int[n];
+            long slotsTotal = 0;
+            int occupied = 0;
+            for (int tl = 0; tl < profile.timelineCount(); tl++) {
+                int from = profile.timelineStart(tl);
+                int to = profile.timelineStart(tl + 1);
+                if (from == to) {
+                    continue;
+                }
+                long t0 = profile.time(from);
+                long count = (profile.time(to - 1) - t0) / t + 1;
+                if (slotsTotal + count > MAX_SLOTS) {
+                    throw new IllegalArgumentException("the target interval " + options.interval() + " cuts the profile into more than "
+                            + MAX_SLOTS + " slots; use a longer interval");
+                }
+                int prev = -1;
+                for (int k = from; k < to; k++) {
+                    int s = (int) (slotsTotal + (profile.time(k) - t0) / t);
+                    slotOf[k] = s;
+                    if (s != prev) {
+                        occupied++;
+                        prev = s;
+                    }
+                }
+                slotsTotal += count;
+            }
+            slots = (int) slotsTotal;
+            occupiedSlots = occupied;
+
+            // Eligibility of the candidates within m, counted as generate reports it.
+            status = new byte[candidates];
+            for (int c = 0; c < candidates; c++) {
+                if (occ[c] > m) {
+                    continue;
+                }
+                withinM++;
+                byte s = status(c);
+                if (s == INITIALIZER) {
+                    excludedInit++;
+                } else if (s == SYNCHRONIZED) {
+                    excludedSync++;
+                }
+            }
+        }
+
+        /** Expressible (no constructor or initializer) and not inside a held monitor; checked once. */
+        byte status(int c) {
+            byte s = status[c];
+            if (s == UNCHECKED) {
+                String caller = profile.signature(candCaller[c]);
+                String callee = profile.signature(candCallee[c]);
+                if (Signatures.isInitializer(caller) || Signatures.isInitializer(callee)) {
+                    s = INITIALIZER;
+                } else if (regions.holdsMonitor(caller, callee)) {
+                    s = SYNCHRONIZED;
+                } else {
+                    s = ELIGIBLE;
+                }
+                status[c] = s;
+            }
+            return s;
+        }
+
+        /** The candidate of a (caller, callee) pair of signatures, or -1. */
+        int find(String caller, String callee) {
+            if (signatureIds == null) {
+                signatureIds = new HashMap<>();
+                for (int id = 0; id < profile.signatureCount(); id++) {
+                    signatureIds.put(profile.signature(id), id);
+                }
+            }
+            Integer a = signatureIds.get(caller);
+            Integer b = signatureIds.get(callee);
+            return a == null || b == null ? -1 : pairs.get(((long) a << 32) | (b & 0xFFFFFFFFL));
+        }
+
+        /** Distinct slots of each marked candidate (0 for the others); their union into {@code union} if given. */
+        int[] slotsCovered(boolean[] marked, BitSet union) {
+            int[] count = new int[candidates];
+            int[] last = new int[candidates];
+            Arrays.fill(last, -1);
+            for (int k = 0; k < n; k++) {
+                int c = candOf[k];
+                // slotOf is non-decreasing, so a candidate's repeated slots are consecutive for it.
+                if (marked[c] && last[c] != slotOf[k]) {
+                    last[c] = slotOf[k];
+                    count[c]++;
+                    if (union != null) {
+                        union.set(slotOf[k]);
+                    }
+                }
+            }
+            return count;
+        }
+
+        GenerationReport.GeneratedPointcut pointcut(int c, int slotsCovered) {
+            return new GenerationReport.GeneratedPointcut(profile.signature(candCaller[c]), profile.signature(candCallee[c]),
+                    occ[c], slotsCovered);
+        }
     }
 
     private static int[] sortByOccurrence(boolean[] eligible, int[] occ, int candidates, int m) {

@@ -36,6 +36,8 @@ public final class AppProcess implements AutoCloseable {
     private final CompletableFuture<URI> ready = new CompletableFuture<>();
     private volatile URI metrics;
     private final Deque<String> tail = new ArrayDeque<>();
+    /** Every line the agent printed ({@code [qosweaver] ...}); few, so all are kept. */
+    private final List<String> agentLines = new ArrayList<>();
     private final BufferedWriter log;
 
     private AppProcess(Process process, Path logFile) throws IOException {
@@ -99,6 +101,10 @@ public final class AppProcess implements AutoCloseable {
     }
 
     private synchronized void logLine(String stream, String line) {
+        if (line.contains("[qosweaver]") && agentLines.size() < 10_000) {
+            agentLines.add(line);
+            notifyAll();
+        }
         tail.addLast(line);
         if (tail.size() > 40) {
             tail.removeFirst();
@@ -137,6 +143,28 @@ public final class AppProcess implements AutoCloseable {
             Thread.sleep(50);
         }
         return metrics;
+    }
+
+    /**
+     * Waits for a line of the agent's ({@code [qosweaver] ...}, printed at any time since start)
+     * that {@code p} finds; its first group, or null after {@code timeout} or when the app exited.
+     */
+    public synchronized String agentLine(Pattern p, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int seen = 0;
+        while (true) {
+            for (; seen < agentLines.size(); seen++) {
+                Matcher m = p.matcher(agentLines.get(seen));
+                if (m.find()) {
+                    return m.groupCount() > 0 ? m.group(1) : m.group();
+                }
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !process.isAlive()) {
+                return null;
+            }
+            wait(Math.max(1, Math.min(200, left / 1_000_000)));
+        }
     }
 
     public boolean isAlive() {

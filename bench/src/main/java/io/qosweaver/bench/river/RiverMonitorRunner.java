@@ -147,6 +147,11 @@ public final class RiverMonitorRunner {
 
     /** River ids are 0-based or 1-based depending on the app; ask it. */
     private int firstRiverId(URI base) {
+        return firstRiverId(http, base);
+    }
+
+    /** River ids are 0-based or 1-based depending on the app; ask it. */
+    public static int firstRiverId(HttpClient http, URI base) {
         try {
             HttpResponse<Void> r = http.send(HttpRequest.newBuilder(base.resolve("/chart?river=0&hours=3"))
                     .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.discarding());
@@ -223,6 +228,11 @@ public final class RiverMonitorRunner {
     }
 
     private PrometheusText scrape(URI metrics) {
+        return scrape(http, metrics);
+    }
+
+    /** The agent's metrics, parsed; null when there is no endpoint or it does not answer. */
+    public static PrometheusText scrape(HttpClient http, URI metrics) {
         if (metrics == null) {
             return null;
         }
@@ -239,7 +249,7 @@ public final class RiverMonitorRunner {
     }
 
     /** CPU time of the app's process so far (all threads), or null where the OS does not tell. */
-    private static Duration cpu(AppProcess app) {
+    public static Duration cpu(AppProcess app) {
         return ProcessHandle.of(app.pid()).flatMap(h -> h.info().totalCpuDuration()).orElse(null);
     }
 

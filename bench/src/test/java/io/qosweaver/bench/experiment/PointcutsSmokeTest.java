@@ -1,0 +1,73 @@
+package io.qosweaver.bench.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.qosweaver.bench.report.Json;
+import io.qosweaver.bench.river.Progress;
+
+/**
+ * CI smoke test of {@code bench pointcuts} with the real jars at a tiny size: a real profile of one
+ * small chart (JFreeChart only), two generated sets and a random one, their policies loaded by the
+ * real agent, intervals measured by the real scheduler. No collection (the flash crowd runner has
+ * its own smoke tests). Structure only, no time asserted; skipped, with a message, when a jar has
+ * not been built.
+ */
+class PointcutsSmokeTest {
+    @Test
+    void profilesGeneratesAndMeasuresIntervals(@TempDir Path dir) throws Exception {
+        Layout layout = new Layout(Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize());
+        for (Path jar : List.of(layout.riverMonitorJar(), layout.agentJar())) {
+            if (!Files.isRegularFile(jar)) {
+                System.err.println("SKIPPED PointcutsSmokeTest: " + jar + " is missing; build it with "
+                        + "./mvnw -q -B -DskipTests -pl examples/river-monitor,agent -am package");
+            }
+            Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
+        }
+        // 3 h charts at the full period's 15 s step: 720 points, a profile of well under a million join points
+        Pointcuts.Params p = new Pointcuts.Params(3, 3, 1, List.of("org.jfree"), 4, 2, 2, List.of(1, 2), 2, 2, null, 7);
+        List<Pointcuts.ParamSet> sets = List.of(Pointcuts.ParamSet.parse("t10ms-m1"),
+                Pointcuts.ParamSet.parse("t1ms-m300"), Pointcuts.ParamSet.random(3));
+        Pointcuts.Result r = Pointcuts.run(layout, p, sets, List.of(), true, dir, "PointcutsSmokeTest", Progress.NONE);
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.joinPoints()).isPositive();
+        assertThat(r.profile().timelines()).isEqualTo(1);
+        assertThat(r.original().chartThroughputPerS()).hasSize(2);
+        for (Pointcuts.ParamSet s : sets) {
+            Pointcuts.SetResult x = r.parameterSets().get(s.name());
+            assertThat(x.pointcuts()).as(s.name()).isPositive();
+            assertThat(x.selectedJoinPoints()).as(s.name()).isGreaterThanOrEqualTo(x.pointcuts());
+            assertThat(dir.resolve(x.policy())).as(s.name()).isRegularFile();
+            assertThat(Files.readString(dir.resolve(x.policy()))).contains("controlPoints:").contains("taskClasses:");
+            assertThat(x.observed()).as(s.name()).containsOnlyKeys("1", "2");
+        }
+        // the generated control points are reached at run time: the agent measured intervals between them
+        Pointcuts.Observed single = r.parameterSets().get("t1ms-m300").observed().get("1");
+        assertThat(single.intervals()).as("intervals measured with one client").isPositive();
+        assertThat(single.meanMs()).isPositive();
+        assertThat(r.parameterSets().get("t10ms-m1").generationTimeMs()).isNotNull();
+        assertThat(Files.readString(dir.resolve("app-t10ms-m1-without-collection.log")))
+                .contains("[qosweaver] agent started");
+
+        JsonNode j = Json.MAPPER.readTree(dir.resolve("results.json").toFile());
+        assertThat(j.get("experiment").asText()).isEqualTo("pointcuts");
+        assertThat(j.has("generation_time_ms")).isTrue();
+        assertThat(j.get("join_points").asLong()).isEqualTo(r.joinPoints());
+        for (String f : List.of("pointcuts", "selected_join_points", "observed_interval_mean_ms", "overhead_pct")) {
+            assertThat(j.get("parameter_sets").get("t10ms-m1").has(f)).as(f).isTrue();
+        }
+        for (String f : List.of("index.html", "RESULTS.md", "interval-single.png", "interval-concurrency.png")) {
+            assertThat(dir.resolve(f)).as(f).isNotEmptyFile();
+        }
+    }
+}
