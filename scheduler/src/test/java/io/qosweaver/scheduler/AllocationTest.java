@@ -13,6 +13,7 @@ class AllocationTest {
 
     @AfterEach
     void tearDown() {
+        Scheduler.measureIntervals(false);
         Scheduler.uninstall();
         QoS.STATE.remove();
     }
@@ -76,5 +77,21 @@ class AllocationTest {
         int n = 300_000;
         enterExit(n);
         assertThat(bytesPerCall(b, () -> enterExit(n), n)).as("bytes per enter+exit").isLessThan(0.01);
+    }
+
+    /** Measuring intervals costs a clock read per control point, but no allocation once a thread has its histogram. */
+    @Test
+    void measuringIntervalsAllocatesNothingOnTheSteadyPath() {
+        com.sun.management.ThreadMXBean b = bean();
+        Scheduler.install(Configs.importance(1));
+        Scheduler.measureIntervals(true);
+        int n = 300_000;
+        enterExit(n); // the thread's histogram, once
+        QoS.enter("chart");
+        controlPoints(CALLS / 10);
+        double perCall = bytesPerCall(b, () -> controlPoints(CALLS / 10), CALLS / 10);
+        QoS.exit();
+        assertThat(perCall).as("bytes per measured control point").isLessThan(0.01);
+        assertThat(bytesPerCall(b, () -> enterExit(n), n)).as("bytes per measured enter+exit").isLessThan(0.01);
     }
 }
