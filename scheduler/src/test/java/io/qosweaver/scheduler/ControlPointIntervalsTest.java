@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -119,42 +118,53 @@ class ControlPointIntervalsTest {
         assertThat(chart(s).count()).isEqualTo(10);
     }
 
+    /**
+     * A worker thread passes control points when told to; the test drives the fake clock, so the
+     * only real-time element is the handshake. Parked for 10 s of fake time, the worker's next
+     * interval starts when it resumes.
+     */
     @Test
     void timeParkedAtAControlPointIsNotAnInterval() throws Exception {
-        Scheduler s = Scheduler.install(Configs.importance(1));
+        Scheduler s = Scheduler.install(Configs.importance(0), clock);
         Scheduler.measureIntervals(true);
-        AtomicBoolean go = new AtomicBoolean(true);
-        AtomicLong passes = new AtomicLong();
-        List<Thread> lows = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            Thread t = new Thread(() -> {
-                QoS.enter("chart");
-                try {
-                    while (go.get()) {
-                        QoS.controlPoint();
-                        passes.incrementAndGet();
-                        Thread.onSpinWait();
-                    }
-                } finally {
-                    QoS.exit();
+        java.util.concurrent.SynchronousQueue<String> commands = new java.util.concurrent.SynchronousQueue<>();
+        java.util.concurrent.SynchronousQueue<String> done = new java.util.concurrent.SynchronousQueue<>();
+        Thread worker = new Thread(() -> {
+            QoS.enter("chart");
+            try {
+                while (commands.take().equals("cp")) {
+                    QoS.controlPoint();
+                    done.put("ok");
                 }
-            }, "low-" + i);
-            t.start();
-            lows.add(t);
-        }
-        await().atMost(Duration.ofSeconds(5)).until(() -> passes.get() > 1000);
-        QoS.enter("collect"); // one of the two parks
-        await().atMost(Duration.ofSeconds(5)).until(() -> s.stats().suspendedThreads() == 1);
-        Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                QoS.exit();
+            }
+        }, "low");
+        worker.start();
+        commands.put("cp");
+        done.take();
+        clock.advanceMillis(1);
+        commands.put("cp");
+        done.take(); // interval 1 ms
+        QoS.enter("collect"); // lowLimit 0: the worker must stop at its next control point
+        clock.advanceMillis(2);
+        commands.put("cp"); // interval 2 ms, then it parks
+        await().atMost(Duration.ofSeconds(10)).until(() -> s.stats().suspendedThreads() == 1);
+        clock.advanceMillis(10_000); // parked for 10 s
         QoS.exit();
-        await().atMost(Duration.ofSeconds(5)).until(() -> s.stats().suspendedThreads() == 0);
-        go.set(false);
-        for (Thread t : lows) {
-            t.join(5_000);
-        }
+        done.take();
+        clock.advanceMillis(3);
+        commands.put("cp");
+        done.take(); // interval 3 ms, counted from the resumption
+        commands.put("stop");
+        worker.join(10_000);
+
         IntervalHistogram.Snapshot h = chart(s);
-        assertThat(h.count()).isGreaterThan(1000);
-        assertThat(h.maxNanos()).as("the 300 ms parked is not an interval").isLessThan(250_000_000L);
+        assertThat(h.count()).isEqualTo(3);
+        assertThat(h.sumNanos()).isEqualTo(6_000_000L);
+        assertThat(h.maxNanos()).as("the 10 s parked is not an interval").isEqualTo(3_000_000L);
     }
 
     @Test
