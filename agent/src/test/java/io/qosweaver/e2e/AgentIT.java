@@ -1,9 +1,11 @@
 package io.qosweaver.e2e;
 
+import static io.qosweaver.e2e.ChildJvms.get;
+import static io.qosweaver.e2e.ChildJvms.metric;
+import static io.qosweaver.e2e.ChildJvms.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,17 +13,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentIT {
     private static Path agentJar;
     private static String appClassPath;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final List<Process> started = new ArrayList<>();
+    private static final HttpClient HTTP = ChildJvms.HTTP;
+    private ChildJvms jvms;
 
     @TempDir
     Path dir;
@@ -56,60 +56,26 @@ class AgentIT {
 
     @BeforeAll
     static void locate() {
-        agentJar = Path.of(System.getProperty("qosweaver.agentJar", "target/qosweaver-agent.jar")).toAbsolutePath();
-        assertThat(agentJar).as("run 'package' first: the agent jar").exists();
-        appClassPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> e.contains("jetty") || e.contains("servlet") || e.contains("slf4j")
-                        || e.endsWith("test-classes"))
-                .collect(Collectors.joining(File.pathSeparator));
+        agentJar = ChildJvms.agentJar();
+        appClassPath = ChildJvms.appClassPath();
+    }
+
+    @BeforeEach
+    void jvms() {
+        jvms = new ChildJvms(dir);
     }
 
     @AfterEach
     void stop() {
-        for (Process p : started) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-        }
+        jvms.stopAll();
     }
 
-    record Child(Process process, Path stdout, Path stderr) {
-        String err() throws IOException {
-            return Files.readString(stderr);
-        }
-
-        String out() throws IOException {
-            return Files.readString(stdout);
-        }
-
-        int port(Pattern p, String text) {
-            Matcher m = p.matcher(text);
-            return m.find() ? Integer.parseInt(m.group(1)) : -1;
-        }
+    private ChildJvms.Child launch(String agentArgs, String mainClass, String classPath, String... args)
+            throws IOException {
+        return jvms.start(List.of(), agentArgs, classPath, mainClass, args);
     }
 
-    private Child launch(String agentArgs, String mainClass, String classPath, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xshare:off", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-javaagent:" + agentJar + "=" + agentArgs, "-cp", classPath, mainClass));
-        cmd.addAll(List.of(args));
-        Path out = dir.resolve("stdout-" + started.size());
-        Path err = dir.resolve("stderr-" + started.size());
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        started.add(p);
-        return new Child(p, out, err);
-    }
 
-    private static String get(int port, String path) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(path).isEqualTo(200);
-        return r.body();
-    }
-
-    private static long metric(String text, String name) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(text);
-        return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
-    }
 
     /**
      * The JVM appends -javaagent jars to the system class path, so any class the agent jar holds
@@ -131,7 +97,7 @@ class AgentIT {
     @Test
     void wovenEntriesAndControlPointsAreCountedInMetrics() throws Exception {
         Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
-        Child c = launch("policy=" + policy + ",metricsPort=0", E2eApp.class.getName(), appClassPath);
+        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eApp.class.getName(), appClassPath);
         Pattern appPort = Pattern.compile("PORT=(\\d+)");
         Pattern metricsPort = Pattern.compile("\\[qosweaver] metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics");
         await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
@@ -194,19 +160,12 @@ class AgentIT {
         assertThat(wrong.statusCode()).as("GET cannot switch it").isEqualTo(405);
     }
 
-    private static String post(int port, String path) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(path).isEqualTo(200);
-        return r.body();
-    }
 
     @Test
     void brokenPolicyExitsNonZeroNamingFileAndLine() throws Exception {
         Path policy = Files.writeString(dir.resolve("broken.yaml"), POLICY.replace("lowLimit: 1", "lowLimt: 1")
                 .replace("doGet(..))", "doGet(..)"));
-        Child c = launch("policy=" + policy, E2eApp.class.getName(), appClassPath);
+        ChildJvms.Child c = launch("policy=" + policy, E2eApp.class.getName(), appClassPath);
         assertThat(c.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(c.process().exitValue()).as("a clean exit status, not the JVM's abort").isEqualTo(1);
         assertThat(c.err()).contains("[qosweaver] ERROR policy " + policy + ":9:")
@@ -218,7 +177,7 @@ class AgentIT {
     @Test
     void failOpenServesUnscheduled() throws Exception {
         Path policy = Files.writeString(dir.resolve("broken.yaml"), POLICY.replace("name: importance", "name: nosuch"));
-        Child c = launch("policy=" + policy + ",failOpen=true,metricsPort=0", E2eApp.class.getName(), appClassPath);
+        ChildJvms.Child c = launch("policy=" + policy + ",failOpen=true,metricsPort=0", E2eApp.class.getName(), appClassPath);
         Pattern appPort = Pattern.compile("PORT=(\\d+)");
         await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
         String err = c.err();
@@ -238,11 +197,6 @@ class AgentIT {
                     + " (build examples/river-monitor first)");
         }
         Assumptions.assumeTrue(Files.exists(jar), "river-monitor.jar absent: " + jar);
-        RiverMonitorCheck.run(this::launch, root, jar, dir);
-    }
-
-    @FunctionalInterface
-    interface Launcher {
-        Child launch(String agentArgs, String mainClass, String classPath, String... args) throws IOException;
+        RiverMonitorCheck.run(jvms, root, jar);
     }
 }

@@ -1,26 +1,22 @@
 package io.qosweaver.e2e;
 
+import static io.qosweaver.e2e.ChildJvms.get;
+import static io.qosweaver.e2e.ChildJvms.metric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.File;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,12 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
 class LinuxPriorityIT {
     private static Path agentJar;
     private static String appClassPath;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Pattern APP_PORT = Pattern.compile("PORT=(\\d+)");
     private static final Pattern METRICS_PORT = Pattern.compile("\\[qosweaver] metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics");
     private static final Pattern EFFECTIVE = Pattern.compile(
             "(?m)^qosweaver_priority_effective\\{mechanism=\"linux-nice\",reason=\"([^\"]*)\"} (\\d)$");
-    private final List<Process> started = new ArrayList<>();
+    private ChildJvms jvms;
 
     @TempDir
     Path dir;
@@ -57,66 +52,35 @@ class LinuxPriorityIT {
     @BeforeAll
     static void locate() {
         Assumptions.assumeTrue(System.getProperty("os.name").toLowerCase().startsWith("linux"), "Linux only");
-        agentJar = Path.of(System.getProperty("qosweaver.agentJar", "target/qosweaver-agent.jar")).toAbsolutePath();
-        assertThat(agentJar).as("run 'package' first: the agent jar").exists();
-        appClassPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> e.contains("jetty") || e.contains("servlet") || e.contains("slf4j")
-                        || e.endsWith("test-classes"))
-                .collect(Collectors.joining(File.pathSeparator));
+        agentJar = ChildJvms.agentJar();
+        appClassPath = ChildJvms.appClassPath();
         assertThat(appClassPath).as("the app must not bring JNA").doesNotContain("jna");
+    }
+
+    @BeforeEach
+    void jvms() {
+        jvms = new ChildJvms(dir);
     }
 
     @AfterEach
     void stop() {
-        for (Process p : started) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-        }
+        jvms.stopAll();
     }
 
-    private record Child(Process process, Path stdout, Path stderr) {
-        String err() throws Exception {
-            return Files.readString(stderr);
-        }
-
-        int port(Pattern p, String text) {
-            Matcher m = p.matcher(text);
-            return m.find() ? Integer.parseInt(m.group(1)) : -1;
-        }
-    }
-
-    private Child launch(String... jvmOptions) throws Exception {
+    private ChildJvms.Child launch(String... jvmOptions) throws Exception {
         return launchApp(appClassPath, E2eApp.class.getName(), jvmOptions);
     }
 
-    private Child launchApp(String classPath, String mainClass, String... jvmOptions) throws Exception {
+    private ChildJvms.Child launchApp(String classPath, String mainClass, String... jvmOptions) throws Exception {
         Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xshare:off", "-Xmx256m", "-XX:TieredStopAtLevel=1"));
-        cmd.addAll(List.of(jvmOptions));
-        cmd.addAll(List.of("-javaagent:" + agentJar + "=policy=" + policy + ",metricsPort=0",
-                "-cp", classPath, mainClass));
-        Path out = dir.resolve("stdout-" + started.size());
-        Path err = dir.resolve("stderr-" + started.size());
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        started.add(p);
-        Child c = new Child(p, out, err);
-        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(APP_PORT, Files.readString(out)) > 0 || !p.isAlive());
-        assertThat(p.isAlive()).as(c.err()).isTrue();
+        ChildJvms.Child c = jvms.start(List.of(jvmOptions), "policy=" + policy + ",metricsPort=0", classPath,
+                mainClass);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(APP_PORT, c.out()) > 0 || !c.process().isAlive());
+        assertThat(c.process().isAlive()).as(c.err()).isTrue();
         return c;
     }
 
-    private static String get(int port, String path) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(path).isEqualTo(200);
-        return r.body();
-    }
 
-    private static long metric(String text, String name) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(text);
-        return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
-    }
 
     private static boolean mayRaiseToMinus20() throws Exception {
         String status = Files.readString(Path.of("/proc/self/status"));
@@ -128,7 +92,7 @@ class LinuxPriorityIT {
 
     @Test
     void linuxPriorityPolicyIsEffectiveThroughTheAgentsJna() throws Exception {
-        Child c = launch();
+        ChildJvms.Child c = launch();
         String err = c.err();
         int port = c.port(APP_PORT, Files.readString(c.stdout()));
         int mport = c.port(METRICS_PORT, err);
@@ -158,7 +122,7 @@ class LinuxPriorityIT {
     @Test
     void withoutLoadableJnaTheAppRunsAndThePolicySaysWhy() throws Exception {
         // no system libjnidispatch, and JNA may not extract its own: Native cannot initialise
-        Child c = launch("-Djna.nosys=true", "-Djna.noclasspath=true");
+        ChildJvms.Child c = launch("-Djna.nosys=true", "-Djna.noclasspath=true");
         String err = c.err();
         int port = c.port(APP_PORT, Files.readString(c.stdout()));
         assertThat(get(port, "/work")).startsWith("work ");
@@ -178,7 +142,7 @@ class LinuxPriorityIT {
         String jna = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> Path.of(e).getFileName().toString().matches("jna-\\d.*\\.jar"))
                 .findFirst().orElseThrow(() -> new AssertionError("no JNA on the test class path"));
-        Child c = launchApp(appClassPath + File.pathSeparator + jna, E2eJnaApp.class.getName());
+        ChildJvms.Child c = launchApp(appClassPath + File.pathSeparator + jna, E2eJnaApp.class.getName());
         String out = Files.readString(c.stdout());
         // the application's JNA is its own (system class loader), and it works
         assertThat(out).containsPattern("APP_JNA pid=" + c.process().pid() + " version=\\S+ loader=AppClassLoader");

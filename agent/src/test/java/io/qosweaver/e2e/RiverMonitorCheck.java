@@ -17,10 +17,10 @@ import java.util.regex.Pattern;
 final class RiverMonitorCheck {
     private RiverMonitorCheck() {}
 
-    static void run(AgentIT.Launcher launcher, Path root, Path jar, Path dir) throws Exception {
+    static void run(ChildJvms jvms, Path root, Path jar) throws Exception {
         Path policy = root.resolve("examples/policies/river-monitor.yaml");
-        AgentIT.Child c = launcher.launch("policy=" + policy + ",metricsPort=0", "org.rivermonitor.Main",
-                jar.toString(), "--port", "0", "--generator-port", "0", "--rivers", "4", "--period", "1s",
+        ChildJvms.Child c = jvms.start(java.util.List.of(), "policy=" + policy + ",metricsPort=0", jar.toString(),
+                "org.rivermonitor.Main", "--port", "0", "--generator-port", "0", "--rivers", "4", "--period", "1s",
                 "--history-hours", "3");
         Pattern listening = Pattern.compile("river-monitor listening on http://127\\.0\\.0\\.1:(\\d+)");
         await().atMost(90, TimeUnit.SECONDS).until(() -> c.port(listening, c.out()) > 0 || !c.process().isAlive());
