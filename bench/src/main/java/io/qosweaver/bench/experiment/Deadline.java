@@ -362,7 +362,10 @@ public final class Deadline {
                             beats = p < x;
                         }
                         if (beats) {
-                            better.add(n + " on " + m.getKey() + " (" + f(p) + " vs " + f(x) + ")");
+                            // latencies count served requests only: say when a version got them by refusing others
+                            String refused = m.getKey().startsWith("chart_p") && r.chartErrors() > 0
+                                    ? ", having refused or failed " + r.chartErrors() + " chart requests" : "";
+                            better.add(n + " on " + m.getKey() + " (" + f(p) + " vs " + f(x) + refused + ")");
                         }
                     }
                 }

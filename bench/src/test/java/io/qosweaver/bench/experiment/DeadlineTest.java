@@ -125,4 +125,19 @@ class DeadlineTest {
         assertThat(html).contains("Table 2", "data:image/png;base64,", "What the numbers show", "FAILED runs");
         assertThat(Files.readString(dir.resolve("RESULTS.md"))).contains("| qosweaver | 0.000 (0/4) | 0.000 (0/4) |");
     }
+
+    /** Latencies count served requests only: a version that refused requests says so where it looks better. */
+    @Test
+    void aPeerThatLooksFasterByRefusingRequestsIsNamedAsSuch(@TempDir Path dir) throws Exception {
+        Deadline.WindowRunner fake = (v, h, log) -> new RunResult(v.name(), null, switch (v.name()) {
+            case "concurrency-limits" -> TestResults.scenario(v.name(), 1000, new long[] {300, 300}, null, 50.0, 7_000);
+            case "jetty-qos" -> TestResults.scenario(v.name(), 1000, new long[] {300, 300}, null, 100.0, 0);
+            default -> TestResults.scenario(v.name(), 1000, new long[] {300, 300}, 0.002);
+        }, log.toString());
+        Deadline.Result r = Deadline.run(Versions.resolve(List.of("original", "qosweaver", "concurrency-limits",
+                "jetty-qos")), List.of(3), true, new LinkedHashMap<>(), Map.of(), dir, "test", Progress.NONE, fake);
+        String summary = String.join("\n", r.summary());
+        assertThat(summary).contains("concurrency-limits on chart_p50_ms (50.00 vs 280, having refused or failed 7000 "
+                + "chart requests)").contains("jetty-qos on chart_p50_ms (100 vs 280)");
+    }
 }

@@ -13,6 +13,12 @@ public final class TestResults {
     }
 
     public static ScenarioResult scenario(String version, long periodMs, long[] durations, Double suspensionP50S) {
+        return scenario(version, periodMs, durations, suspensionP50S, 280.0, 0);
+    }
+
+    /** As above, with the chart median and the chart requests refused or failed. */
+    public static ScenarioResult scenario(String version, long periodMs, long[] durations, Double suspensionP50S,
+                                          double chartP50Ms, long chartErrors) {
         FlashCrowdConfig c = new FlashCrowdConfig(version, periodMs / 1000.0, 5, 40, 12, 0, 0, 0, 10,
                 List.of(), List.of("-jar", "x.jar"), List.of(), java.nio.file.Path.of("app.log"));
         List<ScenarioResult.Collection> cs = new ArrayList<>();
@@ -20,7 +26,8 @@ public final class TestResults {
             cs.add(new ScenarioResult.Collection(i * periodMs / 1000.0, 1000 + i * periodMs, durations[i], 5,
                     durations[i] > periodMs, false));
         }
-        ClassResult chart = new ClassResult("chart", "closed", 40, null, 100, 0, Map.of(), 10, 300.0, 50.0, 280.0,
+        ClassResult chart = new ClassResult("chart", "closed", 40, null, 100, chartErrors,
+                chartErrors == 0 ? Map.of() : Map.of("status 429", chartErrors), 10, 300.0, 50.0, chartP50Ms,
                 400.0, 900.0, 950.0, 1000.0);
         LoadResult load = new LoadResult(1000, 10, Map.of("chart", chart), List.of());
         PrometheusText after = suspensionP50S == null ? null : PrometheusText.parse(
