@@ -26,7 +26,7 @@ final class LoadOptions {
     @Option(names = "--duration", paramLabel = "S", description = "seconds of a loaded window (default 12 periods)")
     Double duration;
 
-    @Option(names = "--warmup", paramLabel = "S", description = "seconds of load before a window")
+    @Option(names = "--warmup", paramLabel = "S", description = "seconds of each warm-up phase before a window: one client per core, then the full load")
     Double warmup;
 
     @Option(names = "--app-arg", paramLabel = "ARG", description = "an extra river-monitor argument (repeatable), "

@@ -16,6 +16,7 @@ import io.qosweaver.bench.river.Progress;
 import io.qosweaver.bench.river.RiverMonitorRunner;
 import io.qosweaver.bench.river.RunResult;
 import io.qosweaver.bench.river.ScenarioResult;
+import io.qosweaver.bench.river.Warmup;
 
 /**
  * The flash crowd of issue 2 (paper: QoSWeaver 5.2): the unmodified river monitor, first idle,
@@ -59,6 +60,8 @@ public final class FlashCrowd {
             m.put("levels_clients", levelsClients);
             m.put("idle_s", idleS);
             m.put("warmup_s", warmupS);
+            m.put("warmup", "warmup_s with light_warmup_clients chart clients, then warmup_s with the full load");
+            m.put("light_warmup_clients", Warmup.lightClients());
             m.put("duration_s", durationS);
             m.put("extra_app_args", extraAppArgs);
             return m;

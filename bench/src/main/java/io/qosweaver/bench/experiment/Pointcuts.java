@@ -21,6 +21,7 @@ import io.qosweaver.bench.river.IntervalStats;
 import io.qosweaver.bench.river.Progress;
 import io.qosweaver.bench.river.RiverMonitorRunner;
 import io.qosweaver.bench.river.ScenarioResult;
+import io.qosweaver.bench.river.Warmup;
 import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
 import io.qosweaver.pointcuts.GenerationReport;
 import io.qosweaver.pointcuts.PointcutGenerator;
@@ -180,6 +181,9 @@ public final class Pointcuts {
             m.put("include", include);
             m.put("overhead_clients", overheadClients);
             m.put("overhead_warmup_s", overheadWarmupS);
+            m.put("overhead_warmup", "overhead_warmup_s with light_warmup_clients chart clients, then "
+                    + "overhead_warmup_s with overhead_clients");
+            m.put("light_warmup_clients", Warmup.lightClients());
             m.put("overhead_window_s", overheadWindowS);
             m.put("interval_clients", intervalClients);
             m.put("interval_warmup_s", intervalWarmupS);

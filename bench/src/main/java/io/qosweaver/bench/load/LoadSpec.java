@@ -68,6 +68,11 @@ public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond
         return new LoadSpec(name, mode, clients, ratePerSecond, think, targets, timeout);
     }
 
+    /** The same class with {@code n} clients (closed loop) or at most {@code n} in flight (open loop). */
+    public LoadSpec withClients(int n) {
+        return new LoadSpec(name, mode, n, ratePerSecond, thinkTime, targets, timeout);
+    }
+
     public LoadSpec withTimeout(Duration t) {
         return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, t);
     }

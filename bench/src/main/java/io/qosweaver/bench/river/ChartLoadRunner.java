@@ -18,7 +18,8 @@ import io.qosweaver.bench.load.LoadSpec;
 
 /**
  * The river monitor without its collector ({@code --no-collector}), under chart requests only,
- * in one app process: first an overhead window (many clients; nothing is ever suspended, so what
+ * in one app process: first a light warm-up as long as the overhead window's ({@link Warmup}),
+ * then an overhead window (many clients; nothing is ever suspended, so what
  * a version costs shows as throughput and CPU time per chart), then, when the agent runs and
  * intervals are asked for, one window per concurrency level with the agent measuring the intervals
  * between control points (paper 5.3, Fig. 19: one client, "single-thread execution"; Fig. 21: 10,
@@ -84,6 +85,8 @@ public final class ChartLoadRunner {
             int firstRiver = RiverMonitorRunner.firstRiverId(http, base);
             progress.update("[" + plan.version() + "] overhead window: " + plan.overheadClients() + " chart clients, "
                     + fmt(plan.overheadWarmupS()) + " s warm-up + " + fmt(plan.overheadWindowS()) + " s");
+            Warmup.light(http, app, List.of(chartSpec(base, firstRiver, plan, plan.overheadClients())),
+                    plan.overheadWarmupS(), progress, plan.version());
             Window overhead = window(app, base, metrics, firstRiver, plan, plan.overheadClients(),
                     plan.overheadWarmupS(), plan.overheadWindowS(), false);
             List<Window> intervals = new ArrayList<>();
@@ -101,11 +104,15 @@ public final class ChartLoadRunner {
         }
     }
 
+    private static LoadSpec chartSpec(URI base, int firstRiver, Plan plan, int clients) {
+        int rivers = riversOf(plan.appArgs());
+        return LoadSpec.closed("chart", clients, seq -> base.resolve(
+                "/chart?river=" + (firstRiver + seq % rivers) + "&hours=" + plan.chartHours()));
+    }
+
     private Window window(AppProcess app, URI base, URI metrics, int firstRiver, Plan plan, int clients,
                           double warmupS, double windowS, boolean intervals) throws IOException, InterruptedException {
-        int rivers = riversOf(plan.appArgs());
-        LoadSpec spec = LoadSpec.closed("chart", clients, seq -> base.resolve(
-                "/chart?river=" + (firstRiver + seq % rivers) + "&hours=" + plan.chartHours()));
+        LoadSpec spec = chartSpec(base, firstRiver, plan, clients);
         LoadResult load;
         PrometheusText before;
         PrometheusText after;

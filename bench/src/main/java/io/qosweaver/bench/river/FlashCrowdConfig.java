@@ -13,7 +13,8 @@ import java.util.List;
  * @param chartHours    chart window, 3, 6, 12 or 24 (hours)
  * @param levelsClients closed-loop clients of {@code /levels} and {@code /levels.png}; 0 for none
  * @param idleS         seconds measured with no load first (0: no idle phase)
- * @param warmupS       seconds of load before the loaded window
+ * @param warmupS       seconds of each warm-up phase before the loaded window: first one client
+ *                      per core ({@link Warmup}), then the full load
  * @param durationS     seconds of the loaded window (0: no loaded phase)
  * @param jvmArgs       flags for the app's JVM (e.g. {@code -javaagent:...})
  * @param appCommand    how to start the app after the flags, e.g. {@code -jar river-monitor.jar}

@@ -19,8 +19,9 @@ import io.qosweaver.bench.load.LoadSpec;
  * Runs the river monitor as a child process under the flash crowd and measures it.
  *
  * <p>Order: start the app and wait for its ready line; optionally an idle window (no load);
- * wait for the next collection to start so that no idle collection runs under load; start the
- * load, warm up, measure the loaded window; stop the load; wait (bounded) until every
+ * wait for the next collection to start so that no idle collection runs under load; warm up
+ * with one client per core ({@link Warmup}), then start the full load, warm up again as long,
+ * measure the loaded window; stop the load; wait (bounded) until every
  * collection that started in the window has finished; stop the app with SIGTERM.
  *
  * <p>A collection belongs to the window it STARTS in. The last one of the loaded window
@@ -92,6 +93,7 @@ public final class RiverMonitorRunner {
                 TimelineRecorder timeline = null;
                 Duration cpuBefore;
                 Duration cpuAfter;
+                Warmup.light(http, app, specs, c.warmupS(), progress, c.version());
                 try (LoadRun run = new LoadDriver(http).start(specs, true)) {
                     if (c.warmupS() > 0) {
                         progress.update("[" + c.version() + "] warm-up " + fmt(c.warmupS()) + " s with "

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.qosweaver.bench.load.LoadSpec;
 import io.qosweaver.bench.testing.FakeRiverMonitor;
 
 /** The runner end to end against a child JVM that keeps the river monitor's contract. */
@@ -46,6 +47,27 @@ class RiverMonitorRunnerTest {
         assertThat(o.runningChartThreads()).isNotEmpty();
         assertThat(Files.readString(dir.resolve("app.log"))).contains("listening on");
         assertThat(progress).anyMatch(l -> l.contains("overloaded") && l.contains("collections so far"));
+        int light = indexOf(progress, "light warm-up 0.3 s with " + Warmup.lightClients() + " client(s)");
+        int full = indexOf(progress, "] warm-up 0.3 s with 3 chart clients");
+        assertThat(light).as("the light phase runs first: %s", progress).isNotNegative().isLessThan(full);
+    }
+
+    private static int indexOf(List<String> lines, String part) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void theLightWarmupKeepsAClassButCapsItsClients() {
+        LoadSpec s = LoadSpec.closed("chart", 40, LoadSpec.Targets.fixed(java.net.URI.create("http://x/chart")))
+                .withThinkTime(java.time.Duration.ofMillis(5));
+        LoadSpec light = s.withClients(2);
+        assertThat(light.clients()).isEqualTo(2);
+        assertThat(light).usingRecursiveComparison().ignoringFields("clients").isEqualTo(s);
     }
 
     @Test
