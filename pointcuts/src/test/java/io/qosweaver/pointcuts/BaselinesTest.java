@@ -223,26 +223,6 @@ class BaselinesTest {
 
     // ---- randomized ----
 
-    private static Profile randomProfile(Random rnd) {
-        Profile.Builder b = Profile.builder();
-        int sources = 1 + rnd.nextInt(2);
-        int callers = 1 + rnd.nextInt(3);
-        int callees = 2 + rnd.nextInt(6);
-        for (int s = 0; s < sources; s++) {
-            b.source("p" + s);
-            int n = 1 + rnd.nextInt(40);
-            for (int k = 0; k < n; k++) {
-                long thread = 1 + rnd.nextInt(2);
-                long time = rnd.nextInt(100) * 1_000L + rnd.nextInt(1000);
-                // f0 is a constructor: never eligible.
-                int f = rnd.nextInt(callees);
-                String callee = f == 0 ? "void r.D.<init>(int[])" : "int r.D.f" + f + "(int[])";
-                b.joinPoint(time, thread, "void r.C.m" + rnd.nextInt(callers) + "()", callee);
-            }
-        }
-        return b.build();
-    }
-
     /** m1 calls f1 inside a monitor. */
     private static final SynchronizedRegions M1_LOCKS_F1 =
             (caller, callee) -> caller.equals("void r.C.m1()") && callee.equals("int r.D.f1(int[])");
@@ -251,7 +231,7 @@ class BaselinesTest {
     void evaluatingGeneratedPointcutsReproducesGenerateOnRandomProfiles() {
         Random rnd = new Random(20240607L);
         for (int round = 0; round < 400; round++) {
-            Profile p = randomProfile(rnd);
+            Profile p = RandomProfiles.of(rnd, true);
             long interval = 3_000 + rnd.nextInt(20_000);
             int m = 1 + rnd.nextInt(5);
             PointcutGenerator g = new PointcutGenerator(new PointcutGenerator.Options(Duration.ofNanos(interval), m,
@@ -266,7 +246,7 @@ class BaselinesTest {
     void evaluateAgreesWithANaiveComputationOnRandomSamples() {
         Random rnd = new Random(20240608L);
         for (int round = 0; round < 400; round++) {
-            Profile p = randomProfile(rnd);
+            Profile p = RandomProfiles.of(rnd, true);
             long interval = 3_000 + rnd.nextInt(20_000);
             PointcutGenerator g = new PointcutGenerator(new PointcutGenerator.Options(Duration.ofNanos(interval),
                     1 + rnd.nextInt(5), M1_LOCKS_F1));

@@ -120,20 +120,7 @@ class PointcutGeneratorTest {
     void agreesWithBruteForceOnRandomProfiles() throws Exception {
         Random rnd = new Random(20240605L);
         for (int round = 0; round < 400; round++) {
-            Profile.Builder b = Profile.builder();
-            int sources = 1 + rnd.nextInt(2);
-            int callers = 1 + rnd.nextInt(3);
-            int callees = 2 + rnd.nextInt(6);
-            for (int s = 0; s < sources; s++) {
-                b.source("p" + s);
-                int n = 1 + rnd.nextInt(40);
-                for (int k = 0; k < n; k++) {
-                    long thread = 1 + rnd.nextInt(2);
-                    long time = rnd.nextInt(100) * 1_000L + rnd.nextInt(1000);
-                    b.joinPoint(time, thread, "void r.C.m" + rnd.nextInt(callers) + "()", "int r.D.f" + rnd.nextInt(callees) + "(int[])");
-                }
-            }
-            Profile p = b.build();
+            Profile p = RandomProfiles.of(rnd, false);
             long interval = 3_000 + rnd.nextInt(20_000);
             int m = 1 + rnd.nextInt(5);
             GenerationReport r = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofNanos(interval), m)).generate(p);
