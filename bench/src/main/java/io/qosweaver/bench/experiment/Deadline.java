@@ -158,7 +158,13 @@ public final class Deadline {
         }
     }
 
-    /** Runs every window and version through {@code wr}, aggregates, writes results.json. */
+    /** Written after every chart window but the last (the windows done so far), removed with the run's end. */
+    static final String PARTIAL_RESULTS = "results.partial.json";
+
+    /**
+     * Runs every window and version through {@code wr}, aggregates, writes results.json (and, after
+     * each window, {@value #PARTIAL_RESULTS}).
+     */
     public static Result run(List<Versions.Version> versions, List<Integer> hours, boolean quick,
                              Map<String, Object> params, Map<String, Object> machine, Path reportDir, String command,
                              Progress progress, WindowRunner wr) throws IOException, InterruptedException {
@@ -188,7 +194,22 @@ public final class Deadline {
                 }
                 windows.get(v.name()).put(h, window(v, h, k, rr, log, error));
             }
+            if (i < hours.size() - 1) {
+                // two hours of runs must not be lost to a crash in the last window
+                Json.write(result(versions, hours.subList(0, i + 1), quick, params, machine, command, windows, orders,
+                        errors), reportDir.resolve(PARTIAL_RESULTS));
+            }
         }
+        Result res = result(versions, hours, quick, params, machine, command, windows, orders, errors);
+        Json.write(res, reportDir.resolve("results.json"));
+        Files.deleteIfExists(reportDir.resolve(PARTIAL_RESULTS));
+        return res;
+    }
+
+    private static Result result(List<Versions.Version> versions, List<Integer> hours, boolean quick,
+                                 Map<String, Object> params, Map<String, Object> machine, String command,
+                                 Map<String, Map<Integer, Window>> windows, List<List<String>> orders,
+                                 Map<String, String> errors) {
         Map<String, VersionResult> results = new LinkedHashMap<>();
         for (Versions.Version v : versions) {
             results.put(v.name(), aggregate(v, windows.get(v.name())));
@@ -201,10 +222,8 @@ public final class Deadline {
         }
         Map<String, Object> ps = new LinkedHashMap<>(params);
         ps.put("order", "the version order is rotated by one per chart window; see `order`");
-        Result res = new Result("deadline", Instant.now().toString(), command, quick, ps, machine, orders, results,
-                summary(results, hours), errors);
-        Json.write(res, reportDir.resolve("results.json"));
-        return res;
+        return new Result("deadline", Instant.now().toString(), command, quick, ps, machine, List.copyOf(orders),
+                results, summary(results, hours), new LinkedHashMap<>(errors));
     }
 
     static Window window(Versions.Version v, int h, int orderIndex, RunResult rr, Path log, String error) {

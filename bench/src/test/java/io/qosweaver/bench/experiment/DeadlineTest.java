@@ -39,8 +39,13 @@ class DeadlineTest {
     @Test
     void everyWindowRunsEveryVersionAndResultsHaveTheIssuesStructure(@TempDir Path dir) throws Exception {
         List<String> calls = new ArrayList<>();
+        List<String> partialAt3h = new ArrayList<>();
         Deadline.WindowRunner fake = (v, h, log) -> {
             calls.add(h + ":" + v.name());
+            if (h == 3 && partialAt3h.isEmpty()) {
+                Path partial = dir.resolve(Deadline.PARTIAL_RESULTS);
+                partialAt3h.add(Files.isRegularFile(partial) ? Files.readString(partial) : "(none)");
+            }
             return switch (v.name()) {
                 case "original" -> new RunResult(v.name(), null,
                         TestResults.scenario(v.name(), 1000, new long[] {1500, 900, 1200, 800}, null), log.toString());
@@ -65,6 +70,12 @@ class DeadlineTest {
                 "3:admission", "3:java-priority", "3:linux-priority", "3:qosweaver", "3:original");
         assertThat(r.complete()).isFalse();
         assertThat(r.errors()).containsOnlyKeys("admission@12h", "admission@3h");
+        // the first window's results were on disk before the second began, and are gone at the end
+        JsonNode partial = Json.MAPPER.readTree(partialAt3h.get(0));
+        assertThat(partial.get("versions").get("qosweaver").get("by_hours").has("12")).isTrue();
+        assertThat(partial.get("versions").get("qosweaver").get("by_hours").has("3")).isFalse();
+        assertThat(partial.get("errors").has("admission@12h")).isTrue();
+        assertThat(dir.resolve(Deadline.PARTIAL_RESULTS)).doesNotExist();
 
         JsonNode j = Json.MAPPER.readTree(dir.resolve("results.json").toFile());
         assertThat(j.get("experiment").asText()).isEqualTo("deadline");
