@@ -25,6 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *       costs at the least);
  *   <li>{@code controlPointFastPath}: scheduler installed (importance), the thread inside a low
  *       scope, no high task running, so nothing pending;
+ *   <li>{@code controlPointMeasuringIntervals}: the same with interval measurement on (a clock
+ *       read and a histogram bucket per control point; off by default);
  *   <li>{@code controlPointNoScheduler}: nothing installed;
  *   <li>{@code enterExit}: entering and leaving a low scope (the per-request cost).
  * </ul>
@@ -73,6 +75,22 @@ public class ControlPointBenchmark {
         }
     }
 
+    /** Inside a low scope with control-point interval measurement on (opt-in, Fig. 19/21 of the paper). */
+    @State(Scope.Thread)
+    public static class InLowScopeMeasuring {
+        @Setup(Level.Trial)
+        public void enter(Installed installed) {
+            Scheduler.measureIntervals(true);
+            QoS.enter("chart");
+        }
+
+        @TearDown(Level.Trial)
+        public void exit() {
+            QoS.exit();
+            Scheduler.measureIntervals(false);
+        }
+    }
+
     /** No scheduler at all. */
     @State(Scope.Benchmark)
     public static class NotInstalled {
@@ -94,6 +112,11 @@ public class ControlPointBenchmark {
 
     @Benchmark
     public void controlPointFastPath(InLowScope scope) {
+        QoS.controlPoint();
+    }
+
+    @Benchmark
+    public void controlPointMeasuringIntervals(InLowScopeMeasuring scope) {
         QoS.controlPoint();
     }
 
