@@ -53,6 +53,8 @@ public final class Pointcuts {
     public static final String ALL = "all";
     public static final String FILE = "file";
     static final String HANDWRITTEN_POLICY = "examples/policies/handwritten/river-monitor.yaml";
+    /** Written after every parameter set (the sets done so far), removed once results.json is written. */
+    static final String PARTIAL_RESULTS = "results.partial.json";
 
     /**
      * One row of Table 3.
@@ -316,7 +318,9 @@ public final class Pointcuts {
             }
             Map<String, ChartLoadRunner.Result> without = new LinkedHashMap<>();
             Map<String, ScenarioResult> with = new LinkedHashMap<>();
-            for (ParamSet s : sets) {
+            Path partial = reportDir.resolve(PARTIAL_RESULTS);
+            for (int i = 0; i < sets.size(); i++) {
+                ParamSet s = sets.get(i);
                 String flag = Demo.agentFlag(jars.agentJar(), policyOf.get(s.name()));
                 try {
                     without.put(s.name(), loads.run(plan(p, s.name(), List.of(flag), appCommand, p.intervalClients(),
@@ -330,6 +334,9 @@ public final class Pointcuts {
                     progress.update("[" + s.name() + "] FAILED: " + e.getMessage());
                     errors.put(s.name(), e.getMessage());
                 }
+                // a run of over an hour must not lose what it measured to a crash near its end
+                Json.write(aggregate(quick, command, params, Machine.describe(), info, sets.subList(0, i + 1),
+                        generated, policyOf, reportDir, originals, originalFlash, without, with, errors), partial);
             }
             try {
                 originals.add(loads.run(plan(p, "original", List.of(), appCommand, List.of(),
@@ -342,6 +349,7 @@ public final class Pointcuts {
                     originals, originalFlash, without, with, errors);
             Json.write(r, reportDir.resolve("results.json"));
             PointcutsReport.write(reportDir, r);
+            Files.deleteIfExists(partial);
             return r;
         }
     }

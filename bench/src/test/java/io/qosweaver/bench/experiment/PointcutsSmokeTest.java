@@ -37,7 +37,19 @@ class PointcutsSmokeTest {
         Pointcuts.Params p = new Pointcuts.Params(3, 3, 1, List.of("org.jfree"), 4, 2, 2, List.of(1, 2), 2, 2, null, 7);
         List<Pointcuts.ParamSet> sets = List.of(Pointcuts.ParamSet.parse("t10ms-m1"),
                 Pointcuts.ParamSet.parse("t1ms-m300"), Pointcuts.ParamSet.random(3));
-        Pointcuts.Result r = Pointcuts.run(layout, p, sets, List.of(), true, dir, "PointcutsSmokeTest", Progress.NONE);
+        // when the second set starts, the first one's results are already on disk
+        List<String> partialAtSecondSet = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Progress progress = line -> {
+            if (line.startsWith("[t1ms-m300] starting") && partialAtSecondSet.isEmpty()) {
+                Path partial = dir.resolve(Pointcuts.PARTIAL_RESULTS);
+                try {
+                    partialAtSecondSet.add(Files.isRegularFile(partial) ? Files.readString(partial) : "(none)");
+                } catch (java.io.IOException e) {
+                    partialAtSecondSet.add(e.toString());
+                }
+            }
+        };
+        Pointcuts.Result r = Pointcuts.run(layout, p, sets, List.of(), true, dir, "PointcutsSmokeTest", progress);
 
         assertThat(r.errors()).isEmpty();
         assertThat(r.joinPoints()).isPositive();
@@ -58,6 +70,12 @@ class PointcutsSmokeTest {
         assertThat(r.parameterSets().get("t10ms-m1").generationTimeMs()).isNotNull();
         assertThat(Files.readString(dir.resolve("app-t10ms-m1-without-collection.log")))
                 .contains("[qosweaver] agent started");
+
+        assertThat(partialAtSecondSet).hasSize(1);
+        JsonNode partial = Json.MAPPER.readTree(partialAtSecondSet.get(0));
+        assertThat(partial.get("parameter_sets").has("t10ms-m1")).isTrue();
+        assertThat(partial.get("parameter_sets").has("t1ms-m300")).isFalse();
+        assertThat(dir.resolve(Pointcuts.PARTIAL_RESULTS)).as("removed once results.json is written").doesNotExist();
 
         JsonNode j = Json.MAPPER.readTree(dir.resolve("results.json").toFile());
         assertThat(j.get("experiment").asText()).isEqualTo("pointcuts");
