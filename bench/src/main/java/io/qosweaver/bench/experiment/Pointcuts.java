@@ -253,6 +253,7 @@ public final class Pointcuts {
         Map<String, Object> params = p.asMap();
         params.put("parameter_sets", sets.stream().map(ParamSet::name).toList());
         params.putAll(layout.jarDates(true));
+        Map<String, Object> machine = Machine.describe(); // its load average is the one at the start
         try (Snapshot jars = Snapshot.of(layout, true)) {
             List<String> appCommand = List.of("-jar", jars.riverMonitorJar().toString());
             // 1. the profile
@@ -335,7 +336,7 @@ public final class Pointcuts {
                     errors.put(s.name(), e.getMessage());
                 }
                 // a run of over an hour must not lose what it measured to a crash near its end
-                Json.write(aggregate(quick, command, params, Machine.describe(), info, sets.subList(0, i + 1),
+                Json.write(aggregate(quick, command, params, machine, info, sets.subList(0, i + 1),
                         generated, policyOf, reportDir, originals, originalFlash, without, with, errors), partial);
             }
             try {
@@ -345,7 +346,7 @@ public final class Pointcuts {
                 progress.update("[original] second baseline FAILED: " + e.getMessage());
                 errors.put("original#2", e.getMessage());
             }
-            Result r = aggregate(quick, command, params, Machine.describe(), info, sets, generated, policyOf, reportDir,
+            Result r = aggregate(quick, command, params, machine, info, sets, generated, policyOf, reportDir,
                     originals, originalFlash, without, with, errors);
             Json.write(r, reportDir.resolve("results.json"));
             PointcutsReport.write(reportDir, r);

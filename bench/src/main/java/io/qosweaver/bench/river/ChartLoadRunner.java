@@ -83,10 +83,10 @@ public final class ChartLoadRunner {
                 throw new IOException("the agent announced no metrics endpoint; last lines:\n" + app.tail());
             }
             int firstRiver = RiverMonitorRunner.firstRiverId(http, base);
-            progress.update("[" + plan.version() + "] overhead window: " + plan.overheadClients() + " chart clients, "
-                    + fmt(plan.overheadWarmupS()) + " s warm-up + " + fmt(plan.overheadWindowS()) + " s");
             Warmup.light(http, app, List.of(chartSpec(base, firstRiver, plan, plan.overheadClients())),
                     plan.overheadWarmupS(), progress, plan.version());
+            progress.update("[" + plan.version() + "] overhead window: " + plan.overheadClients() + " chart clients, "
+                    + fmt(plan.overheadWarmupS()) + " s warm-up + " + fmt(plan.overheadWindowS()) + " s");
             Window overhead = window(app, base, metrics, firstRiver, plan, plan.overheadClients(),
                     plan.overheadWarmupS(), plan.overheadWindowS(), false);
             List<Window> intervals = new ArrayList<>();

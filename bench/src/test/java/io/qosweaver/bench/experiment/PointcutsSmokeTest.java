@@ -39,7 +39,9 @@ class PointcutsSmokeTest {
                 Pointcuts.ParamSet.parse("t1ms-m300"), Pointcuts.ParamSet.random(3));
         // when the second set starts, the first one's results are already on disk
         List<String> partialAtSecondSet = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         Progress progress = line -> {
+            lines.add(line);
             if (line.startsWith("[t1ms-m300] starting") && partialAtSecondSet.isEmpty()) {
                 Path partial = dir.resolve(Pointcuts.PARTIAL_RESULTS);
                 try {
@@ -71,6 +73,20 @@ class PointcutsSmokeTest {
         assertThat(Files.readString(dir.resolve("app-t10ms-m1-without-collection.log")))
                 .contains("[qosweaver] agent started");
 
+        // the overhead window is warmed with a light load first (a cold JIT would be measured otherwise)
+        int light = -1;
+        int window = -1;
+        synchronized (lines) {
+            for (int i = 0; i < lines.size(); i++) {
+                if (light < 0 && lines.get(i).startsWith("[t10ms-m1] light warm-up")) {
+                    light = i;
+                }
+                if (window < 0 && lines.get(i).startsWith("[t10ms-m1] overhead window")) {
+                    window = i;
+                }
+            }
+        }
+        assertThat(light).as("light warm-up announced: %s", lines).isNotNegative().isLessThan(window);
         assertThat(partialAtSecondSet).hasSize(1);
         JsonNode partial = Json.MAPPER.readTree(partialAtSecondSet.get(0));
         assertThat(partial.get("parameter_sets").has("t10ms-m1")).isTrue();
