@@ -36,6 +36,11 @@ final class PointcutsBenchCommand implements Callable<Integer> {
             description = "use these profiles instead of recording one (binary or text)")
     List<Path> profiles = new ArrayList<>();
 
+    @Option(names = "--profile-slowdown", paramLabel = "X",
+            description = "how many times slower the profiled charts ran than unprofiled ones (default: measured "
+                    + "when the profile is recorded; 1 with --profile)")
+    Double profileSlowdown;
+
     @Option(names = "--charts", paramLabel = "N", description = "charts to profile, one file each (default 1, as the paper)")
     Integer charts;
 
@@ -76,8 +81,12 @@ final class PointcutsBenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "windows must be positive");
         }
         FlashCrowd.Params flash = noCollection ? null : d.flash();
+        if (profileSlowdown != null && !(profileSlowdown > 0 && profileSlowdown < Double.POSITIVE_INFINITY)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--profile-slowdown: must be a positive number, got " + profileSlowdown);
+        }
         return new Pointcuts.Params(d.chartHours(), d.rivers(), n, d.include(), d.overheadClients(),
-                d.overheadWarmupS(), ow, c, d.intervalWarmupS(), iw, flash, d.randomSeed());
+                d.overheadWarmupS(), ow, c, d.intervalWarmupS(), iw, flash, d.randomSeed(), profileSlowdown);
     }
 
     List<Pointcuts.ParamSet> sets(int charts) {

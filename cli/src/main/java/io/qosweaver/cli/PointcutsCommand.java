@@ -10,7 +10,9 @@ import java.util.concurrent.Callable;
 
 import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
 import io.qosweaver.pointcuts.GenerationReport;
+import io.qosweaver.pointcuts.PointcutGenerator;
 import io.qosweaver.pointcuts.PointcutsTool;
+import io.qosweaver.pointcuts.SynchronizedRegions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -36,6 +38,11 @@ final class PointcutsCommand implements Callable<Integer> {
             description = "most join points one pointcut may select in the profile (default ${DEFAULT-VALUE})")
     int maxOccurrence;
 
+    @Option(names = "--profile-slowdown", defaultValue = "1", paramLabel = "X",
+            description = "how many times longer the work took profiled than unprofiled (time one request both ways);"
+                    + " the target interval is then real time (default ${DEFAULT-VALUE}: profile time is real time)")
+    double profileSlowdown;
+
     @Option(names = "--class-path", split = ":", paramLabel = "PATH",
             description = "the profiled application's jars/dirs: calls inside synchronized code are then excluded"
                     + " (the JDK's own classes, for profiled JDK packages, are searched after them)")
@@ -54,10 +61,11 @@ final class PointcutsCommand implements Callable<Integer> {
             return 2;
         }
         try {
-            GenerationReport r = classPath.isEmpty()
-                    ? PointcutsTool.run(profiles, interval, maxOccurrence, out, json ? System.err : System.out)
-                    : PointcutsTool.run(profiles, interval, maxOccurrence, withJdk(classPath), out,
-                            json ? System.err : System.out);
+            SynchronizedRegions regions = classPath.isEmpty() ? SynchronizedRegions.NONE
+                    : ClassFileSynchronizedRegions.fromClassPath(withJdk(classPath));
+            GenerationReport r = PointcutsTool.run(profiles,
+                    new PointcutGenerator.Options(interval, maxOccurrence, regions, profileSlowdown), out,
+                    json ? System.err : System.out);
             if (json) {
                 System.out.println(r.toJson());
             }

@@ -42,12 +42,15 @@ class PointcutsBenchCommandTest {
         assertThat(p.flash()).isNull();
         assertThat(c.sets(2)).extracting(Pointcuts.ParamSet::name).containsExactly("t10ms-m1", "random5");
         assertThat(parse().sets(2)).extracting(Pointcuts.ParamSet::name).contains("t10ms-m6000");
+        assertThat(p.profileSlowdown()).as("measured when recorded").isNull();
+        assertThat(parse("--profile-slowdown", "19.5").params().profileSlowdown()).isEqualTo(19.5);
     }
 
     @Test
     void badInputIsRefusedWithWhatToChange() {
         assertThatThrownBy(() -> parse("--charts", "0").params()).hasMessageContaining("--charts");
         assertThatThrownBy(() -> parse("--clients", "0").params()).hasMessageContaining("--clients");
+        assertThatThrownBy(() -> parse("--profile-slowdown", "0").params()).hasMessageContaining("--profile-slowdown");
         assertThatThrownBy(() -> parse("--sets", "t10ms-m1,t10ms-m1").sets(1)).hasMessageContaining("named twice");
         assertThat(run("bench", "pointcuts", "--sets", "bogus")).isEqualTo("2 qosweaver bench pointcuts: unknown "
                 + "parameter set 'bogus'; use t<ms>ms-m<m> (e.g. t10ms-m50), random<k>, all or handwritten");

@@ -48,6 +48,21 @@ class ProfileAndPointcutsCommandTest {
     }
 
     @Test
+    void pointcutsCommandTakesTheProfileSlowdown() throws Exception {
+        Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
+        // Fig. 4's 10 ms slots, asked for as 1 ms of real time on a profile 10 times slower than real time
+        Run r = run("pointcuts", profile.toString(), "--interval", "1ms", "--max-occurrence", "3",
+                "--profile-slowdown", "10", "--json");
+        assertThat(r.exit).as(r.err).isZero();
+        assertThat(r.out).contains("\"profile_slowdown\": 10.0").contains("\"slots\": 5")
+                .contains("\"predicted_interval_mean_ms\": 1.0");
+        assertThat(r.err).contains("slots of 10.000 ms of profile time").contains("call(void demo.Fig4.f2())")
+                .contains("call(void demo.Fig4.f4())");
+        assertThat(run("pointcuts", profile.toString(), "--profile-slowdown", "0").err)
+                .contains("qosweaver pointcuts: the profile slowdown must be a positive number");
+    }
+
+    @Test
     void pointcutsCommandNamesTheBadLineOfAProfile() throws Exception {
         Path profile = Files.writeString(dir.resolve("bad.txt"), FIG4 + "oops not a join point\n");
         Run r = run("pointcuts", profile.toString());

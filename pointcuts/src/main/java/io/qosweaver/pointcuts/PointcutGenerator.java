@@ -62,12 +62,19 @@ import java.util.SplittableRandom;
 public final class PointcutGenerator {
 
     /**
-     * @param interval the target interval t between adjacent control points on the profile
+     * @param interval the target interval t between adjacent control points, in the time of the
+     *     running application
      * @param maxOccurrence m, the most join points a single pointcut may select (at least 1)
      * @param synchronizedRegions which calls hold a monitor; {@link SynchronizedRegions#NONE} to
      *     keep them (the paper's behaviour)
+     * @param profileSlowdown how many times longer the work took while it was profiled than it
+     *     takes unprofiled (1: the profile's time stamps are taken as real time, the paper's
+     *     behaviour). The probe before every call stretches a run; the river monitor's charts take
+     *     about 20 times longer profiled. The slots are {@code t x profileSlowdown} long in profile
+     *     time, and the predicted intervals are reported divided by it, in real time.
      */
-    public record Options(Duration interval, int maxOccurrence, SynchronizedRegions synchronizedRegions) {
+    public record Options(Duration interval, int maxOccurrence, SynchronizedRegions synchronizedRegions,
+                          double profileSlowdown) {
         public Options {
             Objects.requireNonNull(interval, "interval");
             Objects.requireNonNull(synchronizedRegions, "synchronizedRegions (use SynchronizedRegions.NONE)");
@@ -77,6 +84,15 @@ public final class PointcutGenerator {
             if (maxOccurrence < 1) {
                 throw new IllegalArgumentException("the maximum occurrence must be at least 1, was " + maxOccurrence);
             }
+            if (!(profileSlowdown > 0) || Double.isInfinite(profileSlowdown)) {
+                throw new IllegalArgumentException("the profile slowdown must be a positive number (1 = the profile's"
+                        + " time is real time), was " + profileSlowdown);
+            }
+        }
+
+        /** Profile time taken as real time. */
+        public Options(Duration interval, int maxOccurrence, SynchronizedRegions synchronizedRegions) {
+            this(interval, maxOccurrence, synchronizedRegions, 1.0);
         }
 
         public static Options of(Duration interval, int maxOccurrence) {
@@ -84,7 +100,16 @@ public final class PointcutGenerator {
         }
 
         public Options withSynchronizedRegions(SynchronizedRegions regions) {
-            return new Options(interval, maxOccurrence, regions);
+            return new Options(interval, maxOccurrence, regions, profileSlowdown);
+        }
+
+        public Options withProfileSlowdown(double slowdown) {
+            return new Options(interval, maxOccurrence, synchronizedRegions, slowdown);
+        }
+
+        /** The slot length t in profile time: the target interval times the slowdown, at least 1 ns. */
+        public long slotNanos() {
+            return Math.max(1, Math.round(interval.toNanos() * profileSlowdown));
         }
     }
 
@@ -291,9 +316,13 @@ public final class PointcutGenerator {
             }
         }
         long elapsed = System.nanoTime() - started;
-        return new GenerationReport(ix.t, options.maxOccurrence(), ix.n, profile.timelineCount(), ix.slots, ix.candidates,
+        // reported in real time: profile time divided by the slowdown
+        double slowdown = options.profileSlowdown();
+        return new GenerationReport(options.interval().toNanos(), slowdown, options.maxOccurrence(), ix.n,
+                profile.timelineCount(), ix.slots, ix.candidates,
                 ix.withinM, ix.excludedSync, ix.excludedInit, pointcuts, selectedJoinPoints, intervals,
-                intervals == 0 ? Double.NaN : mean, intervals == 0 ? Double.NaN : Math.sqrt(m2 / intervals),
+                intervals == 0 ? Double.NaN : mean / slowdown,
+                intervals == 0 ? Double.NaN : Math.sqrt(m2 / intervals) / slowdown,
                 ix.slots - covered.cardinality(), ix.slots - ix.occupiedSlots, elapsed,
                 options.synchronizedRegions().missingClasses());
     }
@@ -335,7 +364,7 @@ public final class PointcutGenerator {
         Index(Profile profile, Options options) {
             this.profile = profile;
             this.regions = options.synchronizedRegions();
-            this.t = options.interval().toNanos();
+            this.t = options.slotNanos();
             this.n = profile.size();
             int m = options.maxOccurrence();
 
@@ -373,8 +402,9 @@ public final class PointcutGenerator {
                 long t0 = profile.time(from);
                 long count = (profile.time(to - 1) - t0) / t + 1;
                 if (slotsTotal + count > MAX_SLOTS) {
-                    throw new IllegalArgumentException("the target interval " + options.interval() + " cuts the profile into more than "
-                            + MAX_SLOTS + " slots; use a longer interval");
+                    throw new IllegalArgumentException("the target interval " + options.interval()
+                            + (options.profileSlowdown() == 1.0 ? "" : " (times the profile slowdown " + options.profileSlowdown() + ")")
+                            + " cuts the profile into more than " + MAX_SLOTS + " slots; use a longer interval");
                 }
                 int prev = -1;
                 for (int k = from; k < to; k++) {

@@ -43,7 +43,7 @@ class BaselinesTest {
 
     /** The report without its time, which is all two runs can differ in. */
     private static GenerationReport untimed(GenerationReport r) {
-        return new GenerationReport(r.intervalNanos(), r.maxOccurrence(), r.joinPoints(), r.timelines(), r.slots(),
+        return new GenerationReport(r.intervalNanos(), r.profileSlowdown(), r.maxOccurrence(), r.joinPoints(), r.timelines(), r.slots(),
                 r.candidates(), r.candidatesWithinMaxOccurrence(), r.excludedSynchronized(), r.excludedInitializers(),
                 r.pointcuts(), r.selectedJoinPoints(), r.intervals(), r.intervalMeanNanos(), r.intervalStdDevNanos(),
                 r.uncoveredSlots(), r.emptySlots(), 0, r.missingClasses());

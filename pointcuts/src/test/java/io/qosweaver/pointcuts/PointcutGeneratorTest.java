@@ -1,6 +1,7 @@
 package io.qosweaver.pointcuts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.StringReader;
 import java.net.URISyntaxException;
@@ -112,6 +113,71 @@ class PointcutGeneratorTest {
                 .withSynchronizedRegions(f2Locked)).generate(p);
         assertThat(callees(r)).doesNotContain("void demo.Fig4.f2()");
         assertThat(r.excludedSynchronized()).isEqualTo(1);
+    }
+
+    // ---- the profile slowdown: slots in profile time, intervals reported in real time ----
+
+    @Test
+    void aProfileSlowedDownByKGivesWithSlowdownKWhatTheUnslowedProfileGives() throws Exception {
+        Random rnd = new Random(20261123L);
+        for (int round = 0; round < 200; round++) {
+            long seed = rnd.nextLong();
+            Profile real = RandomProfiles.of(new Random(seed), false);
+            int k = 2 + rnd.nextInt(30);
+            Profile profiled = stretched(real, k);
+            long interval = 3_000 + rnd.nextInt(20_000);
+            int m = 1 + rnd.nextInt(5);
+            GenerationReport expected = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofNanos(interval), m))
+                    .generate(real);
+            GenerationReport r = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofNanos(interval), m)
+                    .withProfileSlowdown(k)).generate(profiled);
+            assertThat(r.pointcuts()).as("round %d, k %d", round, k).isEqualTo(expected.pointcuts());
+            assertThat(r.slots()).isEqualTo(expected.slots());
+            assertThat(r.uncoveredSlots()).isEqualTo(expected.uncoveredSlots());
+            assertThat(r.intervalNanos()).isEqualTo(interval);
+            assertThat(r.profileSlowdown()).isEqualTo(k);
+            if (!Double.isNaN(expected.intervalMeanNanos())) {
+                assertThat(r.intervalMeanNanos()).isCloseTo(expected.intervalMeanNanos(), org.assertj.core.data.Offset.offset(1e-6));
+                assertThat(r.intervalStdDevNanos()).isCloseTo(expected.intervalStdDevNanos(), org.assertj.core.data.Offset.offset(1e-6));
+            }
+        }
+    }
+
+    @Test
+    void fig4ProfiledTwentyTimesSlowerNeedsTheSlowdownToKeepItsSlots() throws Exception {
+        Profile p = stretched(Profile.read(List.of(resource("fig4.profile"))), 20);
+        // taken as real time, 10 ms slots cut the stretched profile into 20 times as many slots
+        GenerationReport naive = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofMillis(10), 3)).generate(p);
+        assertThat(naive.slots()).isEqualTo(87); // 860 ms of profile / 10 ms + 1
+        GenerationReport r = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofMillis(10), 3)
+                .withProfileSlowdown(20)).generate(p);
+        assertThat(callees(r)).containsExactlyInAnyOrder("void demo.Fig4.f2()", "void demo.Fig4.f4()");
+        assertThat(r.slots()).isEqualTo(5);
+        assertThat(r.intervalMeanNanos()).isEqualTo(10_000_000.0);
+        assertThat(r.toText()).contains("slots of 200.000 ms of profile time: the profile ran 20.00x slower");
+        assertThat(r.controlPointsYaml()).contains("profile 20.00x slower than real time");
+        assertThat(r.toMap()).containsEntry("profile_slowdown", 20.0);
+    }
+
+    @Test
+    void aSlowdownThatIsNotAPositiveNumberIsRejected() {
+        for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            assertThatThrownBy(() -> PointcutGenerator.Options.of(Duration.ofMillis(10), 1).withProfileSlowdown(bad))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("profile slowdown");
+        }
+    }
+
+    /** The same join points with every time stamp multiplied by k (a run k times slower). */
+    private static Profile stretched(Profile p, int k) {
+        Profile.Builder b = Profile.builder();
+        for (int tl = 0; tl < p.timelineCount(); tl++) {
+            b.source(p.timelineName(tl));
+            for (int i = p.timelineStart(tl); i < p.timelineStart(tl + 1); i++) {
+                JoinPoint jp = p.joinPoint(i);
+                b.joinPoint(jp.timeNanos() * k, jp.threadId(), jp.caller(), jp.callee());
+            }
+        }
+        return b.build();
     }
 
     // ---- randomized comparison with a naive reference of the same rules ----

@@ -142,14 +142,25 @@ public final class Pointcuts {
      * @param profiledCharts   charts profiled, one file each (the paper: one)
      * @param intervalClients  concurrency levels of the interval windows (paper: 1, 10, 20, 40)
      * @param flash            the flash crowd of the runs with collection (null: none)
+     * @param profileSlowdown  how many times slower the profiled charts ran than unprofiled ones, for
+     *                         the generator (null: measured when the profile is recorded, 1 for
+     *                         profiles given)
      */
     public record Params(int chartHours, int rivers, int profiledCharts, List<String> include,
                          int overheadClients, double overheadWarmupS, double overheadWindowS,
                          List<Integer> intervalClients, double intervalWarmupS, double intervalWindowS,
-                         FlashCrowd.Params flash, long randomSeed) {
+                         FlashCrowd.Params flash, long randomSeed, Double profileSlowdown) {
         public Params {
             include = List.copyOf(include);
             intervalClients = List.copyOf(intervalClients);
+            if (profileSlowdown != null && !(profileSlowdown > 0 && profileSlowdown < Double.POSITIVE_INFINITY)) {
+                throw new IllegalArgumentException("the profile slowdown must be a positive number, got " + profileSlowdown);
+            }
+        }
+
+        public Params withProfileSlowdown(Double slowdown) {
+            return new Params(chartHours, rivers, profiledCharts, include, overheadClients, overheadWarmupS,
+                    overheadWindowS, intervalClients, intervalWarmupS, intervalWindowS, flash, randomSeed, slowdown);
         }
 
         /** About 75 minutes on 2 cores: 12 h charts, 60 s overhead windows, 20 s interval windows, 90 s flash crowds. */
@@ -157,7 +168,7 @@ public final class Pointcuts {
             FlashCrowd.Params f = FlashCrowd.Params.full();
             return new Params(12, 10, 1, DEFAULT_INCLUDE, 40, 15, 60, List.of(1, 10, 20, 40), 5, 20,
                     new FlashCrowd.Params(f.periodS(), f.rivers(), f.chartClients(), 12, 0, 0, f.warmupS(), 90,
-                            f.extraAppArgs()), 15);
+                            f.extraAppArgs()), 15, null);
         }
 
         /** About 15 minutes: 3 h charts, short windows, the quick flash crowd. */
@@ -165,7 +176,7 @@ public final class Pointcuts {
             FlashCrowd.Params f = FlashCrowd.Params.quick();
             return new Params(3, 10, 1, DEFAULT_INCLUDE, 40, 6, 15, List.of(1, 10, 20, 40), 3, 6,
                     new FlashCrowd.Params(f.periodS(), f.rivers(), f.chartClients(), 3, 0, 0, f.warmupS(),
-                            f.durationS(), f.extraAppArgs()), 15);
+                            f.durationS(), f.extraAppArgs()), 15, null);
         }
 
         /** The app arguments of the runs without collection: the flash crowd's period (it sets the history's step). */
@@ -192,13 +203,24 @@ public final class Pointcuts {
             m.put("interval_window_s", intervalWindowS);
             m.put("flash_crowd", flash == null ? null : flash.asMap());
             m.put("random_seed", randomSeed);
+            m.put("profile_slowdown", profileSlowdown == null ? "measured" : profileSlowdown);
             return m;
         }
     }
 
-    /** The profile the sets were generated from. */
+    /**
+     * The profile the sets were generated from.
+     *
+     * @param unprofiledChartMs     the same charts timed with the profile stopped
+     * @param profileSlowdown       median recorded over median unprofiled chart time (or as given):
+     *                              the generator's slots are t times this in profile time, and its
+     *                              predicted intervals are real time
+     * @param profileSlowdownSource {@code measured}, {@code given}, or {@code none} (profiles given
+     *                              without a slowdown: profile time taken as real time)
+     */
     public record ProfileInfo(List<String> files, long joinPoints, int timelines, int signatures,
-                              List<Double> chartMsWhileRecorded, double readMs) {
+                              List<Double> chartMsWhileRecorded, List<Double> unprofiledChartMs,
+                              double profileSlowdown, String profileSlowdownSource, double readMs) {
     }
 
     /** Observed intervals with {@code clients} concurrent chart requests (Fig. 19: 1; Fig. 21: 10, 20, 40). */
@@ -259,6 +281,9 @@ public final class Pointcuts {
             // 1. the profile
             List<Path> files = new ArrayList<>(givenProfiles);
             List<Double> chartMs = new ArrayList<>();
+            List<Double> unprofiledMs = new ArrayList<>();
+            double slowdown = p.profileSlowdown() != null ? p.profileSlowdown() : 1.0;
+            String slowdownSource = p.profileSlowdown() != null ? "given" : "none";
             if (files.isEmpty()) {
                 Path dir = Files.createDirectories(jars.dir().resolve("profiles"));
                 String agent = "-javaagent:" + jars.agentJar() + "=profile=" + dir.resolve("chart.qwp") + ",include="
@@ -266,18 +291,31 @@ public final class Pointcuts {
                 // -Xshare:off: the JDK classes the probe is woven into must not come from the shared archive
                 ChartProfiler.Plan plan = new ChartProfiler.Plan(List.of("-Xshare:off", agent), appCommand,
                         p.noCollectorArgs(), p.chartHours(), p.profiledCharts(), reportDir.resolve("app-profile.log"));
-                for (ChartProfiler.Recorded r : new ChartProfiler(progress).run(plan)) {
+                ChartProfiler.Profiled profiled = new ChartProfiler(progress).run(plan);
+                for (ChartProfiler.Recorded r : profiled.charts()) {
                     files.add(r.file());
                     chartMs.add(round(r.chartMs()));
+                }
+                profiled.unprofiledChartMs().forEach(x -> unprofiledMs.add(round(x)));
+                if (p.profileSlowdown() == null) {
+                    double measured = profiled.slowdown();
+                    if (!(measured > 0 && measured < Double.POSITIVE_INFINITY)) {
+                        throw new IOException("could not measure the profile's slowdown: recorded charts "
+                                + chartMs + " ms, unprofiled " + unprofiledMs + " ms");
+                    }
+                    slowdown = measured;
+                    slowdownSource = "measured";
                 }
             }
             long t0 = System.nanoTime();
             Profile profile = Profile.read(files);
             double readMs = (System.nanoTime() - t0) / 1e6;
             ProfileInfo info = new ProfileInfo(files.stream().map(f -> f.getFileName().toString()).toList(),
-                    profile.size(), profile.timelineCount(), profile.signatureCount(), chartMs, round(readMs));
+                    profile.size(), profile.timelineCount(), profile.signatureCount(), chartMs, unprofiledMs,
+                    round(slowdown), slowdownSource, round(readMs));
             progress.update(String.format(Locale.ROOT, "[pointcuts] profile: %d join points on %d timeline(s), "
-                    + "read in %.0f ms", profile.size(), profile.timelineCount(), readMs));
+                    + "read in %.0f ms; slowdown %.2f (%s)", profile.size(), profile.timelineCount(), readMs,
+                    slowdown, slowdownSource));
 
             // 2. generation, one policy file per set
             SynchronizedRegions regions = ClassFileSynchronizedRegions.fromClassPath(
@@ -292,7 +330,7 @@ public final class Pointcuts {
                 if (s.kind().equals(FILE)) {
                     Files.copy(layout.root().resolve(s.file()), out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 } else {
-                    GenerationReport g = generate(profile, s, regions, p.randomSeed());
+                    GenerationReport g = generate(profile, s, regions, p.randomSeed(), slowdown);
                     generated.put(s.name(), g);
                     Files.writeString(out, policy(template, s, g, files));
                     progress.update(String.format(Locale.ROOT, "[pointcuts] %s: %d pointcuts select %d join points, "
@@ -355,14 +393,16 @@ public final class Pointcuts {
         }
     }
 
-    static GenerationReport generate(Profile profile, ParamSet s, SynchronizedRegions regions, long seed) {
+    /** @param slowdown the profile's slowdown: t is real time, predicted intervals are real time */
+    static GenerationReport generate(Profile profile, ParamSet s, SynchronizedRegions regions, long seed,
+                                     double slowdown) {
         return switch (s.kind()) {
             case GENERATED -> new PointcutGenerator(new PointcutGenerator.Options(s.interval(), s.maxOccurrence(),
-                    regions)).generate(profile);
+                    regions, slowdown)).generate(profile);
             case RANDOM, ALL -> {
                 // the baselines have no t of their own: slots of 10 ms, the paper's main setting
                 PointcutGenerator g = new PointcutGenerator(new PointcutGenerator.Options(Duration.ofMillis(10),
-                        Integer.MAX_VALUE, regions));
+                        Integer.MAX_VALUE, regions, slowdown));
                 List<GenerationReport.GeneratedPointcut> all = g.eligibleCandidates(profile);
                 yield g.evaluate(profile, s.kind().equals(ALL) ? all
                         : PointcutGenerator.randomSample(all, s.maxOccurrence(), seed));
@@ -495,8 +535,9 @@ public final class Pointcuts {
 
     static List<String> summary(Map<String, SetResult> sets, Baseline base, ProfileInfo info) {
         List<String> out = new ArrayList<>();
-        out.add(String.format(Locale.ROOT, "Profile: %d join points on %d timeline(s) (%s).", info.joinPoints(),
-                info.timelines(), String.join(", ", info.files())));
+        out.add(String.format(Locale.ROOT, "Profile: %d join points on %d timeline(s) (%s); slowdown %.2f (%s): "
+                        + "predicted intervals are profile time divided by it.", info.joinPoints(),
+                info.timelines(), String.join(", ", info.files()), info.profileSlowdown(), info.profileSlowdownSource()));
         sets.forEach((n, s) -> {
             StringBuilder b = new StringBuilder(n).append(": ");
             b.append(s.pointcuts()).append(" pointcuts");
@@ -507,6 +548,10 @@ public final class Pointcuts {
                 b.append(", predicted interval ").append(f(s.predictedIntervalMeanMs())).append(" ms");
             }
             b.append("; observed ").append(f(s.observedIntervalMeanMs())).append(" ms single-threaded");
+            if (s.predictedIntervalMeanMs() != null && s.observedIntervalMeanMs() != null && s.predictedIntervalMeanMs() > 0) {
+                b.append(String.format(Locale.ROOT, " (%.2fx the prediction)",
+                        s.observedIntervalMeanMs() / s.predictedIntervalMeanMs()));
+            }
             Observed o40 = s.observed().get("40");
             if (o40 != null) {
                 b.append(", ").append(f(o40.meanMs())).append(" ms with 40 clients");

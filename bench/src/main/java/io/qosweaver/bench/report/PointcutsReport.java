@@ -58,7 +58,9 @@ public final class PointcutsReport {
         doc.keyValues("Parameters", r.parameters());
         doc.keyValues("Machine", r.machine());
         doc.paragraph("Predicted intervals are measured on the profile, whose time is stretched by the probe "
-                + "(agent/README.md, Profiling); observed ones by the scheduler at run time, between adjacent "
+                + "(agent/README.md, Profiling), and divided by the profile's slowdown (a recorded chart's time over "
+                + "the same chart's time unprofiled, see Profile), so that t and the predictions are real time; "
+                + "observed ones are measured by the scheduler at run time, between adjacent "
                 + "control points of one chart request. Overhead is against original (no agent) measured in "
                 + "the same invocation, before and after all sets; positive means worse.");
         doc.write(dir);

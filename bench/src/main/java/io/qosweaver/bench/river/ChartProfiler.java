@@ -23,6 +23,10 @@ import io.qosweaver.bench.load.LoadDriver;
  * ({@code POST /profile/start}, the chart, {@code POST /profile/stop}). Two charts before
  * (class loading, weaving, JIT) and one recorded chart (the first recording deoptimizes the
  * probed code) are not used.
+ *
+ * <p>After the recordings the same charts are timed with the profile stopped (two thrown away,
+ * then {@link #UNPROFILED_CHARTS}): how much longer a chart took recorded than not is the
+ * profile's slowdown, which the generator needs to read the profile's time as real time.
  */
 public final class ChartProfiler {
     static final Pattern CONTROL = Pattern.compile("profile control on (http://\\S+?)/profile/");
@@ -49,6 +53,35 @@ public final class ChartProfiler {
     public record Recorded(Path file, long joinPoints, int threads, double chartMs) {
     }
 
+    /** Unprofiled charts timed after the recordings (after two more thrown away). */
+    static final int UNPROFILED_CHARTS = 5;
+
+    /**
+     * The recordings and the same charts timed with the profile stopped.
+     *
+     * @param unprofiledChartMs response times of charts with the profile stopped, one client
+     */
+    public record Profiled(List<Recorded> charts, List<Double> unprofiledChartMs) {
+        public Profiled {
+            charts = List.copyOf(charts);
+            unprofiledChartMs = List.copyOf(unprofiledChartMs);
+        }
+
+        /** Median recorded chart time over median unprofiled chart time (NaN without both). */
+        public double slowdown() {
+            return median(charts.stream().map(Recorded::chartMs).toList()) / median(unprofiledChartMs);
+        }
+    }
+
+    static double median(List<Double> xs) {
+        if (xs.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] v = xs.stream().mapToDouble(d -> d).sorted().toArray();
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
     private final HttpClient http = LoadDriver.defaultClient();
     private final Progress progress;
 
@@ -56,7 +89,7 @@ public final class ChartProfiler {
         this.progress = progress;
     }
 
-    public List<Recorded> run(Plan plan) throws IOException, InterruptedException {
+    public Profiled run(Plan plan) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0", "--no-collector"));
         args.addAll(plan.appArgs());
         progress.update("[profile] starting the river monitor under the profiling agent; log " + plan.logFile());
@@ -94,7 +127,18 @@ public final class ChartProfiler {
                         + " join points in " + fmtMs(r.chartMs()) + " ms (recorded): " + r.file());
                 out.add(r);
             }
-            return out;
+            for (int i = 0; i < 2; i++) {
+                chart(base, first + i % plan.charts(), plan);
+            }
+            List<Double> unprofiled = new ArrayList<>();
+            for (int i = 0; i < UNPROFILED_CHARTS; i++) {
+                unprofiled.add(chart(base, first + i % plan.charts(), plan));
+            }
+            Profiled p = new Profiled(out, unprofiled);
+            progress.update(String.format(java.util.Locale.ROOT, "[profile] the same charts with the profile stopped: "
+                    + "%s ms (median %s ms): the profile ran %.1fx slower", unprofiled.stream().map(ChartProfiler::fmtMs)
+                    .toList(), fmtMs(median(unprofiled)), p.slowdown()));
+            return p;
         }
     }
 

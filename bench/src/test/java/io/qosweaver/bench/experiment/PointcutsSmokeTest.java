@@ -34,7 +34,7 @@ class PointcutsSmokeTest {
             Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
         }
         // 3 h charts at the full period's 15 s step: 720 points, a profile of well under a million join points
-        Pointcuts.Params p = new Pointcuts.Params(3, 3, 1, List.of("org.jfree"), 4, 2, 2, List.of(1, 2), 2, 2, null, 7);
+        Pointcuts.Params p = new Pointcuts.Params(3, 3, 1, List.of("org.jfree"), 4, 2, 2, List.of(1, 2), 2, 2, null, 7, null);
         List<Pointcuts.ParamSet> sets = List.of(Pointcuts.ParamSet.parse("t10ms-m1"),
                 Pointcuts.ParamSet.parse("t1ms-m300"), Pointcuts.ParamSet.random(3));
         // when the second set starts, the first one's results are already on disk
@@ -56,6 +56,12 @@ class PointcutsSmokeTest {
         assertThat(r.errors()).isEmpty();
         assertThat(r.joinPoints()).isPositive();
         assertThat(r.profile().timelines()).isEqualTo(1);
+        // the profile's slowdown is measured: the same charts timed with the profile stopped
+        assertThat(r.profile().profileSlowdownSource()).isEqualTo("measured");
+        assertThat(r.profile().unprofiledChartMs()).hasSize(5);
+        assertThat(r.profile().profileSlowdown()).isPositive();
+        assertThat(lines).anyMatch(l -> l.startsWith("[profile] the same charts with the profile stopped:")
+                && l.contains("x slower"));
         assertThat(r.original().chartThroughputPerS()).hasSize(2);
         for (Pointcuts.ParamSet s : sets) {
             Pointcuts.SetResult x = r.parameterSets().get(s.name());

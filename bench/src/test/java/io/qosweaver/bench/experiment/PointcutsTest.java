@@ -61,17 +61,30 @@ class PointcutsTest {
     @Test
     void generationPerKindOnFig4() throws Exception {
         Profile p = fig4();
-        GenerationReport gen = Pointcuts.generate(p, Pointcuts.ParamSet.parse("t10ms-m3"), SynchronizedRegions.NONE, 1);
+        GenerationReport gen = Pointcuts.generate(p, Pointcuts.ParamSet.parse("t10ms-m3"), SynchronizedRegions.NONE, 1, 1.0);
         assertThat(gen.pointcuts()).extracting(GenerationReport.GeneratedPointcut::callee)
                 .containsExactlyInAnyOrder("void demo.Fig4.f2()", "void demo.Fig4.f4()");
-        GenerationReport all = Pointcuts.generate(p, Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1);
+        GenerationReport all = Pointcuts.generate(p, Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 1.0);
         assertThat(all.pointcuts()).hasSize(6);
         assertThat(all.selectedJoinPoints()).isEqualTo(p.size());
-        GenerationReport r1 = Pointcuts.generate(p, Pointcuts.ParamSet.random(2), SynchronizedRegions.NONE, 42);
-        GenerationReport r2 = Pointcuts.generate(p, Pointcuts.ParamSet.random(2), SynchronizedRegions.NONE, 42);
+        GenerationReport r1 = Pointcuts.generate(p, Pointcuts.ParamSet.random(2), SynchronizedRegions.NONE, 42, 1.0);
+        GenerationReport r2 = Pointcuts.generate(p, Pointcuts.ParamSet.random(2), SynchronizedRegions.NONE, 42, 1.0);
         assertThat(r1.pointcuts()).hasSize(2).isEqualTo(r2.pointcuts());
-        assertThatThrownBy(() -> Pointcuts.generate(p, Pointcuts.ParamSet.handwritten(), SynchronizedRegions.NONE, 1))
+        assertThatThrownBy(() -> Pointcuts.generate(p, Pointcuts.ParamSet.handwritten(), SynchronizedRegions.NONE, 1, 1.0))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theSlowdownMakesTheSlotsLongerInProfileTimeForEveryKind() throws Exception {
+        Profile p = fig4(); // 43 ms: 5 slots of 10 ms, 3 of 20 ms
+        GenerationReport gen = Pointcuts.generate(p, Pointcuts.ParamSet.parse("t10ms-m3"), SynchronizedRegions.NONE, 1, 2.0);
+        assertThat(gen.slots()).isEqualTo(3);
+        assertThat(gen.profileSlowdown()).isEqualTo(2.0);
+        assertThat(gen.intervalNanos()).isEqualTo(10_000_000L);
+        GenerationReport all = Pointcuts.generate(p, Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 2.0);
+        assertThat(all.slots()).isEqualTo(3);
+        GenerationReport plain = Pointcuts.generate(p, Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 1.0);
+        assertThat(all.intervalMeanNanos()).isEqualTo(plain.intervalMeanNanos() / 2);
     }
 
     @Test
@@ -79,7 +92,7 @@ class PointcutsTest {
         Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
         String template = Files.readString(root.resolve("examples/policies/river-monitor.yaml"));
         Pointcuts.ParamSet s = Pointcuts.ParamSet.parse("t10ms-m3");
-        GenerationReport g = Pointcuts.generate(fig4(), s, SynchronizedRegions.NONE, 1);
+        GenerationReport g = Pointcuts.generate(fig4(), s, SynchronizedRegions.NONE, 1, 1.0);
         String policy = Pointcuts.policy(template, s, g, List.of(Path.of("/tmp/x/chart-2.qwp")));
         assertThat(policy).startsWith("# bench pointcuts, parameter set t10ms-m3 (generated) from [chart-2.qwp].\n")
                 .contains("taskClasses:\n").contains("  - name: collector\n").contains("policy:\n  name: importance")
@@ -105,8 +118,8 @@ class PointcutsTest {
                 Pointcuts.ParamSet.handwritten());
         Profile p = fig4();
         Map<String, GenerationReport> gen = new LinkedHashMap<>();
-        gen.put("t10ms-m3", Pointcuts.generate(p, sets.get(0), SynchronizedRegions.NONE, 1));
-        gen.put("all", Pointcuts.generate(p, sets.get(1), SynchronizedRegions.NONE, 1));
+        gen.put("t10ms-m3", Pointcuts.generate(p, sets.get(0), SynchronizedRegions.NONE, 1, 1.0));
+        gen.put("all", Pointcuts.generate(p, sets.get(1), SynchronizedRegions.NONE, 1, 1.0));
         Map<String, Path> policies = new LinkedHashMap<>();
         for (Pointcuts.ParamSet s : sets) {
             policies.put(s.name(), Files.writeString(dir.resolve(s.name() + ".yaml"), "controlPoints:\n  - a\n  - b\n"));
@@ -124,7 +137,8 @@ class PointcutsTest {
         with.put("t10ms-m3", TestResults.scenario("t10ms-m3", 15_000, new long[] {900, 1100}, 0.004));
         Map<String, String> errors = new LinkedHashMap<>();
         errors.put("handwritten", "the app exited");
-        Pointcuts.ProfileInfo info = new Pointcuts.ProfileInfo(List.of("fig4.profile"), p.size(), 1, 7, List.of(), 1.0);
+        Pointcuts.ProfileInfo info = new Pointcuts.ProfileInfo(List.of("fig4.profile"), p.size(), 1, 7, List.of(),
+                List.of(), 1.0, "none", 1.0);
         Pointcuts.Result r = Pointcuts.aggregate(false, "./qosweaver bench pointcuts", Map.of(), Map.of(), info, sets,
                 gen, policies, dir, originals, TestResults.scenario("original", 15_000, new long[] {20_000, 25_000}, null), without, with, errors);
 
@@ -153,7 +167,9 @@ class PointcutsTest {
         assertThat(hand.error()).isEqualTo("the app exited");
         assertThat(r.generationTimeMs()).isEqualTo(m3.generationTimeMs());
         assertThat(r.joinPoints()).isEqualTo(p.size());
-        assertThat(r.summary()).anyMatch(l -> l.startsWith("t10ms-m3: 2 pointcuts selecting 5 join points"))
+        assertThat(r.summary()).anyMatch(l -> l.startsWith("t10ms-m3: 2 pointcuts selecting 5 join points")
+                        && l.contains("observed 2.00 ms single-threaded (0.20x the prediction)"))
+                .anyMatch(l -> l.contains("slowdown 1.00 (none)"))
                 .anyMatch(l -> l.contains("handwritten") && l.contains("FAILED"))
                 .anyMatch(l -> l.startsWith("Noise floor"));
         assertThat(r.complete()).isFalse();
