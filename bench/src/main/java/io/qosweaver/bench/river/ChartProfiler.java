@@ -24,9 +24,11 @@ import io.qosweaver.bench.load.LoadDriver;
  * (class loading, weaving, JIT) and one recorded chart (the first recording deoptimizes the
  * probed code) are not used.
  *
- * <p>After the recordings the same charts are timed with the profile stopped (two thrown away,
- * then {@link #UNPROFILED_CHARTS}): how much longer a chart took recorded than not is the
- * profile's slowdown, which the generator needs to read the profile's time as real time.
+ * <p>Then the same charts are timed on the app without the profiling agent, warmed up for
+ * {@link #UNPROFILED_WARMUP_S} seconds of one chart after another, {@link #UNPROFILED_CHARTS}
+ * charts: how much longer a chart took recorded is the profile's slowdown, which the generator
+ * needs to read the profile's time as real time. Not with the profile merely stopped: the probes
+ * stay woven and cost even paused (about +65 % with Marlin woven, agent/README.md).
  */
 public final class ChartProfiler {
     static final Pattern CONTROL = Pattern.compile("profile control on (http://\\S+?)/profile/");
@@ -53,13 +55,14 @@ public final class ChartProfiler {
     public record Recorded(Path file, long joinPoints, int threads, double chartMs) {
     }
 
-    /** Unprofiled charts timed after the recordings (after two more thrown away). */
+    /** Unprofiled charts timed, after {@link #UNPROFILED_WARMUP_S} of warm-up. */
     static final int UNPROFILED_CHARTS = 5;
+    static final double UNPROFILED_WARMUP_S = 15;
 
     /**
-     * The recordings and the same charts timed with the profile stopped.
+     * The recordings and the same charts timed without the profiling agent.
      *
-     * @param unprofiledChartMs response times of charts with the profile stopped, one client
+     * @param unprofiledChartMs response times of charts on the app without the agent, one client
      */
     public record Profiled(List<Recorded> charts, List<Double> unprofiledChartMs) {
         public Profiled {
@@ -93,6 +96,7 @@ public final class ChartProfiler {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0", "--no-collector"));
         args.addAll(plan.appArgs());
         progress.update("[profile] starting the river monitor under the profiling agent; log " + plan.logFile());
+        List<Recorded> out = new ArrayList<>();
         try (AppProcess app = AppProcess.start(plan.jvmArgs(), plan.appCommand(), args, plan.logFile())) {
             URI base = app.awaitReady(Duration.ofSeconds(240));
             String control = app.agentLine(CONTROL, Duration.ofSeconds(10));
@@ -107,7 +111,6 @@ public final class ChartProfiler {
             }
             Recorded throwaway = record(c, base, first, plan);
             Files.deleteIfExists(throwaway.file());
-            List<Recorded> out = new ArrayList<>();
             for (int i = 0; i < plan.charts(); i++) {
                 Recorded r = null;
                 for (int attempt = 0; attempt < 3 && r == null; attempt++) {
@@ -127,18 +130,33 @@ public final class ChartProfiler {
                         + " join points in " + fmtMs(r.chartMs()) + " ms (recorded): " + r.file());
                 out.add(r);
             }
-            for (int i = 0; i < 2; i++) {
-                chart(base, first + i % plan.charts(), plan);
+        }
+        List<Double> unprofiled = unprofiled(plan, args);
+        Profiled p = new Profiled(out, unprofiled);
+        progress.update(String.format(java.util.Locale.ROOT, "[profile] the same charts without the profiling agent: "
+                + "%s ms (median %s ms): the profile ran %.1fx slower", unprofiled.stream().map(ChartProfiler::fmtMs)
+                .toList(), fmtMs(median(unprofiled)), p.slowdown()));
+        return p;
+    }
+
+    /** The plan's charts on the app without any {@code -javaagent}, after a warm-up. */
+    private List<Double> unprofiled(Plan plan, List<String> appArgs) throws IOException, InterruptedException {
+        List<String> jvm = plan.jvmArgs().stream().filter(a -> !a.startsWith("-javaagent:")).toList();
+        Path log = plan.logFile().resolveSibling("app-unprofiled.log");
+        progress.update("[profile] timing the same charts on the river monitor without the agent; log " + log);
+        try (AppProcess app = AppProcess.start(jvm, plan.appCommand(), appArgs, log)) {
+            URI base = app.awaitReady(Duration.ofSeconds(240));
+            int first = RiverMonitorRunner.firstRiverId(http, base);
+            long until = System.nanoTime() + (long) (UNPROFILED_WARMUP_S * 1e9);
+            int n = 0;
+            while (System.nanoTime() - until < 0) {
+                chart(base, first + n++ % plan.charts(), plan);
             }
-            List<Double> unprofiled = new ArrayList<>();
+            List<Double> ms = new ArrayList<>();
             for (int i = 0; i < UNPROFILED_CHARTS; i++) {
-                unprofiled.add(chart(base, first + i % plan.charts(), plan));
+                ms.add(chart(base, first + i % plan.charts(), plan));
             }
-            Profiled p = new Profiled(out, unprofiled);
-            progress.update(String.format(java.util.Locale.ROOT, "[profile] the same charts with the profile stopped: "
-                    + "%s ms (median %s ms): the profile ran %.1fx slower", unprofiled.stream().map(ChartProfiler::fmtMs)
-                    .toList(), fmtMs(median(unprofiled)), p.slowdown()));
-            return p;
+            return ms;
         }
     }
 

@@ -60,7 +60,7 @@ class PointcutsSmokeTest {
         assertThat(r.profile().profileSlowdownSource()).isEqualTo("measured");
         assertThat(r.profile().unprofiledChartMs()).hasSize(5);
         assertThat(r.profile().profileSlowdown()).isPositive();
-        assertThat(lines).anyMatch(l -> l.startsWith("[profile] the same charts with the profile stopped:")
+        assertThat(lines).anyMatch(l -> l.startsWith("[profile] the same charts without the profiling agent:")
                 && l.contains("x slower"));
         assertThat(r.original().chartThroughputPerS()).hasSize(2);
         for (Pointcuts.ParamSet s : sets) {
