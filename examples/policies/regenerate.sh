@@ -11,7 +11,10 @@
 #   examples/policies/regenerate.sh            # from anywhere; about 3 minutes
 #
 # Environment: CHARTS (charts profiled, one river each; default 3), INTERVAL (default 10ms),
-# MAX_OCCURRENCE (default 3000 x CHARTS), INCLUDE (packages, '+'-separated), OUT (the policy
+# MAX_OCCURRENCE (default 3000 x CHARTS), SLOWDOWN (the generator's --profile-slowdown, default 1:
+# profile time taken as real time, as for the committed policy; a recorded 12 h chart takes about 23
+# times as long as on the app without the agent, so with 1 the control points come about 20 times
+# more often than INTERVAL says; see pointcuts/README.md), INCLUDE (packages, '+'-separated), OUT (the policy
 # written), GEN_HEAP (the generator's -Xmx, default 6g), KEEP=1 keeps the work directory (profiles
 # of about 200 MB per chart, logs, the generator's report).
 set -euo pipefail
@@ -25,6 +28,7 @@ INTERVAL="${INTERVAL:-10ms}"
 # loops over the points and over the rows of the Marlin and PNG phases are eligible; with m = 1 only
 # calls made once per chart (and, with several charts, in only one of them) are.
 MAX_OCCURRENCE="${MAX_OCCURRENCE:-$((3000 * CHARTS))}"
+SLOWDOWN="${SLOWDOWN:-1}"
 # org.rivermonitor.db is not profiled as a caller: Database.window iterates its ResultSet holding a
 # pooled JDBC connection, and a control point there would park a chart thread with the connection
 # the collector needs (the generator only knows monitors, not pools). collector and generator are
@@ -155,7 +159,7 @@ grep '^qosweaver profile:' "$WORK/app.err" >&2 || true
 #    About 30 M join points per chart: the generator needs about 4 GB of heap for 3 charts.
 GEN_HEAP="${GEN_HEAP:-6g}"
 POINTCUTS_CMD=(./qosweaver pointcuts "${PROFILES[@]}" --interval "$INTERVAL" --max-occurrence "$MAX_OCCURRENCE"
-  --class-path "$RM_JAR" --out "$WORK/control-points.yaml")
+  --profile-slowdown "$SLOWDOWN" --class-path "$RM_JAR" --out "$WORK/control-points.yaml")
 log "JDK_JAVA_OPTIONS=-Xmx$GEN_HEAP ${POINTCUTS_CMD[*]}"
 JDK_JAVA_OPTIONS="-Xmx$GEN_HEAP" "${POINTCUTS_CMD[@]}" | tee "$WORK/report.txt" >&2
 

@@ -18,7 +18,8 @@ import java.util.Map;
  *     slots are {@code intervalNanos x profileSlowdown} of profile time
  * @param uncoveredSlots slots that no generated pointcut covers, including the empty ones
  * @param emptySlots slots without any join point (nothing could cover them)
- * @param intervalMeanNanos in real time (profile time divided by the slowdown); NaN when fewer than two join points are selected on every timeline
+ * @param intervalMeanNanos in real time (profile time divided by the slowdown); NaN when fewer
+ *     than two join points are selected on every timeline
  */
 public record GenerationReport(
         long intervalNanos,

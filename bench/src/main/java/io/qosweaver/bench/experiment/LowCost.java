@@ -134,9 +134,13 @@ public final class LowCost {
         }
     }
 
+    /** Written after every run but the last (the runs done so far), removed with the run's end. */
+    static final String PARTIAL_RESULTS = "results.partial.json";
+
     /**
      * Round 0 runs every version with collection, then without; rounds 1.. only without. The
-     * version order rotates by one per round.
+     * version order rotates by one per round. After every run but the last, what is done so far is
+     * written to {@value #PARTIAL_RESULTS}, so that an hour of runs is not lost to a crash.
      */
     public static Result run(List<Versions.Version> versions, int repeatsWithout, boolean quick,
                              Map<String, Object> params, Map<String, Object> machine, Path reportDir, String command,
@@ -153,6 +157,9 @@ public final class LowCost {
         });
         Map<String, String> errors = new LinkedHashMap<>();
         List<List<String>> orders = new ArrayList<>();
+        int cells = names.size() * (repeatsWithout + 1);
+        int done = 0;
+        Path partial = reportDir.resolve(PARTIAL_RESULTS);
         for (int round = 0; round < repeatsWithout; round++) {
             List<String> order = Deadline.order(names, round);
             orders.add(order);
@@ -169,9 +176,24 @@ public final class LowCost {
                         progress.update("[" + n + "] " + condition + " FAILED: " + e.getMessage());
                         errors.put(n + "@" + condition + "#" + round, e.getMessage());
                     }
+                    if (++done < cells) {
+                        Json.write(result(versions, quick, params, machine, command, orders, with, without, errors),
+                                partial);
+                    }
                 }
             }
         }
+        Result res = result(versions, quick, params, machine, command, orders, with, without, errors);
+        Json.write(res, reportDir.resolve("results.json"));
+        Files.deleteIfExists(partial);
+        return res;
+    }
+
+    private static Result result(List<Versions.Version> versions, boolean quick, Map<String, Object> params,
+                                 Map<String, Object> machine, String command, List<List<String>> orders,
+                                 Map<String, List<ScenarioResult>> with, Map<String, List<ScenarioResult>> without,
+                                 Map<String, String> errors) {
+        List<String> names = versions.stream().map(Versions.Version::name).toList();
         Map<String, VersionResult> results = new LinkedHashMap<>();
         Condition origWith = condition(with.getOrDefault(Versions.ORIGINAL, List.of()));
         Condition origWithout = condition(without.getOrDefault(Versions.ORIGINAL, List.of()));
@@ -193,10 +215,8 @@ public final class LowCost {
                     haveOriginal ? increasePct(wo.appCpuMsPerChart().mean(), origWithout.appCpuMsPerChart().mean())
                             : null));
         }
-        Result res = new Result("lowcost", Instant.now().toString(), command, quick, params, machine, orders, results,
-                summary(results), errors);
-        Json.write(res, reportDir.resolve("results.json"));
-        return res;
+        return new Result("lowcost", Instant.now().toString(), command, quick, params, machine,
+                orders.stream().map(List::copyOf).toList(), results, summary(results), new LinkedHashMap<>(errors));
     }
 
     static Condition condition(List<ScenarioResult> runs) {

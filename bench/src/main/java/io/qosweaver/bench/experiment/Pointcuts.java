@@ -158,10 +158,6 @@ public final class Pointcuts {
             }
         }
 
-        public Params withProfileSlowdown(Double slowdown) {
-            return new Params(chartHours, rivers, profiledCharts, include, overheadClients, overheadWarmupS,
-                    overheadWindowS, intervalClients, intervalWarmupS, intervalWindowS, flash, randomSeed, slowdown);
-        }
 
         /** About 75 minutes on 2 cores: 12 h charts, 60 s overhead windows, 20 s interval windows, 90 s flash crowds. */
         public static Params full() {
@@ -211,7 +207,7 @@ public final class Pointcuts {
     /**
      * The profile the sets were generated from.
      *
-     * @param unprofiledChartMs     the same charts timed with the profile stopped
+     * @param unprofiledChartMs     the same charts timed on the app without the agent
      * @param profileSlowdown       median recorded over median unprofiled chart time (or as given):
      *                              the generator's slots are t times this in profile time, and its
      *                              predicted intervals are real time

@@ -59,7 +59,7 @@ public final class PointcutsReport {
         doc.keyValues("Machine", r.machine());
         doc.paragraph("Predicted intervals are measured on the profile, whose time is stretched by the probe "
                 + "(agent/README.md, Profiling), and divided by the profile's slowdown (a recorded chart's time over "
-                + "the same chart's time unprofiled, see Profile), so that t and the predictions are real time; "
+                + "the same chart's time on the app without the agent, see Profile), so that t and the predictions are real time; "
                 + "observed ones are measured by the scheduler at run time, between adjacent "
                 + "control points of one chart request. Overhead is against original (no agent) measured in "
                 + "the same invocation, before and after all sets; positive means worse.");

@@ -37,8 +37,13 @@ class LowCostTest {
     @Test
     void roundZeroRunsBothConditionsThenOnlyWithoutInRotatedOrder(@TempDir Path dir) throws Exception {
         List<String> calls = new ArrayList<>();
+        List<String> partials = new ArrayList<>();
         LowCost.CellRunner fake = (v, condition, round, log) -> {
             calls.add(round + ":" + v.name() + ":" + condition);
+            // what a run cut short here would leave: the runs before this one
+            Path partial = dir.resolve(LowCost.PARTIAL_RESULTS);
+            partials.add(!Files.isRegularFile(partial) ? "none" : Json.MAPPER.readTree(partial.toFile()).get("versions")
+                    .get("original").get("without_collection").get("chart_throughput_per_s").get("n").asText());
             if (v.name().equals("jetty-qos") && round == 1) {
                 throw new IOException("boom");
             }
@@ -58,6 +63,10 @@ class LowCostTest {
                 "0:jetty-qos:with_collection", "0:jetty-qos:without_collection",
                 "1:qosweaver:without_collection", "1:jetty-qos:without_collection", "1:original:without_collection");
         assertThat(r.errors()).containsOnlyKeys("jetty-qos@without_collection#1");
+        // original's runs without collection done before each call: none before the first run,
+        // one from the second run's partial on, two only in the final results
+        assertThat(partials).containsExactly("none", "0", "1", "1", "1", "1", "1", "1", "1");
+        assertThat(dir.resolve(LowCost.PARTIAL_RESULTS)).as("removed at the end").doesNotExist();
         LowCost.VersionResult q = r.versions().get("qosweaver");
         assertThat(q.withoutCollection().chartThroughputPerS().n()).isEqualTo(2);
         assertThat(q.throughputLossWithCollectionPct()).isEqualTo(10.0);
