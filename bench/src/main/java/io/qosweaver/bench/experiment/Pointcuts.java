@@ -159,7 +159,7 @@ public final class Pointcuts {
         }
 
 
-        /** About 75 minutes on 2 cores: 12 h charts, 60 s overhead windows, 20 s interval windows, 90 s flash crowds. */
+        /** About 80 minutes on 2 cores: 12 h charts, 60 s overhead windows, 20 s interval windows, 90 s flash crowds. */
         public static Params full() {
             FlashCrowd.Params f = FlashCrowd.Params.full();
             return new Params(12, 10, 1, DEFAULT_INCLUDE, 40, 15, 60, List.of(1, 10, 20, 40), 5, 20,
