@@ -171,7 +171,13 @@ public final class PointcutsReport {
             }
         });
         LogAxis y = new LogAxis("mean interval (ms, log)");
-        y.setSmallestValue(1e-4);
+        double min = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < data.getSeriesCount(); i++) {
+            for (int k = 0; k < data.getItemCount(i); k++) {
+                min = Math.min(min, data.getYValue(i, k));
+            }
+        }
+        y.setSmallestValue(logFloor(min));
         XYPlot plot = new XYPlot(data, new NumberAxis("concurrent chart clients"), y, new XYLineAndShapeRenderer(true, true));
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -199,13 +205,35 @@ public final class PointcutsReport {
         x.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         NumberAxis linear = new NumberAxis(axis);
         LogAxis logAxis = new LogAxis(axis);
-        logAxis.setSmallestValue(1e-4);
+        double min = Double.POSITIVE_INFINITY;
+        for (int row = 0; row < d.getRowCount(); row++) {
+            for (int col = 0; col < d.getColumnCount(); col++) {
+                Number v = d.getValue(row, col);
+                if (v != null && v.doubleValue() > 0) {
+                    min = Math.min(min, v.doubleValue());
+                }
+            }
+        }
+        // the bars grow from the axis' bottom: a decade under the smallest one, not from 1e-4
+        logAxis.setSmallestValue(logFloor(min));
         BarRenderer renderer = new BarRenderer();
         renderer.setShadowVisible(false);
+        renderer.setIncludeBaseInRange(!log);
         CategoryPlot plot = new CategoryPlot(d, x, log ? logAxis : linear, renderer);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         return new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+    }
+
+    /**
+     * The highest power of ten below {@code min} (1e-4 without data): the bottom of a log axis, so
+     * that the smallest bar is still drawn.
+     */
+    static double logFloor(double min) {
+        if (!(min > 0) || Double.isInfinite(min)) {
+            return 1e-4;
+        }
+        return Math.pow(10, Math.ceil(Math.log10(min)) - 1);
     }
 
     private static boolean positive(Double v) {
