@@ -81,12 +81,12 @@ final class PointcutsBenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "windows must be positive");
         }
         FlashCrowd.Params flash = noCollection ? null : d.flash();
-        if (profileSlowdown != null && !(profileSlowdown > 0 && profileSlowdown < Double.POSITIVE_INFINITY)) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--profile-slowdown: must be a positive number, got " + profileSlowdown);
+        try {
+            return new Pointcuts.Params(d.chartHours(), d.rivers(), n, d.include(), d.overheadClients(),
+                    d.overheadWarmupS(), ow, c, d.intervalWarmupS(), iw, flash, d.randomSeed(), profileSlowdown);
+        } catch (IllegalArgumentException e) { // Params checks the slowdown, its only option-borne check
+            throw new CommandLine.ParameterException(spec.commandLine(), "--profile-slowdown: " + e.getMessage());
         }
-        return new Pointcuts.Params(d.chartHours(), d.rivers(), n, d.include(), d.overheadClients(),
-                d.overheadWarmupS(), ow, c, d.intervalWarmupS(), iw, flash, d.randomSeed(), profileSlowdown);
     }
 
     List<Pointcuts.ParamSet> sets(int charts) {

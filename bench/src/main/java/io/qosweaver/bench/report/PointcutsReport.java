@@ -58,9 +58,9 @@ public final class PointcutsReport {
         doc.keyValues("Parameters", r.parameters());
         doc.keyValues("Machine", r.machine());
         doc.paragraph("Predicted intervals are measured on the profile, whose time is stretched by the probe "
-                + "(agent/README.md, Profiling), and divided by the profile's slowdown (a recorded chart's time over "
-                + "the same chart's time on the app without the agent, see Profile), so that t and the predictions are real time; "
-                + "observed ones are measured by the scheduler at run time, between adjacent "
+                + "(agent/README.md, Profiling), and divided by the profile's slowdown (a recorded chart's time "
+                + "over the same chart's time on the app without the agent, see Profile), so that t and the "
+                + "predictions are real time; observed ones are measured by the scheduler at run time, between adjacent "
                 + "control points of one chart request. Overhead is against original (no agent) measured in "
                 + "the same invocation, before and after all sets; positive means worse.");
         doc.write(dir);
@@ -170,14 +170,13 @@ public final class PointcutsReport {
                 data.addSeries(series);
             }
         });
-        LogAxis y = new LogAxis("mean interval (ms, log)");
         double min = Double.POSITIVE_INFINITY;
         for (int i = 0; i < data.getSeriesCount(); i++) {
             for (int k = 0; k < data.getItemCount(i); k++) {
                 min = Math.min(min, data.getYValue(i, k));
             }
         }
-        y.setSmallestValue(logFloor(min));
+        LogAxis y = logAxis("mean interval (ms, log)", min);
         XYPlot plot = new XYPlot(data, new NumberAxis("concurrent chart clients"), y, new XYLineAndShapeRenderer(true, true));
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -203,8 +202,6 @@ public final class PointcutsReport {
     private static JFreeChart bars(DefaultCategoryDataset d, String title, String axis, boolean log) {
         CategoryAxis x = new CategoryAxis("parameter set");
         x.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
-        NumberAxis linear = new NumberAxis(axis);
-        LogAxis logAxis = new LogAxis(axis);
         double min = Double.POSITIVE_INFINITY;
         for (int row = 0; row < d.getRowCount(); row++) {
             for (int col = 0; col < d.getColumnCount(); col++) {
@@ -214,15 +211,21 @@ public final class PointcutsReport {
                 }
             }
         }
-        // the bars grow from the axis' bottom: a decade under the smallest one, not from 1e-4
-        logAxis.setSmallestValue(logFloor(min));
         BarRenderer renderer = new BarRenderer();
         renderer.setShadowVisible(false);
+        // on a log axis the bars grow from its bottom, not from 0
         renderer.setIncludeBaseInRange(!log);
-        CategoryPlot plot = new CategoryPlot(d, x, log ? logAxis : linear, renderer);
+        CategoryPlot plot = new CategoryPlot(d, x, log ? logAxis(axis, min) : new NumberAxis(axis), renderer);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         return new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+    }
+
+    /** A log axis whose bottom is {@link #logFloor} of the smallest value plotted. */
+    private static LogAxis logAxis(String label, double min) {
+        LogAxis a = new LogAxis(label);
+        a.setSmallestValue(logFloor(min));
+        return a;
     }
 
     /**

@@ -62,6 +62,8 @@ class PointcutsSmokeTest {
         assertThat(r.profile().profileSlowdown()).isPositive();
         assertThat(lines).anyMatch(l -> l.startsWith("[profile] the same charts without the profiling agent:")
                 && l.contains("x slower"));
+        assertThat(Files.readString(dir.resolve("app-unprofiled.log"))).as("timed without the agent")
+                .contains("river-monitor listening").doesNotContain("[qosweaver]");
         assertThat(r.original().chartThroughputPerS()).hasSize(2);
         for (Pointcuts.ParamSet s : sets) {
             Pointcuts.SetResult x = r.parameterSets().get(s.name());
