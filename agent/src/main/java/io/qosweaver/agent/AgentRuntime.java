@@ -3,7 +3,7 @@ package io.qosweaver.agent;
 import io.qosweaver.agent.natives.NativePriorities;
 import io.qosweaver.agent.pointcut.Pointcut;
 import io.qosweaver.agent.pointcut.TypePattern;
-import io.qosweaver.scheduler.PolicyConfigException;
+import io.qosweaver.scheduler.spi.PolicyConfigException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;

@@ -26,6 +26,7 @@ import java.util.jar.JarOutputStream;
  */
 final class BootstrapInjector {
     static final String SCHEDULER_JAR = "META-INF/qosweaver/qosweaver-scheduler.jar";
+    static final String PLATFORM_JAR = "META-INF/qosweaver/qosweaver-platform.jar";
     private static final String HELPERS = "io/qosweaver/agent/bootstrap/";
 
     private BootstrapInjector() {}
@@ -34,14 +35,8 @@ final class BootstrapInjector {
         if (onBootstrap("io.qosweaver.scheduler.QoS")) {
             return; // attached a second time
         }
-        Path scheduler = Files.createTempFile("qosweaver-scheduler-", ".jar");
-        scheduler.toFile().deleteOnExit();
-        try (InputStream in = BootstrapInjector.class.getClassLoader().getResourceAsStream(SCHEDULER_JAR)) {
-            if (in == null) {
-                throw new IOException(SCHEDULER_JAR + " is missing from the agent jar (a broken build)");
-            }
-            Files.copy(in, scheduler, StandardCopyOption.REPLACE_EXISTING);
-        }
+        Path scheduler = extract(SCHEDULER_JAR);
+        inst.appendToBootstrapClassLoaderSearch(new JarFile(extract(PLATFORM_JAR).toFile()));
         inst.appendToBootstrapClassLoaderSearch(new JarFile(scheduler.toFile()));
 
         Path agentJar = Path.of(BootstrapInjector.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -68,6 +63,18 @@ final class BootstrapInjector {
         }
         inst.appendToBootstrapClassLoaderSearch(new JarFile(helpers.toFile()));
         log.debug("bootstrap class path += " + scheduler + ", " + helpers);
+    }
+
+    private static Path extract(String resource) throws IOException {
+        Path jar = Files.createTempFile("qosweaver-", ".jar");
+        jar.toFile().deleteOnExit();
+        try (InputStream in = BootstrapInjector.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException(resource + " is missing from the agent jar (a broken build)");
+            }
+            Files.copy(in, jar, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return jar;
     }
 
     private static boolean onBootstrap(String name) {

@@ -4,6 +4,7 @@ import io.qosweaver.agent.pointcut.Pointcut;
 import io.qosweaver.agent.pointcut.PointcutParser;
 import io.qosweaver.agent.pointcut.PointcutSyntaxException;
 import io.qosweaver.scheduler.SchedulerConfig;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
@@ -127,9 +128,9 @@ public final class PolicyFile {
 
     /** What the scheduler receives: names, attributes and parameters, no pointcuts. */
     public SchedulerConfig toSchedulerConfig() {
-        List<SchedulerConfig.TaskClassSpec> specs = new ArrayList<>();
+        List<TaskClassSpec> specs = new ArrayList<>();
         for (TaskClassDef t : taskClasses) {
-            specs.add(new SchedulerConfig.TaskClassSpec(t.name(), t.attributes()));
+            specs.add(new TaskClassSpec(t.name(), t.attributes()));
         }
         return new SchedulerConfig(specs, new SchedulerConfig.PolicySpec(policyName, policyParameters));
     }

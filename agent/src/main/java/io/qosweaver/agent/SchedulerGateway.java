@@ -1,6 +1,6 @@
 package io.qosweaver.agent;
 
-import io.qosweaver.scheduler.PrometheusText;
+import io.qosweaver.scheduler.stats.PrometheusText;
 import io.qosweaver.scheduler.Scheduler;
 import io.qosweaver.scheduler.SchedulerConfig;
 

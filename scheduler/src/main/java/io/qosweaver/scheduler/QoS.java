@@ -1,36 +1,40 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.ControlPointCount;
+import io.qosweaver.scheduler.core.ControlPoints;
+import io.qosweaver.scheduler.core.InternalErrors;
+import io.qosweaver.scheduler.core.Pending;
+import io.qosweaver.scheduler.core.Scopes;
+import io.qosweaver.scheduler.core.ThreadState;
+import io.qosweaver.scheduler.core.ThreadStates;
+
 /**
  * The bridge that woven code calls. CONTRACT (shared with the agent; do not change signatures):
- * every method is static, never throws, and is a no-op when no scheduler is installed or the
- * calling thread is not managed. The agent puts this module on the bootstrap class path so that
- * advice in any class loader can reach it.
+ * every method is static, never throws, and is a no-op for a thread outside any scope when no
+ * scheduler is installed. The agent puts this module on the bootstrap class path so that advice in
+ * any class loader can reach it.
  *
  * <p>Cost model (STYLE.md, hot path): {@link #controlPoint()} with nothing pending anywhere is a
- * plain-striped counter increment plus one volatile read of {@link ThreadController#pending} and a
- * branch: no allocation, no lock, no map or ThreadLocal lookup. Only when some thread somewhere
- * has its yield flag set (or intervals are being measured, {@link ControlPointIntervals}) does a
- * control point look up its own per-thread state.
+ * plain-striped counter increment plus one volatile read and a branch: no allocation, no lock, no
+ * map or thread-local lookup. Only when some thread somewhere has its yield flag set (or intervals
+ * are measured) does a control point look up its own per-thread state.
+ *
+ * <p>Every {@link #enter} is paired with the next unpaired {@link #exit} of the same thread, even
+ * when no scheduler is installed at the enter and one is at the exit (or the reverse): a scope
+ * opened without a scheduler stays unmanaged for its whole length.
  */
 public final class QoS {
     private QoS() {}
-
-    /** Per-thread state, created at the thread's first {@link #enter} and reused forever. */
-    static final ThreadLocal<ManagedThread> STATE = new ThreadLocal<>();
 
     /** The thread enters a scope of the named task class (nested scopes allowed). */
     public static void enter(String taskClass) {
         try {
             Scheduler s = Scheduler.current;
-            if (s == null) {
-                return;
-            }
-            ManagedThread t = STATE.get();
+            ThreadState t = s == null ? ThreadStates.peek() : ThreadStates.current();
             if (t == null) {
-                t = new ManagedThread(Thread.currentThread());
-                STATE.set(t);
+                return; // no scheduler and no open scope: nothing to pair
             }
-            s.controller.enter(t, taskClass);
+            Scopes.enter(t, s == null ? null : s.controller, taskClass);
         } catch (Throwable e) {
             InternalErrors.report(e);
         }
@@ -39,12 +43,10 @@ public final class QoS {
     /** The thread leaves its innermost scope (a no-op if it has none). */
     public static void exit() {
         try {
-            if (Scheduler.current == null) {
-                return;
-            }
-            ManagedThread t = STATE.get();
+            ThreadState t = ThreadStates.peek();
             if (t != null) {
-                ThreadController.exit(t);
+                Scopes.exit(t);
+                ThreadStates.exited(t);
             }
         } catch (Throwable e) {
             InternalErrors.report(e);
@@ -52,63 +54,38 @@ public final class QoS {
     }
 
     /**
-     * A control point: returns at once when nothing is pending for this thread (no allocation,
-     * no lock); otherwise parks until a policy lets the thread go on.
+     * A control point: returns at once when nothing is pending (no allocation, no lock);
+     * otherwise parks until a policy lets the thread go on.
      */
     public static void controlPoint() {
-        FastCount.increment();
-        if (ThreadController.pending != 0) {
-            slowControlPoint();
-        }
-    }
-
-    private static void slowControlPoint() {
-        try {
-            ManagedThread t = STATE.get();
-            if (t == null) {
-                return;
-            }
-            if (ControlPointIntervals.on) {
-                ControlPointIntervals.record(t);
-            }
-            if (!t.yield) {
-                return;
-            }
-            TaskClass r = t.role;
-            if (r != null) {
-                r.controller.await(t);
-                if (ControlPointIntervals.on) {
-                    ControlPointIntervals.resumed(t);
-                }
-            }
-        } catch (Throwable e) {
-            InternalErrors.report(e);
+        ControlPointCount.increment();
+        if (Pending.value() != 0) {
+            ControlPoints.slowPath(false);
         }
     }
 
     /**
-     * Control points passed, counted without atomics in cache-line-padded cells striped by thread
-     * id. Racy by design: two threads on one stripe may lose an increment; the count is for
-     * observability, and an exact count would cost a contended atomic on the hot path.
+     * A control point the weaver knows to be inside a monitor (a {@code synchronized} method or
+     * block): counted and measured like any other, but the thread is never suspended here. Holding
+     * a lock while suspended can deadlock the application (QoSWeaver 3.4), and a virtual thread
+     * parked inside {@code synchronized} pins its carrier on JDK 21-23.
      */
-    static final class FastCount {
-        private static final int STRIPES = 64; // power of two
-        private static final int PAD = 16; // 128 bytes per cell: no false sharing between stripes
-        private static final long[] CELLS = new long[STRIPES * PAD];
-
-        private FastCount() {}
-
-        @SuppressWarnings("deprecation") // getId: threadId() is JDK 19+, this is Java 17 bytecode
-        static void increment() {
-            CELLS[((int) Thread.currentThread().getId() & (STRIPES - 1)) * PAD]++;
+    public static void controlPointInMonitor() {
+        ControlPointCount.increment();
+        if (Pending.value() != 0) {
+            ControlPoints.slowPath(true);
         }
+    }
 
-        static long sum() {
-            long s = 0;
-            for (int i = 0; i < STRIPES; i++) {
-                s += CELLS[i * PAD];
-            }
-            return s;
+    /**
+     * A progress point: one step of the calling thread's task (QoSWeaver 3.4, the deadlock-aware
+     * policy's progress counters). A thread-state lookup and an uncontended counter increment.
+     */
+    public static void progressPoint() {
+        try {
+            ControlPoints.progress();
+        } catch (Throwable e) {
+            InternalErrors.report(e);
         }
     }
 }

@@ -1,6 +1,22 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.ControlPointCount;
+import io.qosweaver.scheduler.core.ControlPointIntervals;
+import io.qosweaver.scheduler.core.Controller;
+import io.qosweaver.scheduler.core.InternalErrors;
+import io.qosweaver.scheduler.core.Warnings;
+import io.qosweaver.scheduler.spi.Policy;
+import io.qosweaver.scheduler.spi.PolicyConfigException;
+import io.qosweaver.scheduler.spi.PolicyContext;
+import io.qosweaver.scheduler.spi.Ticker;
+import io.qosweaver.scheduler.stats.IntervalSnapshot;
+import io.qosweaver.scheduler.stats.PriorityReport;
+import io.qosweaver.scheduler.stats.SchedulerMXBean;
+import io.qosweaver.scheduler.stats.SchedulerStats;
+import io.qosweaver.scheduler.stats.Timeline;
 import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -14,18 +30,18 @@ import javax.management.ObjectName;
 public final class Scheduler {
     static final String OBJECT_NAME = "io.qosweaver:type=Scheduler";
 
-    /** The installed scheduler; read by every enter/exit. */
+    /** The installed scheduler; read by every enter. */
     static volatile Scheduler current;
     private static final Object INSTALL_LOCK = new Object();
 
-    final ThreadController controller;
+    final Controller controller;
     private final long controlPointBase;
     private final long errorBase;
     private volatile boolean jmxRegistered;
 
-    private Scheduler(ThreadController controller) {
+    private Scheduler(Controller controller) {
         this.controller = controller;
-        this.controlPointBase = QoS.FastCount.sum();
+        this.controlPointBase = ControlPointCount.sum();
         this.errorBase = InternalErrors.count();
     }
 
@@ -39,9 +55,9 @@ public final class Scheduler {
         return install(config, Ticker.system());
     }
 
-    /** As {@link #install(SchedulerConfig)}, with an injected clock (tests, simulators). */
+    /** As {@link #install(SchedulerConfig)}, with an injected clock (tests). */
     static Scheduler install(SchedulerConfig config, Ticker ticker) {
-        Scheduler s = new Scheduler(ThreadController.create(config, ticker));
+        Scheduler s = new Scheduler(build(config, ticker));
         synchronized (INSTALL_LOCK) {
             Scheduler old = current;
             current = s;
@@ -50,8 +66,21 @@ public final class Scheduler {
                 old.unregisterJmx();
             }
             s.registerJmx();
+            s.controller.startTicking();
         }
         return s;
+    }
+
+    /** Validates a configuration and builds its controller; changes nothing global. */
+    static Controller build(SchedulerConfig config, Ticker ticker) {
+        if (config == null || config.policy() == null) {
+            throw new PolicyConfigException("policy",
+                    "no policy given; add a policy section naming one of " + Policies.names());
+        }
+        String name = config.policy().name();
+        Policy policy = Policies.create(name, PolicyContext.of(name == null ? null : name.trim(),
+                config.policy().parameters(), ticker, Warnings::once));
+        return Controller.create(policy, ticker, config.taskClasses() == null ? List.of() : config.taskClasses());
     }
 
     /** Removes the installed scheduler, releasing every thread it held; no-op when none. */
@@ -80,7 +109,7 @@ public final class Scheduler {
 
     /** Whether control-point intervals are being measured. */
     public static boolean measuringIntervals() {
-        return ControlPointIntervals.on;
+        return ControlPointIntervals.measuring();
     }
 
     /** The installed scheduler, or {@code null}. */
@@ -90,22 +119,22 @@ public final class Scheduler {
 
     /** The policy's name. */
     public String policyName() {
-        return controller.policy.name();
+        return controller.machine().policy().name();
     }
 
     /** Whether this scheduler is still the installed one. */
     public boolean isInstalled() {
-        return !controller.closed;
+        return !controller.closed();
     }
 
-    /** A consistent snapshot of the counters (takes the controller lock briefly). */
+    /** A consistent snapshot of the counters (takes the scheduler's lock briefly). */
     public SchedulerStats stats() {
-        return controller.stats(QoS.FastCount.sum() - controlPointBase, InternalErrors.count() - errorBase);
+        return controller.stats(ControlPointCount.sum() - controlPointBase, InternalErrors.count() - errorBase);
     }
 
     /**
      * The running-threads timeline from sequence number {@code since} on (0: everything still in
-     * the ring). Takes the controller lock briefly; for monitoring, never for woven code.
+     * the ring). Takes the scheduler's lock briefly; for monitoring, never for woven code.
      */
     public Timeline timeline(long since) {
         return controller.timeline(since);
@@ -163,6 +192,9 @@ public final class Scheduler {
         @Override public long getSuspensionTimeP99Nanos() { return s.stats().suspensionTimeP99Nanos(); }
         @Override public long getAdmissionWaits() { return s.stats().admissionWaits(); }
         @Override public long getAdmissionWaitNanos() { return s.stats().admissionWaitNanos(); }
+        @Override public long getMonitorSkips() { return s.stats().monitorSkips(); }
+        @Override public long getInterruptedPasses() { return s.stats().interruptedPasses(); }
+        @Override public long getWaitTimeouts() { return s.stats().waitTimeouts(); }
         @Override public String getPriorityEffective() {
             PriorityReport p = s.stats().priority();
             return p == null ? "n/a" : Boolean.toString(p.effective());
@@ -170,8 +202,10 @@ public final class Scheduler {
         @Override public boolean isIntervalMeasurement() { return measuringIntervals(); }
         @Override public void setIntervalMeasurement(boolean on) { measureIntervals(on); }
         @Override public Map<String, Double> getControlPointIntervalMeanNanos() {
-            Map<String, Double> m = new java.util.LinkedHashMap<>();
-            s.stats().controlPointIntervals().forEach((k, v) -> m.put(k, v.meanNanos()));
+            Map<String, Double> m = new LinkedHashMap<>();
+            for (Map.Entry<String, IntervalSnapshot> e : s.stats().controlPointIntervals().entrySet()) {
+                m.put(e.getKey(), e.getValue().meanNanos());
+            }
             return m;
         }
         @Override public String getPriorityReason() {

@@ -1,11 +1,12 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.spi.TaskClassSpec;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What the agent hands to the scheduler: the task classes and the policy, already parsed from the
- * policy file. CONTRACT shared with the agent.
+ * policy file.
  *
  * @param taskClasses the task classes, by unique name, with their attributes (for example
  *     {@code importance: high})
@@ -13,8 +14,6 @@ import java.util.Map;
  *     parameters (for example {@code lowLimit: 1})
  */
 public record SchedulerConfig(List<TaskClassSpec> taskClasses, PolicySpec policy) {
-
-    public record TaskClassSpec(String name, Map<String, String> attributes) {}
 
     public record PolicySpec(String name, Map<String, String> parameters) {}
 }

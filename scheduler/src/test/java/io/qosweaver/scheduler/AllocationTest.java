@@ -1,5 +1,8 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.ThreadStates;
+import io.qosweaver.scheduler.testing.Configs;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
@@ -15,7 +18,7 @@ class AllocationTest {
     void tearDown() {
         Scheduler.measureIntervals(false);
         Scheduler.uninstall();
-        QoS.STATE.remove();
+        ThreadStates.removeForTests();
     }
 
     private static com.sun.management.ThreadMXBean bean() {

@@ -1,5 +1,13 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.ControlPointIntervals;
+import io.qosweaver.scheduler.event.IntervalHistogram;
+import io.qosweaver.scheduler.core.Pending;
+import io.qosweaver.scheduler.core.ThreadStates;
+import io.qosweaver.scheduler.stats.IntervalSnapshot;
+import io.qosweaver.scheduler.stats.PrometheusText;
+import io.qosweaver.scheduler.testing.Configs;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -19,10 +27,10 @@ class ControlPointIntervalsTest {
     void tearDown() {
         Scheduler.measureIntervals(false);
         Scheduler.uninstall();
-        QoS.STATE.remove();
+        ThreadStates.removeForTests();
     }
 
-    private static IntervalHistogram.Snapshot chart(Scheduler s) {
+    private static IntervalSnapshot chart(Scheduler s) {
         return s.stats().controlPointIntervals().get("chart");
     }
 
@@ -36,7 +44,7 @@ class ControlPointIntervalsTest {
         }
         QoS.exit();
         assertThat(Scheduler.measuringIntervals()).isFalse();
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
         assertThat(s.stats().controlPointIntervals()).isEmpty();
         assertThat(s.stats().intervalMeasurement()).isFalse();
     }
@@ -46,7 +54,7 @@ class ControlPointIntervalsTest {
         Scheduler s = Scheduler.install(Configs.importance(1), clock);
         assertThat(Scheduler.measureIntervals(true)).isTrue();
         assertThat(Scheduler.measureIntervals(true)).as("already on").isFalse();
-        assertThat(ThreadController.pending).isEqualTo(ControlPointIntervals.MEASURING);
+        assertThat(Pending.value()).isEqualTo(ControlPointIntervals.MEASURING);
 
         QoS.controlPoint(); // outside any task: not an interval
         QoS.enter("chart");
@@ -65,7 +73,7 @@ class ControlPointIntervalsTest {
         QoS.controlPoint();
         QoS.exit();
 
-        IntervalHistogram.Snapshot h = chart(s);
+        IntervalSnapshot h = chart(s);
         assertThat(h.count()).isEqualTo(3);
         assertThat(h.sumNanos()).isEqualTo(12_000_000L);
         assertThat(h.maxNanos()).isEqualTo(6_000_000L);
@@ -74,7 +82,7 @@ class ControlPointIntervalsTest {
         assertThat(s.stats().intervalMeasurement()).isTrue();
 
         assertThat(Scheduler.measureIntervals(false)).isTrue();
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
         assertThat(chart(s).count()).as("totals are kept after stopping").isEqualTo(3);
     }
 
@@ -161,7 +169,7 @@ class ControlPointIntervalsTest {
         commands.put("stop");
         worker.join(10_000);
 
-        IntervalHistogram.Snapshot h = chart(s);
+        IntervalSnapshot h = chart(s);
         assertThat(h.count()).isEqualTo(3);
         assertThat(h.sumNanos()).isEqualTo(6_000_000L);
         assertThat(h.maxNanos()).as("the 10 s parked is not an interval").isEqualTo(3_000_000L);
@@ -169,20 +177,20 @@ class ControlPointIntervalsTest {
 
     @Test
     void bucketsHaveReadableBoundsFromOneMicrosecondToTenSeconds() {
-        long[] b = IntervalHistogram.Snapshot.boundsNanos();
+        long[] b = IntervalSnapshot.boundsNanos();
         assertThat(b).startsWith(1_000, 1_500, 2_000, 3_000, 5_000, 7_000, 10_000, 15_000);
         assertThat(b).endsWith(5_000_000_000L, 7_000_000_000L, 10_000_000_000L);
         for (int i = 1; i < b.length; i++) {
             assertThat((double) b[i] / b[i - 1]).isBetween(1.3, 1.7);
         }
-        assertThat(IntervalHistogram.bucket(0)).isZero();
-        assertThat(IntervalHistogram.bucket(1_000)).isZero();
-        assertThat(IntervalHistogram.bucket(1_001)).isEqualTo(1);
-        assertThat(IntervalHistogram.bucket(Long.MAX_VALUE)).isEqualTo(b.length);
+        assertThat(IntervalSnapshot.bucket(0)).isZero();
+        assertThat(IntervalSnapshot.bucket(1_000)).isZero();
+        assertThat(IntervalSnapshot.bucket(1_001)).isEqualTo(1);
+        assertThat(IntervalSnapshot.bucket(Long.MAX_VALUE)).isEqualTo(b.length);
         IntervalHistogram h = new IntervalHistogram();
         h.add(-5);
-        assertThat(h.count).isEqualTo(1);
-        assertThat(h.sumNanos).isZero();
+        assertThat(h.count()).isEqualTo(1);
+        assertThat(h.snapshot().sumNanos()).isZero();
     }
 
     @Test
@@ -259,8 +267,8 @@ class ControlPointIntervalsTest {
         }
         Scheduler.measureIntervals(false);
         await().atMost(Duration.ofSeconds(5)).until(() -> s.stats().suspendedThreads() == 0);
-        assertThat(ThreadController.pending).isZero();
-        IntervalHistogram.Snapshot h = chart(s);
+        assertThat(Pending.value()).isZero();
+        IntervalSnapshot h = chart(s);
         assertThat(h).isNotNull();
         assertThat(h.count()).isPositive();
         assertThat(java.util.Arrays.stream(h.bucketCounts()).sum()).isEqualTo(h.count());

@@ -1,5 +1,9 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.ThreadStates;
+import io.qosweaver.scheduler.testing.Configs;
+import io.qosweaver.scheduler.testing.Worker;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -21,7 +25,7 @@ class JfrEventsTest {
     @AfterEach
     void tearDown() {
         Scheduler.uninstall();
-        QoS.STATE.remove();
+        ThreadStates.removeForTests();
     }
 
     @Test

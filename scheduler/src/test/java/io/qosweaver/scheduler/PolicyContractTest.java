@@ -1,5 +1,12 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.Pending;
+import io.qosweaver.scheduler.core.ThreadStates;
+import io.qosweaver.scheduler.stats.PrometheusText;
+import io.qosweaver.scheduler.stats.SchedulerStats;
+import io.qosweaver.scheduler.testing.Configs;
+import io.qosweaver.scheduler.testing.Worker;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,32 +34,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PolicyContractTest {
     private final List<Worker> workers = new ArrayList<>();
 
-    /** Parameters per registered policy, with the low-importance limit where the policy has one. */
-    static Map<String, String> parameters(String policy, int lowLimit) {
-        switch (policy) {
-            case "importance":
-            case "admission":
-                return Map.of("lowLimit", Integer.toString(lowLimit));
-            case "java-priority":
-            case "linux-priority":
-                return Map.of();
-            default:
-                throw new AssertionError("policy '" + policy + "' is registered but not in the contract"
-                        + " test: add its parameters to PolicyContractTest.parameters");
-        }
-    }
-
     /** Every policy the module ships (tests may register throw-away ones; those are not policies). */
     static Stream<String> policies() {
         return Policies.builtInNames().stream();
-    }
-
-    static SchedulerConfig config(String policy, int lowLimit) {
-        return new SchedulerConfig(List.of(
-                new SchedulerConfig.TaskClassSpec("collect", Map.of("importance", "high")),
-                new SchedulerConfig.TaskClassSpec("chart", Map.of("importance", "low")),
-                new SchedulerConfig.TaskClassSpec("update", Map.of())),
-                new SchedulerConfig.PolicySpec(policy, parameters(policy, lowLimit)));
     }
 
     @AfterEach
@@ -65,8 +49,8 @@ class PolicyContractTest {
             w.thread.join(5_000);
             assertThat(w.thread.isAlive()).as("worker %s finished", w.thread.getName()).isFalse();
         }
-        QoS.STATE.remove();
-        assertThat(ThreadController.pending).as("no thread left flagged").isZero();
+        ThreadStates.removeForTests();
+        assertThat(Pending.value()).as("no thread left flagged").isZero();
     }
 
     private List<Worker> start(int n, String prefix) {
@@ -133,19 +117,19 @@ class PolicyContractTest {
         assertThat(st.waitQueueSize()).isZero();
         assertThat(st.limit()).isEqualTo(-1);
         assertThat(st.resumes()).as("every park resumed").isEqualTo(st.suspensions());
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
     }
 
     @Test
     void everyRegisteredPolicyIsInTheContract() {
         assertThat(Policies.builtInNames()).contains("importance", "admission", "java-priority", "linux-priority");
-        Policies.builtInNames().forEach(n -> parameters(n, 1));
+        Policies.builtInNames().forEach(n -> Configs.parameters(n, 1));
     }
 
     @ParameterizedTest
     @MethodSource("policies")
     void installsAndUninstalls(String policy) {
-        Scheduler s = Scheduler.install(config(policy, 1));
+        Scheduler s = Scheduler.install(Configs.config(policy, 1));
         assertThat(Scheduler.current()).isSameAs(s);
         assertThat(s.policyName()).isEqualTo(policy);
         assertThat(s.isInstalled()).isTrue();
@@ -156,13 +140,13 @@ class PolicyContractTest {
         QoS.enter("chart"); // no-ops without a scheduler
         QoS.controlPoint();
         QoS.exit();
-        assertThat(ThreadControllerAccess.depth()).isZero();
+        assertThat(Configs.depth()).isZero();
     }
 
     @ParameterizedTest
     @MethodSource("policies")
     void highEndLetsEveryoneGoOnAndLeavesNothingBehind(String policy) throws InterruptedException {
-        Scheduler s = Scheduler.install(config(policy, 1));
+        Scheduler s = Scheduler.install(Configs.config(policy, 1));
         List<Worker> early = start(3, "early-");
         awaitProgress(early);
         QoS.enter("collect");
@@ -188,7 +172,7 @@ class PolicyContractTest {
     @ParameterizedTest
     @MethodSource("policies")
     void uninstallLetsEveryoneGoOnAndUndoesPriorities(String policy) throws InterruptedException {
-        Scheduler s = Scheduler.install(config(policy, 0));
+        Scheduler s = Scheduler.install(Configs.config(policy, 0));
         List<Worker> early = start(2, "early-");
         awaitProgress(early);
         QoS.enter("collect");
@@ -203,7 +187,7 @@ class PolicyContractTest {
             assertThat(w.thread.getPriority()).as("%s priority after uninstall", w.thread.getName())
                     .isEqualTo(Thread.NORM_PRIORITY);
         }
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
         QoS.exit(); // the test thread's stale scope: a no-op now
         stopAll(all);
     }
@@ -211,7 +195,7 @@ class PolicyContractTest {
     @ParameterizedTest
     @MethodSource("policies")
     void exceptionsThroughScopesKeepThemBalanced(String policy) throws InterruptedException {
-        Scheduler s = Scheduler.install(config(policy, 1));
+        Scheduler s = Scheduler.install(Configs.config(policy, 1));
         AtomicReference<Throwable> seen = new AtomicReference<>();
         int[] depthAfter = {-1};
         Thread t = new Thread(() -> {
@@ -231,7 +215,7 @@ class PolicyContractTest {
             } catch (IllegalStateException e) {
                 seen.set(e);
             }
-            depthAfter[0] = ThreadControllerAccess.depth();
+            depthAfter[0] = Configs.depth();
         });
         t.start();
         t.join(5_000);
@@ -244,7 +228,7 @@ class PolicyContractTest {
     @ParameterizedTest
     @MethodSource("policies")
     void interruptWhileWaitingLetsTheThreadGoOnWithItsStatus(String policy) throws InterruptedException {
-        Scheduler s = Scheduler.install(config(policy, 0));
+        Scheduler s = Scheduler.install(Configs.config(policy, 0));
         List<Worker> early = start(2, "early-");
         awaitProgress(early);
         QoS.enter("collect");
@@ -267,7 +251,7 @@ class PolicyContractTest {
     @ParameterizedTest
     @MethodSource("policies")
     void randomNestingStaysBalanced(String policy) throws InterruptedException {
-        Scheduler s = Scheduler.install(config(policy, 1));
+        Scheduler s = Scheduler.install(Configs.config(policy, 1));
         String[] names = {"collect", "chart", "update", "unknown"};
         List<Thread> ts = new ArrayList<>();
         List<Throwable> failures = new ArrayList<>();
@@ -286,7 +270,7 @@ class PolicyContractTest {
                         QoS.exit();
                     }
                 }
-                if (ThreadControllerAccess.depth() != 0 || Thread.currentThread().getPriority() != Thread.NORM_PRIORITY) {
+                if (Configs.depth() != 0 || Thread.currentThread().getPriority() != Thread.NORM_PRIORITY) {
                     synchronized (failures) {
                         failures.add(new AssertionError(Thread.currentThread().getName() + " unbalanced"));
                     }
@@ -306,7 +290,7 @@ class PolicyContractTest {
     @ParameterizedTest
     @MethodSource("policies")
     void replacingThePolicyReleasesEveryone(String policy) throws InterruptedException {
-        Scheduler.install(config(policy, 0));
+        Scheduler.install(Configs.config(policy, 0));
         List<Worker> early = start(2, "early-");
         awaitProgress(early);
         QoS.enter("collect");
@@ -315,7 +299,7 @@ class PolicyContractTest {
                 .until(() -> late.get(0).thread.getState() != Thread.State.NEW);
         Set<String> others = Policies.builtInNames();
         String next = others.stream().filter(n -> !n.equals(policy)).findFirst().orElse(policy);
-        Scheduler s2 = Scheduler.install(config(next, 1));
+        Scheduler s2 = Scheduler.install(Configs.config(next, 1));
         List<Worker> all = new ArrayList<>(early);
         all.addAll(late);
         awaitProgress(all);

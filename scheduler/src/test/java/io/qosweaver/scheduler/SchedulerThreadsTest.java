@@ -1,5 +1,17 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.Pending;
+import io.qosweaver.scheduler.spi.Control;
+import io.qosweaver.scheduler.spi.Policy;
+import io.qosweaver.scheduler.spi.PolicyConfigException;
+import io.qosweaver.scheduler.spi.TaskClass;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
+import io.qosweaver.scheduler.spi.ThreadView;
+import io.qosweaver.scheduler.core.ThreadStates;
+import io.qosweaver.scheduler.stats.SchedulerStats;
+import io.qosweaver.scheduler.testing.Configs;
+import io.qosweaver.scheduler.testing.Worker;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -28,8 +40,8 @@ class SchedulerThreadsTest {
             w.thread.join(5_000);
             assertThat(w.thread.isAlive()).as("worker %s finished", w.thread.getName()).isFalse();
         }
-        QoS.STATE.remove(); // forget the test thread's own scopes
-        assertThat(ThreadController.pending).as("no thread left flagged").isZero();
+        ThreadStates.removeForTests(); // forget the test thread's own scopes
+        assertThat(Pending.value()).as("no thread left flagged").isZero();
     }
 
     private List<Worker> startLow(int n) {
@@ -71,7 +83,7 @@ class SchedulerThreadsTest {
                 held.get(0).passes.get() > before[0] && held.get(1).passes.get() > before[1]);
         assertThat(s.stats().suspendedThreads()).isZero();
         assertThat(s.stats().resumes()).isEqualTo(2);
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
     }
 
     @Test
@@ -162,7 +174,7 @@ class SchedulerThreadsTest {
         await().atMost(Duration.ofSeconds(5)).until(() ->
                 low.get(0).passes.get() > before[0] && low.get(1).passes.get() > before[1]
                         && low.get(2).passes.get() > before[2]);
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
         QoS.exit();
     }
 
@@ -177,7 +189,7 @@ class SchedulerThreadsTest {
         assertThat(old.isInstalled()).isFalse();
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(low).isEmpty()
                 && low.stream().allMatch(w -> w.passes.get() > 3));
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
         // the new scheduler governs threads that enter under it
         QoS.exit();
         QoS.enter("collect");
@@ -206,12 +218,12 @@ class SchedulerThreadsTest {
                 .hasMessageContaining("importance")
                 .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.name");
         assertThatThrownBy(() -> Scheduler.install(new SchedulerConfig(List.of(
-                new SchedulerConfig.TaskClassSpec("chart", Map.of()),
-                new SchedulerConfig.TaskClassSpec("chart", Map.of())),
+                new TaskClassSpec("chart", Map.of()),
+                new TaskClassSpec("chart", Map.of())),
                 new SchedulerConfig.PolicySpec("importance", Map.of()))))
                 .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("taskClasses.chart");
         assertThatThrownBy(() -> Scheduler.install(new SchedulerConfig(List.of(
-                new SchedulerConfig.TaskClassSpec("chart", Map.of("importance", "urgent"))),
+                new TaskClassSpec("chart", Map.of("importance", "urgent"))),
                 new SchedulerConfig.PolicySpec("importance", Map.of()))))
                 .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("taskClasses.chart.importance");
         assertThatThrownBy(() -> Scheduler.install(Configs.importance(-3)))
@@ -224,10 +236,10 @@ class SchedulerThreadsTest {
 
     @Test
     void aBrokenPolicyFailsOpenAndIsCounted() {
-        Policies.register("broken", params -> new Policy() {
+        Policies.register("broken", context -> new Policy() {
             @Override public String name() { return "broken"; }
-            @Override public int rank(SchedulerConfig.TaskClassSpec c) { return 1; }
-            @Override public void onRoleChange(Control c, ManagedThread t, TaskClass from, TaskClass to) {
+            @Override public int rank(TaskClassSpec c) { return 1; }
+            @Override public void onRoleChange(Control c, ThreadView t, TaskClass from, TaskClass to, Cause cause) {
                 if (to != null) {
                     c.admit(t);
                     c.setLimit(0); // flags the thread ...
@@ -236,13 +248,13 @@ class SchedulerThreadsTest {
             }
         });
         Scheduler s = Scheduler.install(new SchedulerConfig(
-                List.of(new SchedulerConfig.TaskClassSpec("x", Map.of())),
+                List.of(new TaskClassSpec("x", Map.of())),
                 new SchedulerConfig.PolicySpec("broken", Map.of())));
         QoS.enter("x");       // must not throw
         QoS.controlPoint();   // must not park: the mechanism released the thread when the policy threw
         QoS.exit();
         assertThat(s.stats().internalErrors()).isEqualTo(1);
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
     }
 
     @Test
@@ -265,6 +277,6 @@ class SchedulerThreadsTest {
         QoS.enter("chart");
         QoS.controlPoint();
         QoS.exit();
-        assertThat(ThreadControllerAccess.depth()).isZero();
+        assertThat(Configs.depth()).isZero();
     }
 }

@@ -1,5 +1,12 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.Controller;
+import io.qosweaver.scheduler.core.Pending;
+import io.qosweaver.scheduler.core.StateMachine;
+import io.qosweaver.scheduler.spi.Control;
+import io.qosweaver.scheduler.stats.SchedulerStats;
+import io.qosweaver.scheduler.testing.Configs;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -31,7 +38,8 @@ class StressTest {
         long runNanos = TimeUnit.SECONDS.toNanos(3) * scale;
         int lowLimit = 2;
         Scheduler s = Scheduler.install(Configs.importance(lowLimit));
-        ThreadController c = s.controller;
+        Controller ctl = s.controller;
+        StateMachine c = ctl.machine();
 
         AtomicReference<String> violation = new AtomicReference<>();
         AtomicLong samples = new AtomicLong(), restrictedSamples = new AtomicLong();
@@ -78,7 +86,7 @@ class StressTest {
 
         Thread sampler = new Thread(() -> {
             while (System.nanoTime() < deadline) {
-                String v = c.locked(() -> {
+                String v = ctl.locked(() -> {
                     samples.incrementAndGet();
                     if (c.limit() != Control.UNLIMITED) {
                         restrictedSamples.incrementAndGet();
@@ -86,10 +94,14 @@ class StressTest {
                     if (c.runQueueSize() > c.limit()) {
                         return "run queue " + c.runQueueSize() + " > limit " + c.limit();
                     }
-                    if (ThreadController.pending != c.waitQueueSize()) {
-                        return "flagged " + ThreadController.pending + " != wait queue " + c.waitQueueSize();
+                    if (Pending.value() != c.waitQueueSize()) {
+                        return "flagged " + Pending.value() + " != wait queue " + c.waitQueueSize();
                     }
-                    if (c.executingControlledLocked() < 0) {
+                    String broken = c.checkInvariants();
+                    if (broken != null) {
+                        return broken;
+                    }
+                    if (c.executingControlled() < 0) {
                         return "more parked than waiting";
                     }
                     return null;
@@ -128,7 +140,7 @@ class StressTest {
         assertThat(st.waitQueueSize()).isZero();
         assertThat(st.suspendedThreads()).isZero();
         assertThat(st.limit()).isEqualTo(-1);
-        assertThat(ThreadController.pending).isZero();
+        assertThat(Pending.value()).isZero();
         assertThat(st.internalErrors()).isZero();
         // the run really exercised the mechanism
         assertThat(restrictedSamples.get()).isPositive();

@@ -1,12 +1,17 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.core.ThreadStates;
+import io.qosweaver.scheduler.event.RunningTimeline;
+import io.qosweaver.scheduler.stats.Timeline;
+import io.qosweaver.scheduler.testing.Configs;
+import io.qosweaver.scheduler.testing.Worker;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,11 +28,11 @@ class TimelineTest {
         for (Worker w : workers) {
             w.thread.join(5_000);
         }
-        QoS.STATE.remove();
+        ThreadStates.removeForTests();
     }
 
-    private static List<TaskClass> classes() {
-        return List.of(new TaskClass("collect", Map.of(), 2, 0, null), new TaskClass("chart", Map.of(), 1, 1, null));
+    private static String className(int index) {
+        return index == 0 ? "collect" : "chart";
     }
 
     @Test
@@ -36,7 +41,7 @@ class TimelineTest {
         for (int i = 0; i < 6; i++) {
             ring.record(1_000 + i, i % 2, i, 0);
         }
-        Timeline all = ring.since(0, classes(), 1_000, 5_000_000_000L);
+        Timeline all = ring.since(0, TimelineTest::className, 1_000, 5_000_000_000L);
         assertThat(all.nextSeq()).isEqualTo(6);
         assertThat(all.dropped()).as("seq 0 and 1 were overwritten").isEqualTo(2);
         assertThat(all.events()).extracting(Timeline.Event::seq).containsExactly(2L, 3L, 4L, 5L);
@@ -44,10 +49,10 @@ class TimelineTest {
         assertThat(all.events().get(0).taskClass()).isEqualTo("collect");
         assertThat(all.events().get(1).taskClass()).isEqualTo("chart");
 
-        Timeline rest = ring.since(5, classes(), 1_000, 0);
+        Timeline rest = ring.since(5, TimelineTest::className, 1_000, 0);
         assertThat(rest.dropped()).isZero();
         assertThat(rest.events()).extracting(Timeline.Event::seq).containsExactly(5L);
-        Timeline none = ring.since(6, classes(), 1_000, 0);
+        Timeline none = ring.since(6, TimelineTest::className, 1_000, 0);
         assertThat(none.events()).isEmpty();
         assertThat(none.nextSeq()).isEqualTo(6);
     }

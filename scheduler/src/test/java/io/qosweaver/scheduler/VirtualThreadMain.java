@@ -1,5 +1,7 @@
 package io.qosweaver.scheduler;
 
+import io.qosweaver.scheduler.testing.Configs;
+
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.qosweaver.scheduler;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import io.qosweaver.scheduler.core.VirtualThreadAllocationMain;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -56,22 +58,31 @@ class VirtualThreadTest {
 
     @Test
     void virtualThreadsAreSuspendedAndReleased() throws Exception {
+        runOnJdk21(VirtualThreadMain.class.getName(), "OK virtual threads");
+    }
+
+    /** Fails without the pool: a thread local per virtual thread allocates a map, an entry and a record. */
+    @Test
+    void aVirtualThreadPerRequestAllocatesNothingForItsScope() throws Exception {
+        runOnJdk21(VirtualThreadAllocationMain.class.getName(), "OK virtual-thread allocation");
+    }
+
+    private static void runOnJdk21(String main, String ok) throws Exception {
         Optional<Path> java = findJdk21();
         Assumptions.assumeTrue(java.isPresent(),
                 "SKIPPED: no JDK 21+ found (set JAVA21_HOME); virtual-thread support is untested here");
-        Process p = new ProcessBuilder(java.get().toString(), "-Xmx128m",
-                "-cp", System.getProperty("java.class.path"),
-                VirtualThreadMain.class.getName())
+        Process p = new ProcessBuilder(java.get().toString(), "-Xmx256m", "-Dqosweaver.jmx=false",
+                "-cp", System.getProperty("java.class.path"), main)
                 .redirectErrorStream(true)
                 .start();
-        boolean finished = p.waitFor(60, TimeUnit.SECONDS);
+        boolean finished = p.waitFor(120, TimeUnit.SECONDS);
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!finished) {
             p.destroyForcibly();
         }
         assertThat(finished).as("child JVM finished; output:%n%s", out).isTrue();
         assertThat(p.exitValue()).as("exit code; output:%n%s", out).isZero();
-        assertThat(out).contains("OK virtual threads");
+        assertThat(out).contains(ok);
         System.out.println(out.trim() + " (" + java.get() + ")");
     }
 }

@@ -1,9 +1,10 @@
 package io.qosweaver.agent.natives;
 
 import io.qosweaver.agent.AgentLog;
-import io.qosweaver.scheduler.spi.NativePriorityException;
-import io.qosweaver.scheduler.spi.NativeThreads;
-import io.qosweaver.scheduler.spi.ProcStat;
+import io.qosweaver.platform.NativePriorityException;
+import io.qosweaver.platform.NativeThreads;
+import io.qosweaver.platform.LinuxThreads;
+import io.qosweaver.platform.ProcThreadStat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -81,7 +82,7 @@ public final class NativePriorities {
         } catch (InvocationTargetException e) {
             throw e.getCause() instanceof Exception x ? x : new Exception(e.getCause());
         }
-        int procTid = ProcStat.currentThreadId();
+        int procTid = LinuxThreads.currentTid();
         int tid = impl.currentNativeThreadId();
         if (tid <= 0 || (procTid > 0 && tid != procTid)) {
             throw new IllegalStateException("gettid returned " + tid + " but /proc/thread-self says " + procTid
@@ -257,7 +258,7 @@ public final class NativePriorities {
 
         @Override
         public int currentNativeThreadId() {
-            return ProcStat.currentThreadId();
+            return LinuxThreads.currentTid();
         }
 
         @Override
@@ -267,7 +268,7 @@ public final class NativePriorities {
 
         @Override
         public int getNice(int tid) throws NativePriorityException {
-            return ProcStat.nice(tid);
+            return ProcThreadStat.nice(tid);
         }
     }
 }

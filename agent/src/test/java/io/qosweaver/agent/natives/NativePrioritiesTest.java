@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.qosweaver.agent.AgentLog;
-import io.qosweaver.scheduler.PriorityReport;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
+import io.qosweaver.scheduler.stats.PriorityReport;
 import io.qosweaver.scheduler.Scheduler;
 import io.qosweaver.scheduler.SchedulerConfig;
-import io.qosweaver.scheduler.spi.NativePriorityException;
-import io.qosweaver.scheduler.spi.NativeThreads;
-import io.qosweaver.scheduler.spi.ProcStat;
+import io.qosweaver.platform.NativePriorityException;
+import io.qosweaver.platform.NativeThreads;
+import io.qosweaver.platform.LinuxThreads;
+import io.qosweaver.platform.ProcThreadStat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -103,8 +105,8 @@ class NativePrioritiesTest {
 
     @Test
     void gettidMatchesProcThreadSelf() throws Exception {
-        assertThat(nt.currentNativeThreadId()).isEqualTo(ProcStat.currentThreadId()).isPositive();
-        int[] other = onFreshThread(() -> new int[] {nt.currentNativeThreadId(), ProcStat.currentThreadId()});
+        assertThat(nt.currentNativeThreadId()).isEqualTo(LinuxThreads.currentTid()).isPositive();
+        int[] other = onFreshThread(() -> new int[] {nt.currentNativeThreadId(), LinuxThreads.currentTid()});
         assertThat(other[0]).isEqualTo(other[1]).isNotEqualTo(nt.currentNativeThreadId());
         String link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
         assertThat(link).endsWith("/task/" + nt.currentNativeThreadId());
@@ -113,15 +115,15 @@ class NativePrioritiesTest {
     @Test
     void niceFiveOnAFreshThreadIsWhatTheKernelShows() throws Exception {
         int me = nt.currentNativeThreadId();
-        int mine = ProcStat.nice(me);
+        int mine = ProcThreadStat.nice(me);
         int[] r = onFreshThread(() -> {
             int tid = nt.currentNativeThreadId();
             nt.setNice(tid, 5);
-            return new int[] {ProcStat.nice(tid), nt.getNice(tid)};
+            return new int[] {ProcThreadStat.nice(tid), nt.getNice(tid)};
         });
         assertThat(r[0]).as("field 19 of /proc/self/task/TID/stat").isEqualTo(5);
         assertThat(r[1]).as("getpriority").isEqualTo(5);
-        assertThat(ProcStat.nice(me)).as("only that thread changed").isEqualTo(mine);
+        assertThat(ProcThreadStat.nice(me)).as("only that thread changed").isEqualTo(mine);
     }
 
     @Test
@@ -142,7 +144,7 @@ class NativePrioritiesTest {
         started.await();
         try {
             nt.setNice(tid.get(), 7);
-            assertThat(ProcStat.nice(tid.get())).isEqualTo(7);
+            assertThat(ProcThreadStat.nice(tid.get())).isEqualTo(7);
         } finally {
             done.countDown();
             t.join(5_000);
@@ -156,7 +158,7 @@ class NativePrioritiesTest {
             int tid = nt.currentNativeThreadId();
             try {
                 nt.setNice(tid, -5);
-                int[] seen = {ProcStat.nice(tid), nt.getNice(tid), 0};
+                int[] seen = {ProcThreadStat.nice(tid), nt.getNice(tid), 0};
                 nt.setNice(tid, -1); // getpriority's -1 is a value, not an error (errno decides)
                 seen[2] = nt.getNice(tid);
                 return seen;
@@ -188,8 +190,8 @@ class NativePrioritiesTest {
 
     private static SchedulerConfig linuxPriority() {
         return new SchedulerConfig(List.of(
-                new SchedulerConfig.TaskClassSpec("collect", Map.of("importance", "high")),
-                new SchedulerConfig.TaskClassSpec("chart", Map.of("importance", "low"))),
+                new TaskClassSpec("collect", Map.of("importance", "high")),
+                new TaskClassSpec("chart", Map.of("importance", "low"))),
                 new SchedulerConfig.PolicySpec("linux-priority", Map.of()));
     }
 
@@ -220,7 +222,7 @@ class NativePrioritiesTest {
         assertThat(r.effective()).isFalse();
         assertThat(r.reason()).contains("JNA could not be loaded").contains("noexec");
         assertThat(lazy.available()).isFalse();
-        assertThat(lazy.currentNativeThreadId()).isEqualTo(ProcStat.currentThreadId());
+        assertThat(lazy.currentNativeThreadId()).isEqualTo(LinuxThreads.currentTid());
         assertThat(lazy.getNice(lazy.currentNativeThreadId())).isBetween(-20, 19);
         assertThat(catchThrowableOfType(NativePriorityException.class, () -> lazy.setNice(1, 0)).permissionDenied()).isFalse();
         assertThat(attempts).hasValue(1);

@@ -4,9 +4,10 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
-import io.qosweaver.scheduler.spi.NativePriorityException;
-import io.qosweaver.scheduler.spi.NativeThreads;
-import io.qosweaver.scheduler.spi.ProcStat;
+import io.qosweaver.platform.NativePriorityException;
+import io.qosweaver.platform.NativeThreads;
+import io.qosweaver.platform.LinuxThreads;
+import io.qosweaver.platform.ProcThreadStat;
 
 /**
  * {@link NativeThreads} on Linux through JNA direct mapping of libc: {@code syscall(SYS_gettid)},
@@ -60,7 +61,7 @@ public final class JnaNativeThreads implements NativeThreads {
     @Override
     public int currentNativeThreadId() {
         if (SYS_GETTID < 0) {
-            return ProcStat.currentThreadId();
+            return LinuxThreads.currentTid();
         }
         try {
             return (int) syscall(SYS_GETTID);

@@ -1,0 +1,337 @@
+package io.qosweaver.scheduler.core;
+
+import io.qosweaver.scheduler.event.SchedulerEvents;
+import io.qosweaver.scheduler.spi.Policy;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
+import io.qosweaver.scheduler.spi.Ticker;
+import io.qosweaver.scheduler.stats.SchedulerStats;
+import io.qosweaver.scheduler.stats.Timeline;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The lock-and-park layer around one installed scheduler's {@link StateMachine}: it serializes
+ * every decision under one lock, parks flagged threads and wakes them, reaps threads that died
+ * inside a scope, drives the policy's tick and shuts the machine down.
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li>One lock per controller, held only for the state machine's queue moves and policy
+ *       callbacks (plus an O(members) scan for dead threads at most every
+ *       {@link #REAP_INTERVAL_NANOS}); never held while parking. A {@link ReentrantLock} rather
+ *       than a monitor, so that virtual threads on JDK 21-23 never pin on it.
+ *   <li>Wake-ups are correct by construction, not by polling: a parked thread waits while its
+ *       {@code parked} field is set; only the thread that clears it under the lock wakes it, and
+ *       {@link LockSupport#unpark} before {@code park} is not lost (the permit). The park is
+ *       bounded by {@link #SAFETY_PARK_NANOS} (default 1 s) only as a safety net and to drive
+ *       reaping; the tests run with it set to an hour so that a missing unpark fails them.
+ *   <li>Release followed at once by a new demotion (the yield-flag ABA): the woken thread finds
+ *       its flag set again under the lock and begins a new, counted wait; it never parks
+ *       uncounted.
+ *   <li>Interrupts: a waiting thread that is interrupted stops waiting at once and returns with
+ *       its interrupt status set, so the application sees the interrupt promptly. It stays under
+ *       control: it keeps its place in the wait queue with its flag set (it holds no running slot),
+ *       passes control points without parking while its interrupt status is set (counted as
+ *       {@code interruptedPasses}), and parks again at the first control point after the
+ *       application has cleared the status, until the policy releases it. A thread interrupted
+ *       while waiting at its scope's entry runs its body and becomes such a waiter.
+ *   <li>Thread death: a thread that dies inside a scope keeps its role until the next decision
+ *       (at most every {@link #REAP_INTERVAL_NANOS}, also driven by the tick, by stats reads and
+ *       by parked threads' safety-net wake-ups) finds it not alive and reports it to the policy as
+ *       gone, freeing its slot. A policy exception there is reported and never reaches the thread
+ *       whose decision triggered the reaping.
+ *   <li>Shutdown (uninstall or replacement) clears every flag, wakes every parked thread and
+ *       detaches every role; scopes opened under it stay on their threads' stacks, inert, until
+ *       their exits pop them.
+ * </ul>
+ */
+public final class Controller {
+    /** Upper bound of one park: a safety net against a lost wake-up, never the mechanism. */
+    static final long SAFETY_PARK_NANOS = Long.getLong("qosweaver.parkSafetyNanos", 1_000_000_000L);
+    static final long REAP_INTERVAL_NANOS = 100_000_000L;
+
+    /** The runtime's effects: the process-wide pending word and unparking. */
+    static final Effects RUNTIME = new Effects() {
+        @Override
+        public void pendingChanged(int delta) {
+            Pending.add(delta);
+        }
+
+        @Override
+        public void wake(ThreadState t) {
+            LockSupport.unpark(t.thread);
+        }
+    };
+
+    final StateMachine machine;
+    final Ticker ticker;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final long waitTimeoutNanos;
+    private final long tickNanos;
+    private long nextReap;
+    private volatile Thread ticking;
+
+    private Controller(StateMachine machine) {
+        this.machine = machine;
+        this.ticker = machine.ticker;
+        this.waitTimeoutNanos = Math.max(0, machine.policy.waitTimeoutNanos());
+        this.tickNanos = Math.max(0, machine.policy.tickNanos());
+        for (TaskClassState c : machine.classes) {
+            c.controller = this;
+        }
+        machine.unknown.controller = this;
+    }
+
+    /**
+     * Validates the task classes and builds a controller around a new state machine; changes
+     * nothing global and starts no thread.
+     */
+    public static Controller create(Policy policy, Ticker ticker, List<TaskClassSpec> taskClasses) {
+        return new Controller(StateMachine.create(policy, ticker, taskClasses, RUNTIME));
+    }
+
+    public StateMachine machine() {
+        return machine;
+    }
+
+    public boolean closed() {
+        return machine.closed;
+    }
+
+    // ------------------------------------------------------------------ role changes (owner)
+
+    /** The owner thread's role becomes {@code to} (a class of this machine, or null). */
+    void change(ThreadState t, TaskClassState to) {
+        // t.role is null or a class of this machine, and so is to (Scopes.moveRole splits the rest)
+        if (StateMachine.changeUnobserved(t, t.role, to)) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (machine.closed) {
+                t.role = null; // shutdown already detached this thread
+                return;
+            }
+            maybeReapLocked();
+            machine.changeRole(t, to, Policy.Cause.SCOPE);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ waiting (owner)
+
+    /**
+     * The flagged owner thread waits until a policy releases it, it is interrupted, its timed wait
+     * is given up by the policy, or the scheduler closes. See the class comment for the handshake.
+     * Called by the owner thread only (the bridge, and the concurrency tests).
+     */
+    public void await(ThreadState t) {
+        long startWall = System.nanoTime();
+        boolean atEntry;
+        TaskClassState cls;
+        lock.lock();
+        try {
+            atEntry = t.atEntry;
+            if (machine.closed || !t.yield || t.queue != ThreadState.WAIT) {
+                return; // released meanwhile
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                if (atEntry) {
+                    machine.entryWaitInterrupted(t);
+                } else {
+                    machine.interruptedPasses.increment();
+                }
+                return;
+            }
+            if (!atEntry && !machine.mayPark(t)) {
+                return;
+            }
+            if (!machine.beginWait(t)) {
+                return;
+            }
+            cls = t.role;
+        } finally {
+            lock.unlock();
+        }
+        long timeout = atEntry ? 0 : waitTimeoutNanos;
+        long deadline = timeout > 0 ? ticker.nanos() + timeout : 0;
+        boolean interrupted = false;
+        long pacingUntil = 0;
+        try {
+            for (;;) {
+                while (t.parked) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        interrupted = true;
+                        break;
+                    }
+                    long wait = SAFETY_PARK_NANOS;
+                    if (deadline != 0) {
+                        long left = deadline - ticker.nanos();
+                        if (left <= 0) {
+                            break;
+                        }
+                        wait = Math.min(wait, left);
+                    }
+                    LockSupport.parkNanos(this, wait);
+                    if (t.parked && deadline == 0) {
+                        maybeReap(); // a safety-net wake-up: let a dead thread's slot go
+                    }
+                }
+                lock.lock();
+                try {
+                    if (t.parked) { // we stopped waiting on our own
+                        if (interrupted || machine.closed) {
+                            boolean entry = t.atEntry;
+                            machine.endWaitByOwner(t);
+                            if (interrupted && entry) {
+                                machine.entryWaitInterrupted(t);
+                            }
+                            return;
+                        }
+                        if (deadline != 0 && ticker.nanos() - deadline >= 0) {
+                            if (!machine.waitExpired(t)) {
+                                return; // runs on, flagged
+                            }
+                            deadline = ticker.nanos() + timeout;
+                        }
+                        continue; // a spurious or safety-net wake-up: wait on
+                    }
+                    // Released. Demoted again at once (the ABA)? Then this is a new, counted wait.
+                    if (!interrupted && machine.beginWait(t)) {
+                        deadline = timeout > 0 ? ticker.nanos() + timeout : 0;
+                        continue;
+                    }
+                    pacingUntil = t.takeResumeAt();
+                } finally {
+                    lock.unlock();
+                }
+                break;
+            }
+            if (pacingUntil != 0) {
+                pace(pacingUntil);
+            }
+        } finally {
+            if (atEntry) {
+                machine.entryWaitNanos.add(System.nanoTime() - startWall);
+            }
+            if (SchedulerEvents.suspendEnabled()) {
+                SchedulerEvents.suspend(cls == null ? null : cls.name(), startWall, interrupted);
+            }
+        }
+    }
+
+    /** Pacing after a wait: the thread holds its slot but goes on no earlier than {@code until}. */
+    private void pace(long until) {
+        for (long left; (left = until - ticker.nanos()) > 0 && !Thread.currentThread().isInterrupted(); ) {
+            LockSupport.parkNanos(this, left);
+        }
+    }
+
+    // ------------------------------------------------------------------ tick and dead threads
+
+    /** Starts the policy's tick on a daemon thread, if it has one. */
+    public void startTicking() {
+        if (tickNanos <= 0 || ticking != null) {
+            return;
+        }
+        Thread t = new Thread(() -> {
+            while (!machine.closed) {
+                LockSupport.parkNanos(this, tickNanos);
+                if (!machine.closed) {
+                    tick();
+                }
+            }
+        }, "qosweaver-tick-" + machine.policy.name());
+        t.setDaemon(true);
+        ticking = t;
+        t.start();
+    }
+
+    /** One tick of the policy, and reaping; the tick thread's body, or a test's step. */
+    public void tick() {
+        lock.lock();
+        try {
+            if (!machine.closed) {
+                maybeReapLocked();
+                machine.tick(ticker.nanos());
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void maybeReap() {
+        if (ticker.nanos() - nextReap < 0 || machine.closed) {
+            return;
+        }
+        if (lock.tryLock()) {
+            try {
+                maybeReapLocked();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void maybeReapLocked() {
+        long now = ticker.nanos();
+        if (now - nextReap < 0) {
+            return;
+        }
+        nextReap = now + REAP_INTERVAL_NANOS;
+        for (ThreadState dead : machine.reap()) {
+            ThreadStates.forgetDead(dead);
+        }
+    }
+
+    // ------------------------------------------------------------------ shutdown, observation
+
+    /** Releases everyone and detaches every role; idempotent. */
+    public void shutdown() {
+        lock.lock();
+        try {
+            machine.shutdown();
+        } finally {
+            lock.unlock();
+        }
+        Thread t = ticking;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    public SchedulerStats stats(long controlPoints, long internalErrors) {
+        lock.lock();
+        try {
+            if (!machine.closed) {
+                maybeReapLocked();
+            }
+            return machine.stats(controlPoints, internalErrors, ControlPointIntervals.on,
+                    ControlPointIntervals.snapshot(machine.classes));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public Timeline timeline(long since) {
+        lock.lock();
+        try {
+            return machine.timeline(since);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs {@code action} under the lock (tests and the stress test's sampler). */
+    public <T> T locked(Supplier<T> action) {
+        lock.lock();
+        try {
+            return action.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

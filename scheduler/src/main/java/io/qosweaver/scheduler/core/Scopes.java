@@ -1,0 +1,88 @@
+package io.qosweaver.scheduler.core;
+
+import io.qosweaver.scheduler.event.SchedulerEvents;
+
+/**
+ * The owner thread's scope stack: every enter pushes exactly one entry and every exit pops it, so
+ * that an exit always leaves the scope its own enter opened, whatever was installed or replaced in
+ * between. Entries of schedulers since closed, of names the scheduler does not know, and of scopes
+ * entered while none was installed ({@link TaskClassState#INERT}) stay on the stack, inert, until
+ * their exits pop them. The role is the live entry of highest rank (ties: the innermost).
+ */
+public final class Scopes {
+    private Scopes() {}
+
+    /** The owner enters a scope of {@code name}; {@code c} is the installed controller or null. */
+    public static void enter(ThreadState t, Controller c, String name) {
+        TaskClassState cls = c == null ? TaskClassState.INERT : c.machine.classOrUnknown(name);
+        if (t.depth == t.stack.length) {
+            if (t.depth >= ThreadState.MAX_DEPTH) {
+                t.overflow++;
+                return;
+            }
+            t.stack = java.util.Arrays.copyOf(t.stack, t.depth * 2);
+        }
+        t.stack[t.depth++] = cls;
+        if (c == null) {
+            return;
+        }
+        if (SchedulerEvents.enterEnabled()) {
+            SchedulerEvents.enter(cls.name(), t.depth);
+        }
+        moveRole(t, computeRole(t));
+        if (t.atEntry && t.yield && t.role == cls) {
+            c.await(t); // admission control: wait before the scope's body starts
+        }
+    }
+
+    /** The owner leaves its innermost scope; tolerant of unbalanced calls (no scope: no-op). */
+    public static void exit(ThreadState t) {
+        if (t.overflow > 0) {
+            t.overflow--;
+            return;
+        }
+        if (t.depth == 0) {
+            return;
+        }
+        TaskClassState popped = t.stack[--t.depth];
+        t.stack[t.depth] = null;
+        if (popped != TaskClassState.INERT || t.role != null) {
+            moveRole(t, computeRole(t));
+        }
+    }
+
+    /** The role: the live scope of highest rank, ties to the innermost; markers and stale ignored. */
+    static TaskClassState computeRole(ThreadState t) {
+        TaskClassState best = null;
+        for (int i = 0; i < t.depth; i++) {
+            TaskClassState c = t.stack[i];
+            if (!c.live()) {
+                continue;
+            }
+            if (best == null || c.rank() >= best.rank()) {
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    static void moveRole(ThreadState t, TaskClassState to) {
+        TaskClassState from = t.role;
+        if (from == to) {
+            return;
+        }
+        ControlPointIntervals.endSpan(t);
+        Controller fc = from == null ? null : from.controller;
+        Controller tc = to == null ? null : to.controller;
+        if (fc != null && fc == tc) {
+            fc.change(t, to);
+        } else {
+            if (fc != null) {
+                fc.change(t, null);
+            }
+            if (tc != null) {
+                tc.change(t, to);
+            }
+        }
+    }
+}

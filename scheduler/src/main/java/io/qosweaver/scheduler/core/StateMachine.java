@@ -1,0 +1,839 @@
+package io.qosweaver.scheduler.core;
+
+import io.qosweaver.scheduler.event.RunningTimeline;
+import io.qosweaver.scheduler.event.SchedulerEvents;
+import io.qosweaver.scheduler.event.SuspensionTimes;
+import io.qosweaver.scheduler.spi.Control;
+import io.qosweaver.scheduler.spi.Policy;
+import io.qosweaver.scheduler.spi.PolicyConfigException;
+import io.qosweaver.scheduler.spi.TaskClass;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
+import io.qosweaver.scheduler.spi.ThreadView;
+import io.qosweaver.scheduler.spi.Ticker;
+import io.qosweaver.scheduler.stats.IntervalSnapshot;
+import io.qosweaver.scheduler.stats.PriorityReport;
+import io.qosweaver.scheduler.stats.SchedulerStats;
+import io.qosweaver.scheduler.stats.Timeline;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The run/wait-queue state machine: the whole of the mechanism's logic and nothing of its
+ * concurrency. It keeps each thread's role, a run queue bounded by a limit and by per-class caps,
+ * and a wait queue whose threads have their yield flag set; it implements the policies'
+ * {@link Control} and calls the {@link Policy}. It never locks, parks or sleeps: the runtime's
+ * {@link Controller} calls it with its lock held, and the simulator calls it from its one thread,
+ * so both run exactly this code.
+ *
+ * <h2>Invariants (after every public operation)</h2>
+ * <ul>
+ *   <li>{@code t.yield <=> t.queue == WAIT}; {@code t.parked => t.queue == WAIT} (or the machine
+ *       is closed); {@code t.atEntry => t.yield}.
+ *   <li>Both queues are sorted by {@code order} (ascending; ties keep insertion order).
+ *   <li>{@code runSize <= limit}, except after {@link #setLimitWithoutPreemption}, where runners
+ *       over the limit keep their slots and {@code runSize} only decreases until it is within it;
+ *       for every class {@code running <= cap} likewise.
+ *   <li>No waiter is eligible while a slot is free: when {@code runSize < limit}, every waiter's
+ *       class is at its cap.
+ *   <li>The pending count handed to {@link Effects#pendingChanged} equals the number of flagged
+ *       threads not waiting at entry.
+ * </ul>
+ */
+public final class StateMachine implements Control {
+    private static final int UNLIMITED_REPORTED = -1;
+
+    final Policy policy;
+    final Ticker ticker;
+    private final Effects effects;
+    final List<TaskClassState> classes;
+    private final Map<String, TaskClassState> byName;
+    /** Pushed for names this machine does not know, to keep enter/exit balanced. */
+    final TaskClassState unknown;
+    /** Read without the lock by scope code ({@link TaskClassState#live()}). */
+    volatile boolean closed;
+
+    private ThreadState runHead, runTail, waitHead, waitTail, memHead;
+    private int runSize, waitSize, parkedCount;
+    /** Waiters flagged at entry, and those of them parked (both within waitSize / parkedCount). */
+    private int atEntryCount, parkedAtEntry;
+    private int limit = UNLIMITED;
+    private long nextOrder;
+
+    // limit-convergence episode (see SchedulerStats#suspensionTimeCount)
+    private boolean episodeOpen;
+    private long episodeStart;
+    final SuspensionTimes suspensionTimes = new SuspensionTimes(1024);
+    private final RunningTimeline timeline = new RunningTimeline(RunningTimeline.DEFAULT_CAPACITY);
+    private final long anchorTicker;
+    private final long anchorEpochNanos;
+
+    private long yields, suspensions, resumes, entryWaits, waitTimeouts;
+    final LongAdder entryWaitNanos = new LongAdder();
+    final LongAdder monitorSkips = new LongAdder();
+    final LongAdder interruptedPasses = new LongAdder();
+
+    private StateMachine(Policy policy, Ticker ticker, Effects effects, List<TaskClassSpec> specs, int[] ranks) {
+        this.policy = policy;
+        this.ticker = ticker;
+        this.effects = effects;
+        List<TaskClassState> list = new ArrayList<>();
+        Map<String, TaskClassState> m = new HashMap<>();
+        for (int i = 0; i < specs.size(); i++) {
+            TaskClassSpec s = specs.get(i);
+            TaskClassState c = new TaskClassState(s.name(), s.attributes(), ranks[i], i, this);
+            list.add(c);
+            m.put(s.name(), c);
+        }
+        this.classes = List.copyOf(list);
+        this.byName = Map.copyOf(m);
+        this.unknown = new TaskClassState("<unknown>", Map.of(), 0, -1, this);
+        this.anchorTicker = ticker.nanos();
+        this.anchorEpochNanos = System.currentTimeMillis() * 1_000_000L;
+    }
+
+    /**
+     * Validates the task classes (unique, non-blank names) and lets the policy rank each; changes
+     * nothing global.
+     *
+     * @throws PolicyConfigException naming the offending key
+     */
+    public static StateMachine create(Policy policy, Ticker ticker, List<TaskClassSpec> specs, Effects effects) {
+        List<TaskClassSpec> list = specs == null ? List.of() : new ArrayList<>(specs);
+        Map<String, Integer> seen = new HashMap<>();
+        int[] ranks = new int[list.size()];
+        for (int i = 0; i < list.size(); i++) {
+            TaskClassSpec s = list.get(i);
+            if (s == null || s.name() == null || s.name().isBlank()) {
+                throw new PolicyConfigException("taskClasses[" + i + "].name",
+                        "task class #" + (i + 1) + " has no name; give it a unique non-empty name");
+            }
+            if (seen.putIfAbsent(s.name(), i) != null) {
+                throw new PolicyConfigException("taskClasses." + s.name(),
+                        "task class '" + s.name() + "' is defined twice; rename or merge one of them");
+            }
+            ranks[i] = policy.rank(s);
+            if (ranks[i] < 0) {
+                throw new IllegalStateException("policy " + policy.name() + " gave a negative rank");
+            }
+        }
+        return new StateMachine(policy, ticker, effects, list, ranks);
+    }
+
+    public Policy policy() {
+        return policy;
+    }
+
+    /** The class of that name, or the {@code unknown} marker. */
+    public TaskClassState classOrUnknown(String name) {
+        TaskClassState c = name == null ? null : byName.get(name);
+        return c == null ? unknown : c;
+    }
+
+    /** The classes in policy-file order. */
+    public List<TaskClassState> classes() {
+        return classes;
+    }
+
+    // ------------------------------------------------------------------ roles
+
+    /**
+     * Moves the counters of a role change between classes the policy does not observe (or none);
+     * needs no lock. Returns false, doing nothing, when either class is observed.
+     */
+    static boolean changeUnobserved(ThreadState t, TaskClassState from, TaskClassState to) {
+        if ((from != null && from.observed()) || (to != null && to.observed())) {
+            return false;
+        }
+        if (from != null) {
+            from.members.decrementAndGet();
+        }
+        if (to != null) {
+            to.members.incrementAndGet();
+        }
+        t.role = to;
+        return true;
+    }
+
+    /**
+     * The thread's role becomes {@code to} (a class of this machine, or null). The policy hears of
+     * it when either side is observed; if the policy throws, the thread is released (fail open)
+     * and the exception is rethrown.
+     */
+    public void changeRole(ThreadState t, TaskClassState to, Policy.Cause cause) {
+        TaskClassState from = t.role;
+        if (from == to) {
+            return;
+        }
+        if (from != null && from.machine != this) {
+            from = null; // a role of a closed machine, already detached by its shutdown
+        }
+        if (changeUnobserved(t, from, to)) {
+            return;
+        }
+        if (from != null) {
+            from.members.decrementAndGet();
+            if (from.observed()) {
+                unlinkMember(t);
+                if (cause == Policy.Cause.SCOPE) {
+                    from.completed++;
+                }
+            }
+            note(from);
+        }
+        t.role = to;
+        if (to != null) {
+            to.members.incrementAndGet();
+            t.attached = this;
+            if (to.observed()) {
+                linkMember(t);
+            }
+            note(to);
+        }
+        TaskClassState of = from != null && from.observed() ? from : null;
+        TaskClassState ot = to != null && to.observed() ? to : null;
+        if (of != ot) {
+            try {
+                policy.onRoleChange(this, t, of, ot, cause);
+            } catch (Throwable e) {
+                release(t); // never leave a thread flagged because a policy broke
+                throw e;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ Control
+
+    @Override
+    public void admit(ThreadView v) {
+        admit((ThreadState) v, false);
+    }
+
+    @Override
+    public void admitAtEntry(ThreadView v) {
+        admit((ThreadState) v, true);
+    }
+
+    private void admit(ThreadState t, boolean atEntry) {
+        if (t.queue != ThreadState.NONE) {
+            return;
+        }
+        TaskClassState c = t.role;
+        t.queuedClass = c;
+        t.order = ++nextOrder;
+        if (runSize < limit && underCap(c)) {
+            linkRun(t);
+        } else {
+            link(t, ThreadState.WAIT);
+            if (atEntry) {
+                t.atEntry = true; // before setYield: not counted in pending
+                atEntryCount++;
+            }
+            setYield(t);
+        }
+        checkConvergence();
+    }
+
+    @Override
+    public void release(ThreadView v) {
+        ThreadState t = (ThreadState) v;
+        byte q = t.queue;
+        if (q == ThreadState.NONE) {
+            return;
+        }
+        unlink(t);
+        if (q == ThreadState.WAIT) {
+            clearYield(t, false);
+        } else {
+            promote();
+        }
+        checkConvergence();
+    }
+
+    @Override
+    public void setLimit(int permits) {
+        setLimit(permits, true);
+    }
+
+    @Override
+    public void setLimitWithoutPreemption(int permits) {
+        setLimit(permits, false);
+    }
+
+    private void setLimit(int permits, boolean preempt) {
+        if (permits < 0) {
+            throw new IllegalArgumentException("limit must be >= 0 permits: " + permits);
+        }
+        int old = limit;
+        limit = permits;
+        if (preempt) {
+            // Demote the runners with the largest keys: by default the most recently admitted,
+            // the oldest being likely closest to done.
+            while (runSize > limit) {
+                demote(runTail);
+            }
+        }
+        promote();
+        long now = ticker.nanos();
+        if (permits < old && !episodeOpen) {
+            episodeOpen = true;
+            episodeStart = now;
+        }
+        checkConvergence();
+        if (permits > old && episodeOpen) {
+            // Lifted before the running count came down: record the whole (partial) episode.
+            suspensionTimes.record(now - episodeStart);
+            episodeOpen = false;
+        }
+        if (SchedulerEvents.limitEnabled()) {
+            SchedulerEvents.limit(policy.name(), reported(old), reported(permits), runSize, waitSize);
+        }
+    }
+
+    private static int reported(int permits) {
+        return permits == UNLIMITED ? UNLIMITED_REPORTED : permits;
+    }
+
+    @Override
+    public int limit() {
+        return limit;
+    }
+
+    @Override
+    public void setCap(TaskClass taskClass, int permits) {
+        TaskClassState c = own(taskClass);
+        if (permits < 0) {
+            throw new IllegalArgumentException("cap must be >= 0 permits: " + permits);
+        }
+        c.cap = permits;
+        while (c.running > c.cap) {
+            demote(largestRunnerOf(c));
+        }
+        promote();
+        checkConvergence();
+    }
+
+    @Override
+    public int cap(TaskClass taskClass) {
+        return own(taskClass).cap;
+    }
+
+    @Override
+    public void setPacing(TaskClass taskClass, long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("pacing must be >= 0 ns: " + nanos);
+        }
+        own(taskClass).pacingNanos = nanos;
+    }
+
+    @Override
+    public void setOrder(ThreadView v, long order) {
+        ThreadState t = (ThreadState) v;
+        if (t.queue == ThreadState.NONE) {
+            return;
+        }
+        byte q = t.queue;
+        unlinkKeepingCounts(t);
+        t.order = order;
+        insertSorted(t, q);
+        rebalance();
+        checkConvergence();
+    }
+
+    @Override
+    public int runQueueSize() {
+        return runSize;
+    }
+
+    @Override
+    public int waitQueueSize() {
+        return waitSize;
+    }
+
+    @Override
+    public int running(TaskClass taskClass) {
+        return own(taskClass).running;
+    }
+
+    @Override
+    public long nanos() {
+        return ticker.nanos();
+    }
+
+    private TaskClassState own(TaskClass taskClass) {
+        if (!(taskClass instanceof TaskClassState) || ((TaskClassState) taskClass).machine != this) {
+            throw new IllegalArgumentException("not a task class of this scheduler: " + taskClass);
+        }
+        return (TaskClassState) taskClass;
+    }
+
+    // ------------------------------------------------------------------ queue moves
+
+    private static boolean underCap(TaskClassState c) {
+        return c == null || c.running < c.cap;
+    }
+
+    /** Fills free slots with the eligible waiters of smallest key. */
+    private void promote() {
+        while (runSize < limit) {
+            ThreadState w = firstEligibleWaiter();
+            if (w == null) {
+                return;
+            }
+            unlink(w);
+            linkRun(w);
+            clearYield(w, true);
+        }
+    }
+
+    private ThreadState firstEligibleWaiter() {
+        for (ThreadState w = waitHead; w != null; w = w.qNext) {
+            if (underCap(w.queuedClass)) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    private void demote(ThreadState r) {
+        unlink(r);
+        link(r, ThreadState.WAIT);
+        setYield(r);
+    }
+
+    private ThreadState largestRunnerOf(TaskClassState c) {
+        for (ThreadState r = runTail; r != null; r = r.qPrev) {
+            if (r.queuedClass == c) {
+                return r;
+            }
+        }
+        throw new IllegalStateException("class " + c + " counts " + c.running + " runners but has none");
+    }
+
+    /**
+     * Restores "the runners are the smallest keys the limit and caps allow" after a key changed:
+     * while a waiter has a smaller key than the runner it could replace, they swap.
+     */
+    private void rebalance() {
+        promote();
+        for (int guard = 0; guard < 100_000; guard++) {
+            ThreadState victim = null;
+            for (ThreadState w = waitHead; w != null && victim == null; w = w.qNext) {
+                ThreadState r = underCap(w.queuedClass) ? runTail : largestRunnerOrNull(w.queuedClass);
+                if (r != null && w.order < r.order && runSize >= limit) {
+                    victim = r;
+                }
+            }
+            if (victim == null) {
+                return;
+            }
+            demote(victim);
+            promote();
+        }
+        throw new IllegalStateException("rebalance did not converge");
+    }
+
+    private ThreadState largestRunnerOrNull(TaskClassState c) {
+        for (ThreadState r = runTail; r != null; r = r.qPrev) {
+            if (r.queuedClass == c) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private void setYield(ThreadState t) {
+        if (!t.yield) {
+            t.yield = true;
+            if (!t.atEntry) {
+                effects.pendingChanged(1);
+            }
+            yields++;
+            if (SchedulerEvents.yieldEnabled()) {
+                SchedulerEvents.yield(t.thread.getName(), t.role == null ? null : t.role.name());
+            }
+        }
+    }
+
+    /** Clears the flag (and the entry wait), ending the thread's wait if it is parked. */
+    private void clearYield(ThreadState t, boolean promoted) {
+        boolean entry = t.atEntry;
+        if (t.yield) {
+            t.yield = false;
+            if (!entry) {
+                effects.pendingChanged(-1);
+            }
+        }
+        if (entry) {
+            t.atEntry = false;
+            atEntryCount--;
+        }
+        if (t.parked) {
+            unmarkParked(t, entry);
+            TaskClassState c = t.queuedClass;
+            if (promoted && !entry && c != null && c.pacingNanos > 0) {
+                t.resumeAt = ticker.nanos() + c.pacingNanos;
+            }
+            effects.wake(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ the wait handshake
+
+    /**
+     * The owner thread, flagged, is about to park: marks it parked and returns true, or returns
+     * false when it must not wait (its flag was cleared meanwhile, or the machine closed).
+     */
+    public boolean beginWait(ThreadState t) {
+        if (closed || !t.yield || t.queue != ThreadState.WAIT || t.parked) {
+            return false;
+        }
+        boolean entry = t.atEntry;
+        t.parked = true;
+        parkedCount++;
+        if (entry) {
+            parkedAtEntry++;
+            entryWaits++;
+        }
+        TaskClassState r = t.role;
+        if (r != null) {
+            r.parked.incrementAndGet();
+            note(r);
+        }
+        suspensions++;
+        checkConvergence();
+        return true;
+    }
+
+    /** The owner left its wait on its own (interrupt, shutdown seen): undoes {@link #beginWait}. */
+    public void endWaitByOwner(ThreadState t) {
+        if (t.parked) {
+            unmarkParked(t, t.atEntry);
+            checkConvergence();
+        }
+    }
+
+    /**
+     * The owner was interrupted while waiting at its scope's entry: it will run its body now (the
+     * interrupt must reach the application), so it becomes an ordinary waiter, flagged and counted,
+     * which parks at its first control point once its interrupt status is cleared.
+     */
+    public void entryWaitInterrupted(ThreadState t) {
+        if (t.atEntry && t.yield) {
+            t.atEntry = false;
+            atEntryCount--;
+            effects.pendingChanged(1);
+            checkConvergence();
+        }
+    }
+
+    /**
+     * A timed wait of a still parked thread expired: asks the policy. Returns true to wait on;
+     * false when the thread runs on, flagged, holding no slot.
+     */
+    public boolean waitExpired(ThreadState t) {
+        boolean keep;
+        try {
+            keep = policy.onWaitTimeout(this, t);
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+            keep = false; // fail open: a broken policy never keeps a thread waiting
+        }
+        if (!keep) {
+            waitTimeouts++;
+            endWaitByOwner(t);
+        }
+        return keep;
+    }
+
+    /** Whether a flagged thread at a control point parks; a broken policy lets it pass. */
+    public boolean mayPark(ThreadState t) {
+        try {
+            return policy.mayPark(this, t);
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+            return false;
+        }
+    }
+
+    private void unmarkParked(ThreadState t, boolean atEntry) {
+        t.parked = false;
+        parkedCount--;
+        if (atEntry) {
+            parkedAtEntry--;
+        }
+        TaskClassState r = t.role;
+        if (r != null) {
+            r.parked.decrementAndGet();
+            note(r);
+        }
+        resumes++;
+        if (SchedulerEvents.resumeEnabled()) {
+            SchedulerEvents.resume(t.thread.getName(), r == null ? null : r.name());
+        }
+    }
+
+    /**
+     * Controlled threads executing their scope's body: runners plus flagged threads not parked
+     * (threads waiting at entry never started); what the suspension-time episode waits to bring
+     * within the limit.
+     */
+    public int executingControlled() {
+        return runSize + (waitSize - atEntryCount) - (parkedCount - parkedAtEntry);
+    }
+
+    private void checkConvergence() {
+        if (episodeOpen && executingControlled() <= limit) {
+            suspensionTimes.record(ticker.nanos() - episodeStart);
+            episodeOpen = false;
+        }
+    }
+
+    // ------------------------------------------------------------------ tick, death, shutdown
+
+    /** The policy's periodic tick; an exception is reported, never thrown. */
+    public void tick(long nowNanos) {
+        if (closed) {
+            return;
+        }
+        try {
+            policy.onTick(this, nowNanos);
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+        }
+    }
+
+    /**
+     * Reports every dead member to the policy as having left its scope, and releases it. An
+     * exception of the policy is reported and the others are reaped all the same, so that it never
+     * reaches the caller (whose own role change comes next).
+     *
+     * @return the records of the dead threads (their pooled records can be forgotten)
+     */
+    public List<ThreadState> reap() {
+        List<ThreadState> dead = null;
+        for (ThreadState m = memHead, next; m != null; m = next) {
+            next = m.mNext;
+            if (!m.thread.isAlive()) {
+                try {
+                    changeRole(m, null, Policy.Cause.DEATH);
+                } catch (Throwable e) {
+                    InternalErrors.report(e);
+                } finally {
+                    release(m);
+                }
+                if (dead == null) {
+                    dead = new ArrayList<>(2);
+                }
+                dead.add(m);
+            }
+        }
+        return dead == null ? List.of() : dead;
+    }
+
+    /** Releases everyone and detaches every role; idempotent. */
+    public void shutdown() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        while (memHead != null) {
+            ThreadState m = memHead;
+            if (m.role != null && m.role.observed()) {
+                try {
+                    policy.onDetach(m, m.role);
+                } catch (Throwable e) {
+                    InternalErrors.report(e); // detaching the rest matters more
+                }
+            }
+            unlinkMember(m);
+            if (m.queue != ThreadState.NONE) {
+                unlink(m);
+            }
+            clearYield(m, false);
+            if (m.role != null) {
+                m.role.members.decrementAndGet();
+                note(m.role);
+            }
+            m.role = null;
+        }
+        limit = UNLIMITED;
+        if (episodeOpen) {
+            suspensionTimes.record(ticker.nanos() - episodeStart);
+            episodeOpen = false;
+        }
+    }
+
+    // ------------------------------------------------------------------ observation
+
+    /** Records {@code c}'s counts on the timeline; unobserved classes are not tracked. */
+    private void note(TaskClassState c) {
+        if (c.observed()) {
+            timeline.record(ticker.nanos(), c.index, c.members.get(), c.parked.get());
+        }
+    }
+
+    public Timeline timeline(long since) {
+        return timeline.since(since, i -> classes.get(i).name(), anchorTicker, anchorEpochNanos);
+    }
+
+    /** A snapshot of the counters. */
+    public SchedulerStats stats(long controlPoints, long internalErrors, boolean measuringIntervals,
+            Map<String, IntervalSnapshot> intervals) {
+        Map<String, Integer> running = new LinkedHashMap<>();
+        for (TaskClassState c : classes) {
+            running.put(c.name(), Math.max(0, c.members.get() - c.parked.get()));
+        }
+        long[] t = suspensionTimes.snapshot();
+        PriorityReport priority;
+        try {
+            priority = policy.priorityReport();
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+            priority = null;
+        }
+        return new SchedulerStats(policy.name(), controlPoints, yields, suspensions, resumes, internalErrors,
+                Collections.unmodifiableMap(running), parkedCount, limit == UNLIMITED ? -1 : limit, runSize,
+                waitSize, t[0], t[1], t[2], t[3], t[4], entryWaits, entryWaitNanos.sum(), monitorSkips.sum(),
+                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals);
+    }
+
+    /** Threads parked now. */
+    public int parkedCount() {
+        return parkedCount;
+    }
+
+    // ------------------------------------------------------------------ intrusive sorted lists
+
+    private void linkRun(ThreadState t) {
+        link(t, ThreadState.RUN);
+    }
+
+    /** Inserts into a queue at its key's place and counts it. */
+    private void link(ThreadState t, byte q) {
+        insertSorted(t, q);
+        if (q == ThreadState.RUN) {
+            runSize++;
+            if (t.queuedClass != null) {
+                t.queuedClass.running++;
+            }
+        } else {
+            waitSize++;
+        }
+    }
+
+    /** Inserts after the last element with a key <= t's (scans from the tail: new keys are largest). */
+    private void insertSorted(ThreadState t, byte q) {
+        t.queue = q;
+        ThreadState p = q == ThreadState.RUN ? runTail : waitTail;
+        while (p != null && p.order > t.order) {
+            p = p.qPrev;
+        }
+        ThreadState n = p == null ? (q == ThreadState.RUN ? runHead : waitHead) : p.qNext;
+        t.qPrev = p;
+        t.qNext = n;
+        if (p == null) {
+            if (q == ThreadState.RUN) runHead = t; else waitHead = t;
+        } else {
+            p.qNext = t;
+        }
+        if (n == null) {
+            if (q == ThreadState.RUN) runTail = t; else waitTail = t;
+        } else {
+            n.qPrev = t;
+        }
+    }
+
+    /** Removes from its queue and uncounts it. */
+    private void unlink(ThreadState t) {
+        byte q = t.queue;
+        unlinkKeepingCounts(t);
+        if (q == ThreadState.RUN) {
+            runSize--;
+            if (t.queuedClass != null) {
+                t.queuedClass.running--;
+            }
+        } else if (q == ThreadState.WAIT) {
+            waitSize--;
+        }
+    }
+
+    private void unlinkKeepingCounts(ThreadState t) {
+        ThreadState p = t.qPrev, n = t.qNext;
+        if (t.queue == ThreadState.RUN) {
+            if (p == null) runHead = n; else p.qNext = n;
+            if (n == null) runTail = p; else n.qPrev = p;
+        } else if (t.queue == ThreadState.WAIT) {
+            if (p == null) waitHead = n; else p.qNext = n;
+            if (n == null) waitTail = p; else n.qPrev = p;
+        }
+        t.qPrev = t.qNext = null;
+        t.queue = ThreadState.NONE;
+    }
+
+    private void linkMember(ThreadState t) {
+        if (t.member) {
+            return;
+        }
+        t.member = true;
+        t.mPrev = null;
+        t.mNext = memHead;
+        if (memHead != null) {
+            memHead.mPrev = t;
+        }
+        memHead = t;
+    }
+
+    private void unlinkMember(ThreadState t) {
+        if (!t.member) {
+            return;
+        }
+        ThreadState p = t.mPrev, n = t.mNext;
+        if (p == null) memHead = n; else p.mNext = n;
+        if (n != null) n.mPrev = p;
+        t.mPrev = t.mNext = null;
+        t.member = false;
+    }
+
+    /** Checks every invariant; for tests and the simulator's self-check. Returns null when all hold. */
+    public String checkInvariants() {
+        int rs = 0, ws = 0, pk = 0, ae = 0, pae = 0;
+        Map<TaskClassState, Integer> running = new HashMap<>();
+        long prev = Long.MIN_VALUE;
+        for (ThreadState t = runHead; t != null; t = t.qNext) {
+            rs++;
+            if (t.queue != ThreadState.RUN) return "runner " + t + " not marked RUN";
+            if (t.yield) return "runner " + t + " is flagged";
+            if (t.parked) return "runner " + t + " is parked";
+            if (t.order < prev) return "run queue not sorted at " + t;
+            prev = t.order;
+            if (t.queuedClass != null) running.merge(t.queuedClass, 1, Integer::sum);
+        }
+        prev = Long.MIN_VALUE;
+        for (ThreadState t = waitHead; t != null; t = t.qNext) {
+            ws++;
+            if (t.queue != ThreadState.WAIT) return "waiter " + t + " not marked WAIT";
+            if (!t.yield) return "waiter " + t + " not flagged";
+            if (t.order < prev) return "wait queue not sorted at " + t;
+            prev = t.order;
+            if (t.parked) pk++;
+            if (t.atEntry) {
+                ae++;
+                if (t.parked) pae++;
+            }
+        }
+        if (rs != runSize) return "runSize " + runSize + " but " + rs + " runners";
+        if (ws != waitSize) return "waitSize " + waitSize + " but " + ws + " waiters";
+        if (pk != parkedCount) return "parkedCount " + parkedCount + " but " + pk + " parked";
+        if (ae != atEntryCount || pae != parkedAtEntry) return "entry counts off";
+        for (TaskClassState c : classes) {
+            if (c.running != running.getOrDefault(c, 0)) return "class " + c + " running " + c.running;
+        }
+        if (runSize < limit && firstEligibleWaiter() != null) return "an eligible waiter while a slot is free";
+        return null;
+    }
+}

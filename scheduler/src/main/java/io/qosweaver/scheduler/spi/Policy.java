@@ -1,0 +1,110 @@
+package io.qosweaver.scheduler.spi;
+
+import io.qosweaver.scheduler.stats.PriorityReport;
+
+/**
+ * A scheduling policy: decides, from threads' roles, which controlled threads may run. It knows
+ * nothing of weaving and nothing of parking; it only drives a {@link Control}. Every callback runs
+ * with the mechanism's lock held (or, in the simulator, on its single thread), so a policy needs
+ * no synchronization of its own; callbacks must be short and must never block.
+ *
+ * <p>Only {@link #name}, {@link #rank} and {@link #onRoleChange} are required; the rest have
+ * defaults that do nothing, so a simple policy stays a simple file. {@code scheduler/README.md}
+ * shows which callbacks each planned policy uses.
+ */
+public interface Policy {
+
+    /** The name the policy is registered under. */
+    String name();
+
+    /**
+     * Validates one task class's attributes and ranks it; called once per class at install, before
+     * anything changes. A rank of 0 means the policy ignores the class (no lock is taken for it).
+     *
+     * @throws PolicyConfigException naming {@code taskClasses.<name>.<attribute>}
+     */
+    int rank(TaskClassSpec taskClass);
+
+    /** Why a thread's role changed. */
+    enum Cause {
+        /** The thread entered or left a scope; the callback runs on that thread. */
+        SCOPE,
+        /** The thread died inside its scope and was reaped ({@code to} is null); runs on another thread. */
+        DEATH
+    }
+
+    /**
+     * A thread's role changed, {@code from} and/or {@code to} being observed classes (rank > 0)
+     * or {@code null}. Never called for an uninstalled scheduler. If this throws, the mechanism
+     * releases the thread (fail open) and reports the error.
+     */
+    void onRoleChange(Control control, ThreadView thread, TaskClass from, TaskClass to, Cause cause);
+
+    /**
+     * The scheduler is being uninstalled or replaced while {@code t} is still inside a scope of
+     * {@code role} (an observed class): undo whatever the policy did to the thread (its priority,
+     * for instance), because the thread's own exit will no longer reach the policy. The queues are
+     * about to be cleared, so a policy need not touch the Control here.
+     */
+    default void onDetach(ThreadView t, TaskClass role) {}
+
+    /**
+     * How often {@link #onTick} runs, in nanoseconds of the scheduler's clock; 0 (the default):
+     * never. Read once at install.
+     */
+    default long tickNanos() {
+        return 0;
+    }
+
+    /**
+     * The periodic tick (adaptive throughput's period, MTR-LS's accounting, POS's re-estimation),
+     * from one daemon thread of the scheduler at {@link #tickNanos} intervals, or driven by a test or
+     * the simulator.
+     *
+     * @param nowNanos the scheduler's clock
+     */
+    default void onTick(Control control, long nowNanos) {}
+
+    /**
+     * How long a thread parked at a control point waits before {@link #onWaitTimeout} is asked
+     * whether it should wait on, in nanoseconds; 0 (the default): until released. Read once at
+     * install. Waits at entry ({@link Control#admitAtEntry}) are not timed.
+     */
+    default long waitTimeoutNanos() {
+        return 0;
+    }
+
+    /**
+     * A parked thread's wait timed out while it is still told to yield: return {@code true} to wait
+     * another {@link #waitTimeoutNanos}, {@code false} to let it run on for now with its flag still
+     * set (it stays in the wait queue and holds no slot; {@link #mayPark} decides about its next
+     * control points). The deadlock-aware policy compares progress counters here.
+     */
+    default boolean onWaitTimeout(Control control, ThreadView thread) {
+        return true;
+    }
+
+    /**
+     * A flagged thread reached a control point: return {@code false} to let it pass without
+     * parking this time (it stays flagged). Not asked at control points inside a monitor, where the
+     * mechanism never parks.
+     */
+    default boolean mayPark(Control control, ThreadView thread) {
+        return true;
+    }
+
+    /**
+     * For policies that work through thread priorities (JVM or OS), whether those priorities
+     * actually take effect and why; {@code null} for policies that do not use priorities.
+     */
+    default PriorityReport priorityReport() {
+        return null;
+    }
+
+    /** Builds a policy from its parameters and the platform's services; registered by name. */
+    @FunctionalInterface
+    interface Factory {
+        /** @throws PolicyConfigException naming {@code policy.<parameter>} */
+        Policy create(PolicyContext context);
+    }
+}

@@ -1,0 +1,70 @@
+package io.qosweaver.scheduler.spi;
+
+import io.qosweaver.platform.JavaPriorities;
+import io.qosweaver.platform.NativeThreads;
+import io.qosweaver.platform.ThreadCpuClock;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * What a policy factory gets: its parameters, the scheduler's clock, and the platform services a
+ * policy may use to act on or observe threads. The runtime passes the real ones; the simulator
+ * passes models of them, which is how one policy file runs unchanged in both.
+ */
+public final class PolicyContext {
+    private final Parameters parameters;
+    private final Ticker ticker;
+    private final NativeThreads nativeThreads;
+    private final Supplier<JavaPriorities> javaPriorities;
+    private final ThreadCpuClock cpuClock;
+    private final Consumer<String> warnings;
+
+    public PolicyContext(Parameters parameters, Ticker ticker, NativeThreads nativeThreads,
+            Supplier<JavaPriorities> javaPriorities, ThreadCpuClock cpuClock, Consumer<String> warnings) {
+        this.parameters = parameters;
+        this.ticker = ticker;
+        this.nativeThreads = nativeThreads;
+        this.javaPriorities = javaPriorities;
+        this.cpuClock = cpuClock;
+        this.warnings = warnings;
+    }
+
+    /** The real platform: the registered native threads, this JVM's priorities, the JVM's CPU clock. */
+    public static PolicyContext of(String policyName, Map<String, String> parameters, Ticker ticker,
+            Consumer<String> warnings) {
+        return new PolicyContext(new Parameters(policyName, parameters), ticker, NativeThreads.get(),
+                JavaPriorities::ofThisJvm, ThreadCpuClock.jvm(), warnings);
+    }
+
+    public Parameters parameters() {
+        return parameters;
+    }
+
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** Native priorities and affinity (may be unavailable: ask it). */
+    public NativeThreads nativeThreads() {
+        return nativeThreads;
+    }
+
+    /** What Java priorities do here (measured on first call). */
+    public JavaPriorities javaPriorities() {
+        return javaPriorities.get();
+    }
+
+    /** Per-thread CPU time; not for every control point (hundreds of ns). */
+    public ThreadCpuClock cpuClock() {
+        return cpuClock;
+    }
+
+    /**
+     * A warning that changes what a run measures (priorities that are ignored): said once per
+     * distinct message, loudly, never silently.
+     */
+    public void warnOnce(String message) {
+        warnings.accept(message);
+    }
+}

@@ -1,0 +1,104 @@
+package io.qosweaver.scheduler.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qosweaver.scheduler.spi.Policy;
+import io.qosweaver.scheduler.spi.Policy.Cause;
+import io.qosweaver.scheduler.spi.PolicyConfigException;
+import io.qosweaver.scheduler.spi.TaskClass;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
+import io.qosweaver.scheduler.spi.ThreadView;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The importance policy (paper 4.2) against a scripted Control: deterministic, no threads. */
+class ImportancePolicyTest {
+    private final TaskClass high = Views.cls("collect", Importance.HIGH);
+    private final TaskClass low = Views.cls("chart", Importance.LOW);
+
+    private static ImportancePolicy create(Map<String, String> params) {
+        return (ImportancePolicy) ImportancePolicy.create(Views.context("importance", params));
+    }
+
+    @Test
+    void limitsLowThreadsWhileAnyHighRunsAndRestoresAfterTheLast() {
+        ImportancePolicy p = create(Map.of("lowLimit", "2"));
+        ScriptedControl c = new ScriptedControl();
+        ThreadView l1 = Views.thread("l1"), h1 = Views.thread("h1"), h2 = Views.thread("h2");
+
+        p.onRoleChange(c, l1, null, low, Cause.SCOPE);
+        p.onRoleChange(c, h1, null, high, Cause.SCOPE);
+        p.onRoleChange(c, h2, null, high, Cause.SCOPE); // second high: no new limit
+        p.onRoleChange(c, h1, high, null, Cause.SCOPE); // one high left: still limited
+        assertThat(c.limit).isEqualTo(2);
+        p.onRoleChange(c, h2, high, null, Cause.SCOPE);
+        p.onRoleChange(c, l1, low, null, Cause.SCOPE);
+
+        assertThat(c.calls).containsExactly("admit l1", "limit 2", "limit unlimited", "release l1");
+        assertThat(p.highThreads()).isZero();
+    }
+
+    @Test
+    void aHighThreadThatDiesCountsAsGone() {
+        ImportancePolicy p = create(Map.of());
+        ScriptedControl c = new ScriptedControl();
+        ThreadView h = Views.thread("h");
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        p.onRoleChange(c, h, high, null, Cause.DEATH);
+        assertThat(c.calls).containsExactly("limit 1", "limit unlimited");
+    }
+
+    @Test
+    void lowThreadBecomingHighFreesItsSlotBeforeTheLimitApplies() {
+        Policy p = create(Map.of());
+        ScriptedControl c = new ScriptedControl();
+        ThreadView t = Views.thread("t");
+        p.onRoleChange(c, t, null, low, Cause.SCOPE);
+        p.onRoleChange(c, t, low, high, Cause.SCOPE);
+        p.onRoleChange(c, t, high, low, Cause.SCOPE);
+        assertThat(c.calls).containsExactly("admit t", "release t", "limit 1", "limit unlimited", "admit t");
+    }
+
+    @Test
+    void suspendAtEntryAdmitsAtTheEntryAsThePapersAdd() {
+        Policy p = create(Map.of("suspendAtEntry", "true"));
+        ScriptedControl c = new ScriptedControl();
+        ThreadView t = Views.thread("t");
+        p.onRoleChange(c, t, null, low, Cause.SCOPE);
+        assertThat(c.calls).containsExactly("admitAtEntry t");
+        assertThatThrownBy(() -> create(Map.of("suspendAtEntry", "yes")))
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.suspendAtEntry");
+    }
+
+    @Test
+    void defaultLowLimitIsOneAsInThePaper() {
+        assertThat(create(Map.of()).lowLimit()).isEqualTo(1);
+        assertThat(create(Map.of("lowLimit", " 0 ")).lowLimit()).isZero();
+    }
+
+    @Test
+    void rejectsBadParametersNamingTheKey() {
+        assertThatThrownBy(() -> create(Map.of("lowLimit", "-1")))
+                .isInstanceOf(PolicyConfigException.class)
+                .hasMessageContaining("integer >= 0")
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowLimit");
+        assertThatThrownBy(() -> create(Map.of("lowLimit", "one")))
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowLimit");
+        assertThatThrownBy(() -> create(Map.of("lowlimit", "1")))
+                .hasMessageContaining("lowLimit")
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowlimit");
+    }
+
+    @Test
+    void ranksByImportanceAttribute() {
+        Policy p = create(Map.of());
+        assertThat(p.rank(new TaskClassSpec("a", Map.of("importance", "high")))).isEqualTo(2);
+        assertThat(p.rank(new TaskClassSpec("a", Map.of("importance", "low")))).isEqualTo(1);
+        assertThat(p.rank(new TaskClassSpec("a", Map.of("importance", "normal")))).isZero();
+        assertThat(p.rank(new TaskClassSpec("a", Map.of()))).isZero();
+        assertThatThrownBy(() -> p.rank(new TaskClassSpec("chart", Map.of("importance", "urgent"))))
+                .hasMessageContaining("high, low or normal")
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("taskClasses.chart.importance");
+    }
+}

@@ -1,0 +1,2 @@
+/** Renderings of simulation results; they depend on {@code io.qosweaver.simulator.stats} only. */
+package io.qosweaver.simulator.report;
