@@ -3,6 +3,7 @@ package io.qosweaver.jmh;
 import io.qosweaver.scheduler.QoS;
 import io.qosweaver.scheduler.Scheduler;
 import io.qosweaver.scheduler.SchedulerConfig;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,11 +29,16 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@code controlPointMeasuringIntervals}: the same with interval measurement on (a clock
  *       read and a histogram bucket per control point; off by default);
  *   <li>{@code controlPointNoScheduler}: nothing installed;
+ *   <li>{@code controlPointInMonitorFastPath}: the control point woven inside {@code synchronized}
+ *       (never suspends), nothing pending;
+ *   <li>{@code progressPoint}: a progress point inside a low scope (a thread-state lookup and a
+ *       counter increment, every time);
  *   <li>{@code enterExit}: entering and leaving a low scope (the per-request cost).
  * </ul>
- * Run (build first with {@code ./mvnw -B -o -pl scheduler,jmh install -DskipTests}):
+ * Run (build first with {@code ./mvnw -B -q -pl jmh -am -DskipTests package}):
  * <pre>
- * java -jar jmh/target/qosweaver-jmh.jar ControlPointBenchmark -f 1 -wi 3 -w 1 -i 5 -r 1 -prof gc
+ * java -jar jmh/target/qosweaver-jmh.jar ControlPointBenchmark -f 2 -wi 5 -w 1 -i 5 -r 1 -prof gc \
+ *      -rf json -rff jmh/results/control-point-DATE.json
  * </pre>
  * Results and the machine they came from: {@code jmh/RESULTS.md}.
  */
@@ -42,8 +48,8 @@ public class ControlPointBenchmark {
 
     static SchedulerConfig config() {
         return new SchedulerConfig(List.of(
-                new SchedulerConfig.TaskClassSpec("collect", Map.of("importance", "high")),
-                new SchedulerConfig.TaskClassSpec("chart", Map.of("importance", "low"))),
+                new TaskClassSpec("collect", Map.of("importance", "high")),
+                new TaskClassSpec("chart", Map.of("importance", "low"))),
                 new SchedulerConfig.PolicySpec("importance", Map.of("lowLimit", "1")));
     }
 
@@ -123,6 +129,16 @@ public class ControlPointBenchmark {
     @Benchmark
     public void controlPointNoScheduler(NotInstalled none) {
         QoS.controlPoint();
+    }
+
+    @Benchmark
+    public void controlPointInMonitorFastPath(InLowScope scope) {
+        QoS.controlPointInMonitor();
+    }
+
+    @Benchmark
+    public void progressPoint(InLowScope scope) {
+        QoS.progressPoint();
     }
 
     @Benchmark
