@@ -35,10 +35,10 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>{@code t.yield <=> t.queue == WAIT}; {@code t.parked => t.queue == WAIT} (or the machine
  *       is closed); {@code t.atEntry => t.yield}.
  *   <li>Both queues are sorted by {@code order} (ascending; ties keep insertion order).
- *   <li>{@code runSize <= limit}, except after {@link #setLimitWithoutPreemption}, where runners
- *       over the limit keep their slots and {@code runSize} only decreases until it is within it;
+ *   <li>{@code runQueue.size <= limit}, except after {@link #setLimitWithoutPreemption}, where runners
+ *       over the limit keep their slots and {@code runQueue.size} only decreases until it is within it;
  *       for every class {@code running <= cap} likewise.
- *   <li>No waiter is eligible while a slot is free: when {@code runSize < limit}, every waiter's
+ *   <li>No waiter is eligible while a slot is free: when {@code runQueue.size < limit}, every waiter's
  *       class is at its cap.
  *   <li>The pending count handed to {@link Effects#pendingChanged} equals the number of flagged
  *       threads not waiting at entry.
@@ -57,9 +57,11 @@ public final class StateMachine implements Control {
     /** Read without the lock by scope code ({@link TaskClassState#live()}). */
     volatile boolean closed;
 
-    private ThreadState runHead, runTail, waitHead, waitTail, memHead;
-    private int runSize, waitSize, parkedCount;
-    /** Waiters flagged at entry, and those of them parked (both within waitSize / parkedCount). */
+    private final OrderedQueue runQueue = new OrderedQueue(ThreadState.RUN);
+    private final OrderedQueue waitQueue = new OrderedQueue(ThreadState.WAIT);
+    private ThreadState memHead;
+    private int parkedCount;
+    /** Waiters flagged at entry, and those of them parked (both within waitQueue.size / parkedCount). */
     private int atEntryCount, parkedAtEntry;
     private int limit = UNLIMITED;
     private long nextOrder;
@@ -225,7 +227,7 @@ public final class StateMachine implements Control {
         TaskClassState c = t.role;
         t.queuedClass = c;
         t.order = ++nextOrder;
-        if (runSize < limit && underCap(c)) {
+        if (runQueue.size < limit && underCap(c)) {
             linkRun(t);
         } else {
             link(t, ThreadState.WAIT);
@@ -273,8 +275,8 @@ public final class StateMachine implements Control {
         if (preempt) {
             // Demote the runners with the largest keys: by default the most recently admitted,
             // the oldest being likely closest to done.
-            while (runSize > limit) {
-                demote(runTail);
+            while (runQueue.size > limit) {
+                demote(runQueue.tail);
             }
         }
         promote();
@@ -290,7 +292,7 @@ public final class StateMachine implements Control {
             episodeOpen = false;
         }
         if (SchedulerEvents.limitEnabled()) {
-            SchedulerEvents.limit(policy.name(), reported(old), reported(permits), runSize, waitSize);
+            SchedulerEvents.limit(policy.name(), reported(old), reported(permits), runQueue.size, waitQueue.size);
         }
     }
 
@@ -336,22 +338,22 @@ public final class StateMachine implements Control {
         if (t.queue == ThreadState.NONE) {
             return;
         }
-        byte q = t.queue;
-        unlinkKeepingCounts(t);
+        OrderedQueue q = t.queue == ThreadState.RUN ? runQueue : waitQueue;
+        q.remove(t);
         t.order = order;
-        insertSorted(t, q);
+        q.insert(t);
         rebalance();
         checkConvergence();
     }
 
     @Override
     public int runQueueSize() {
-        return runSize;
+        return runQueue.size;
     }
 
     @Override
     public int waitQueueSize() {
-        return waitSize;
+        return waitQueue.size;
     }
 
     @Override
@@ -379,7 +381,7 @@ public final class StateMachine implements Control {
 
     /** Fills free slots with the eligible waiters of smallest key. */
     private void promote() {
-        while (runSize < limit) {
+        while (runQueue.size < limit) {
             ThreadState w = firstEligibleWaiter();
             if (w == null) {
                 return;
@@ -391,7 +393,7 @@ public final class StateMachine implements Control {
     }
 
     private ThreadState firstEligibleWaiter() {
-        for (ThreadState w = waitHead; w != null; w = w.qNext) {
+        for (ThreadState w = waitQueue.head; w != null; w = w.qNext) {
             if (underCap(w.queuedClass)) {
                 return w;
             }
@@ -406,13 +408,13 @@ public final class StateMachine implements Control {
     }
 
     private ThreadState largestRunnerOf(TaskClassState c) {
-        for (ThreadState r = runTail; r != null; r = r.qPrev) {
-            if (r.queuedClass == c) {
-                return r;
-            }
+        ThreadState r = largestRunnerOrNull(c);
+        if (r == null) {
+            throw new IllegalStateException("class " + c + " counts " + c.running + " runners but has none");
         }
-        throw new IllegalStateException("class " + c + " counts " + c.running + " runners but has none");
+        return r;
     }
+
 
     /**
      * Restores "the runners are the smallest keys the limit and caps allow" after a key changed:
@@ -422,9 +424,9 @@ public final class StateMachine implements Control {
         promote();
         for (int guard = 0; guard < 100_000; guard++) {
             ThreadState victim = null;
-            for (ThreadState w = waitHead; w != null && victim == null; w = w.qNext) {
-                ThreadState r = underCap(w.queuedClass) ? runTail : largestRunnerOrNull(w.queuedClass);
-                if (r != null && w.order < r.order && runSize >= limit) {
+            for (ThreadState w = waitQueue.head; w != null && victim == null; w = w.qNext) {
+                ThreadState r = underCap(w.queuedClass) ? runQueue.tail : largestRunnerOrNull(w.queuedClass);
+                if (r != null && w.order < r.order && runQueue.size >= limit) {
                     victim = r;
                 }
             }
@@ -438,7 +440,7 @@ public final class StateMachine implements Control {
     }
 
     private ThreadState largestRunnerOrNull(TaskClassState c) {
-        for (ThreadState r = runTail; r != null; r = r.qPrev) {
+        for (ThreadState r = runQueue.tail; r != null; r = r.qPrev) {
             if (r.queuedClass == c) {
                 return r;
             }
@@ -583,7 +585,7 @@ public final class StateMachine implements Control {
      * within the limit.
      */
     public int executingControlled() {
-        return runSize + (waitSize - atEntryCount) - (parkedCount - parkedAtEntry);
+        return runQueue.size + (waitQueue.size - atEntryCount) - (parkedCount - parkedAtEntry);
     }
 
     private void checkConvergence() {
@@ -697,8 +699,8 @@ public final class StateMachine implements Control {
             priority = null;
         }
         return new SchedulerStats(policy.name(), controlPoints, yields, suspensions, resumes, internalErrors,
-                Collections.unmodifiableMap(running), parkedCount, limit == UNLIMITED ? -1 : limit, runSize,
-                waitSize, t[0], t[1], t[2], t[3], t[4], entryWaits, entryWaitNanos.sum(), monitorSkips.sum(),
+                Collections.unmodifiableMap(running), parkedCount, limit == UNLIMITED ? -1 : limit, runQueue.size,
+                waitQueue.size, t[0], t[1], t[2], t[3], t[4], entryWaits, entryWaitNanos.sum(), monitorSkips.sum(),
                 interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals);
     }
 
@@ -707,72 +709,34 @@ public final class StateMachine implements Control {
         return parkedCount;
     }
 
-    // ------------------------------------------------------------------ intrusive sorted lists
+    // ------------------------------------------------------------------ queue membership
+
+    /** Inserts into a queue at its key's place and counts it against its class's cap. */
+    private void link(ThreadState t, byte q) {
+        if (q == ThreadState.RUN) {
+            runQueue.insert(t);
+            if (t.queuedClass != null) {
+                t.queuedClass.running++;
+            }
+        } else {
+            waitQueue.insert(t);
+        }
+    }
 
     private void linkRun(ThreadState t) {
         link(t, ThreadState.RUN);
     }
 
-    /** Inserts into a queue at its key's place and counts it. */
-    private void link(ThreadState t, byte q) {
-        insertSorted(t, q);
-        if (q == ThreadState.RUN) {
-            runSize++;
-            if (t.queuedClass != null) {
-                t.queuedClass.running++;
-            }
-        } else {
-            waitSize++;
-        }
-    }
-
-    /** Inserts after the last element with a key <= t's (scans from the tail: new keys are largest). */
-    private void insertSorted(ThreadState t, byte q) {
-        t.queue = q;
-        ThreadState p = q == ThreadState.RUN ? runTail : waitTail;
-        while (p != null && p.order > t.order) {
-            p = p.qPrev;
-        }
-        ThreadState n = p == null ? (q == ThreadState.RUN ? runHead : waitHead) : p.qNext;
-        t.qPrev = p;
-        t.qNext = n;
-        if (p == null) {
-            if (q == ThreadState.RUN) runHead = t; else waitHead = t;
-        } else {
-            p.qNext = t;
-        }
-        if (n == null) {
-            if (q == ThreadState.RUN) runTail = t; else waitTail = t;
-        } else {
-            n.qPrev = t;
-        }
-    }
-
     /** Removes from its queue and uncounts it. */
     private void unlink(ThreadState t) {
-        byte q = t.queue;
-        unlinkKeepingCounts(t);
-        if (q == ThreadState.RUN) {
-            runSize--;
+        if (t.queue == ThreadState.RUN) {
+            runQueue.remove(t);
             if (t.queuedClass != null) {
                 t.queuedClass.running--;
             }
-        } else if (q == ThreadState.WAIT) {
-            waitSize--;
-        }
-    }
-
-    private void unlinkKeepingCounts(ThreadState t) {
-        ThreadState p = t.qPrev, n = t.qNext;
-        if (t.queue == ThreadState.RUN) {
-            if (p == null) runHead = n; else p.qNext = n;
-            if (n == null) runTail = p; else n.qPrev = p;
         } else if (t.queue == ThreadState.WAIT) {
-            if (p == null) waitHead = n; else p.qNext = n;
-            if (n == null) waitTail = p; else n.qPrev = p;
+            waitQueue.remove(t);
         }
-        t.qPrev = t.qNext = null;
-        t.queue = ThreadState.NONE;
     }
 
     private void linkMember(ThreadState t) {
@@ -804,7 +768,7 @@ public final class StateMachine implements Control {
         int rs = 0, ws = 0, pk = 0, ae = 0, pae = 0;
         Map<TaskClassState, Integer> running = new HashMap<>();
         long prev = Long.MIN_VALUE;
-        for (ThreadState t = runHead; t != null; t = t.qNext) {
+        for (ThreadState t = runQueue.head; t != null; t = t.qNext) {
             rs++;
             if (t.queue != ThreadState.RUN) return "runner " + t + " not marked RUN";
             if (t.yield) return "runner " + t + " is flagged";
@@ -814,7 +778,7 @@ public final class StateMachine implements Control {
             if (t.queuedClass != null) running.merge(t.queuedClass, 1, Integer::sum);
         }
         prev = Long.MIN_VALUE;
-        for (ThreadState t = waitHead; t != null; t = t.qNext) {
+        for (ThreadState t = waitQueue.head; t != null; t = t.qNext) {
             ws++;
             if (t.queue != ThreadState.WAIT) return "waiter " + t + " not marked WAIT";
             if (!t.yield) return "waiter " + t + " not flagged";
@@ -826,14 +790,14 @@ public final class StateMachine implements Control {
                 if (t.parked) pae++;
             }
         }
-        if (rs != runSize) return "runSize " + runSize + " but " + rs + " runners";
-        if (ws != waitSize) return "waitSize " + waitSize + " but " + ws + " waiters";
+        if (rs != runQueue.size) return "runQueue.size " + runQueue.size + " but " + rs + " runners";
+        if (ws != waitQueue.size) return "waitQueue.size " + waitQueue.size + " but " + ws + " waiters";
         if (pk != parkedCount) return "parkedCount " + parkedCount + " but " + pk + " parked";
         if (ae != atEntryCount || pae != parkedAtEntry) return "entry counts off";
         for (TaskClassState c : classes) {
             if (c.running != running.getOrDefault(c, 0)) return "class " + c + " running " + c.running;
         }
-        if (runSize < limit && firstEligibleWaiter() != null) return "an eligible waiter while a slot is free";
+        if (runQueue.size < limit && firstEligibleWaiter() != null) return "an eligible waiter while a slot is free";
         return null;
     }
 }
