@@ -1,6 +1,9 @@
 package io.qosweaver.agent;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -33,6 +36,15 @@ public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer 
                 kv.put(part.substring(0, eq).strip(), part.substring(eq + 1).strip());
             }
         }
+        List<String> unknown = new ArrayList<>();
+        for (String k : kv.keySet()) {
+            if (!KNOWN.contains(k)) {
+                unknown.add(k);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException(describeUnknown(unknown));
+        }
         String policy = kv.remove("policy");
         if (policy == null || policy.isEmpty()) {
             throw new IllegalArgumentException("missing agent argument policy=FILE"
@@ -57,11 +69,58 @@ public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer 
         boolean intervals = i != null && parseBool("intervals", i);
         String d = kv.remove("debug");
         boolean debug = d != null && parseBool("debug", d);
-        if (!kv.isEmpty()) {
-            throw new IllegalArgumentException("unknown agent argument(s) " + kv.keySet()
-                    + " (known: policy, metricsPort, failOpen, matchCheckSeconds, intervals, debug)");
-        }
         return new AgentArgs(Path.of(policy), port, failOpen, check, intervals, debug);
+    }
+
+    /** The keys, in the order the usage line gives them. */
+    static final List<String> KNOWN = List.of("policy", "metricsPort", "failOpen", "matchCheckSeconds", "intervals", "debug");
+
+    /**
+     * Names every unknown key (checked before anything is missing, so that a misspelt
+     * {@code polcy=FILE} is reported as what it is), with the known key it most likely meant.
+     */
+    static String describeUnknown(List<String> unknown) {
+        StringBuilder b = new StringBuilder();
+        for (String k : unknown) {
+            b.append(b.length() == 0 ? "" : "; ").append("unknown agent argument '").append(k).append('\'');
+            String near = nearest(k);
+            if (near != null) {
+                b.append(" (did you mean ").append(near).append("?)");
+            }
+        }
+        return b.append("; known: ").append(String.join(", ", KNOWN)).toString();
+    }
+
+    /** The known key within edit distance 2 (case ignored) of {@code k}, or null. */
+    static String nearest(String k) {
+        String best = null;
+        int bestDistance = 3;
+        for (String known : KNOWN) {
+            int d = editDistance(k.toLowerCase(Locale.ROOT), known.toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                best = known;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j], cur[j - 1]) + 1);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     private static int parseInt(String key, String v, int min, int max) {

@@ -10,8 +10,22 @@ import java.lang.instrument.Instrumentation;
 final class AgentStarter {
     private AgentStarter() {}
 
+    /**
+     * Byte Buddy's Nexus (class initializers for types that need them) is of no use to us: the
+     * agent never changes a class's format. Setting it up touches {@code sun.misc.Unsafe}, which JDK
+     * 24+ reports as a terminally deprecated call on every start. The property name is the shaded
+     * copy's own (the shade plugin relocates the constant with the package), so an application's
+     * own Byte Buddy is unaffected.
+     */
+    private static void disableByteBuddyNexus() {
+        if (System.getProperty(net.bytebuddy.dynamic.Nexus.PROPERTY) == null) {
+            System.setProperty(net.bytebuddy.dynamic.Nexus.PROPERTY, "true");
+        }
+    }
+
     /** Profiling mode: bad arguments stop a premain JVM; anything else of ours never does. */
     private static void startProfiling(String rawArgs, Instrumentation inst, AgentLog log) {
+        disableByteBuddyNexus();
         ProfileArgs args;
         try {
             args = ProfileArgs.parse(rawArgs);
@@ -37,6 +51,7 @@ final class AgentStarter {
     }
 
     static void start(String rawArgs, Instrumentation inst) {
+        disableByteBuddyNexus();
         AgentLog log = AgentLog.stderr(false);
         if (ProfileArgs.isProfile(rawArgs)) {
             startProfiling(rawArgs, inst, log);

@@ -89,7 +89,7 @@ class AgentIT {
                     .filter(n -> (n.endsWith(".class") && !n.startsWith("io/qosweaver/"))
                             || n.startsWith("META-INF/versions/"))
                     .forEach(foreign::add);
-            assertThat(jar.getEntry("META-INF/qosweaver/qosweaver-scheduler.jar")).isNotNull();
+            assertThat(jar.getEntry("META-INF/qosweaver/qosweaver-agent-bootstrap.jar")).isNotNull();
         }
         assertThat(foreign).as("unrelocated entries in the agent jar").isEmpty();
     }

@@ -1,0 +1,114 @@
+package io.qosweaver.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a user sees when a JVM starts with the agent: the agent's own line, the JVM's class-sharing
+ * warning once (one append to the bootstrap class path), and on JDK 21+ no warning about
+ * {@code sun.misc.Unsafe}; a misspelt argument is named. Class data sharing stays on (the default),
+ * unlike in the other end-to-end tests.
+ */
+class AgentStartIT {
+    static final String SHARING = "Sharing is only supported for boot loader classes";
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String out, String err) {}
+
+    private Run start(String java, String agentArgs) throws IOException, InterruptedException {
+        Path policy = Files.writeString(dir.resolve("p.yaml"), """
+                taskClasses:
+                  - name: main
+                    entry: execution(void io.qosweaver.e2e.StartMain.run())
+                    importance: high
+                policy:
+                  name: importance
+                """);
+        Path out = dir.resolve("out.txt"), err = dir.resolve("err.txt");
+        List<String> cmd = new ArrayList<>(List.of(java,
+                "-javaagent:" + ChildJvms.agentJar() + "=" + agentArgs.replace("POLICY", policy.toString()),
+                "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(), StartMain.class.getName()));
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the JVM ended").isTrue();
+        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    private static int count(String text, String what) {
+        return text.split(Pattern.quote(what), -1).length - 1;
+    }
+
+    private static void assertCleanStart(Run r) {
+        assertThat(r.exit()).as("exit; stderr:%n%s", r.err()).isZero();
+        assertThat(r.out()).contains("STARTED");
+        assertThat(r.err()).contains("[qosweaver] agent started: policy");
+        assertThat(count(r.err(), SHARING)).as("class-sharing warnings (one append); stderr:%n%s", r.err())
+                .isLessThanOrEqualTo(1);
+        assertThat(r.err()).as("stderr").doesNotContain("sun.misc.Unsafe").doesNotContain("terminally deprecated");
+    }
+
+    @Test
+    void onThisJdkTheJvmWarnsOnceAndTheAgentStarts() throws Exception {
+        assertCleanStart(start(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "policy=POLICY"));
+    }
+
+    @Test
+    void onJdk21OrNewerNothingWarnsAboutUnsafe() throws Exception {
+        Optional<Path> java = newestJdk(21);
+        Assumptions.assumeTrue(java.isPresent(), "SKIPPED: no JDK 21+ found (set JAVA21_HOME)");
+        assertCleanStart(start(java.get().toString(), "policy=POLICY"));
+    }
+
+    @Test
+    void aMisspeltArgumentIsNamedAndTheJvmExitsCleanly() throws Exception {
+        Run r = start(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "polcy=POLICY");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("[qosweaver] ERROR unknown agent argument 'polcy' (did you mean policy?)")
+                .doesNotContain("missing agent argument").doesNotContain("FATAL ERROR");
+        assertThat(r.out()).doesNotContain("STARTED");
+    }
+
+    /** A JDK of at least {@code version}: JAVA21_HOME, JAVA_HOME, this one, or one in /usr/lib/jvm. */
+    static Optional<Path> newestJdk(int version) {
+        List<Path> homes = new ArrayList<>();
+        for (String env : new String[] {"JAVA21_HOME", "JAVA_HOME"}) {
+            String v = System.getenv(env);
+            if (v != null && !v.isBlank()) {
+                homes.add(Path.of(v));
+            }
+        }
+        homes.add(Path.of(System.getProperty("java.home")));
+        try (Stream<Path> s = Files.list(Path.of("/usr/lib/jvm"))) {
+            s.sorted().forEach(homes::add);
+        } catch (IOException | RuntimeException e) {
+            // none there
+        }
+        Pattern v = Pattern.compile("^JAVA_VERSION=\"(\\d+)", Pattern.MULTILINE);
+        for (Path home : homes) {
+            try {
+                Matcher m = v.matcher(Files.readString(home.resolve("release"), StandardCharsets.UTF_8));
+                Path bin = home.resolve("bin").resolve("java");
+                if (m.find() && Integer.parseInt(m.group(1)) >= version && Files.isExecutable(bin)) {
+                    return Optional.of(bin);
+                }
+            } catch (IOException | RuntimeException e) {
+                // not a JDK
+            }
+        }
+        return Optional.empty();
+    }
+}
