@@ -1,5 +1,6 @@
 package io.qosweaver.agent;
 
+import io.qosweaver.agent.startup.AgentStarter;
 import java.lang.instrument.Instrumentation;
 
 /**

@@ -1,6 +1,7 @@
 package io.qosweaver.e2e;
 
 import com.sun.tools.attach.VirtualMachine;
+import io.qosweaver.agent.bootstrap.CallProbe;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Graphics2D;

@@ -3,9 +3,10 @@ package io.qosweaver.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.qosweaver.agent.PolicyFile;
-import io.qosweaver.agent.ProfileLauncher;
+import io.qosweaver.agent.bootstrap.CallProbe;
 import io.qosweaver.agent.pointcut.PointcutParser;
+import io.qosweaver.agent.policy.PolicyFile;
+import io.qosweaver.agent.testing.ProfileFiles;
 import io.qosweaver.e2e.profiled.TinyApp;
 import io.qosweaver.pointcuts.BinaryProfileReader;
 import io.qosweaver.pointcuts.GenerationReport;
@@ -69,17 +70,14 @@ class ProfileIT {
     }
 
     @Test
-    void launcherProfilesATinyProgramAndTheGeneratedControlPointsParse() throws Exception {
+    void aTinyProgramIsProfiledAndTheGeneratedControlPointsParse() throws Exception {
         String testClasses = testClasses();
         Path out = dir.resolve("tiny.qwp");
-        ByteArrayOutputStream report = new ByteArrayOutputStream();
-        int exit = ProfileLauncher.run(agentJar, List.of("io.qosweaver.e2e.profiled"), out, List.of(),
-                List.of(java, "-Xshare:off", "-XX:TieredStopAtLevel=1", "-cp", testClasses, TinyApp.class.getName()),
-                new PrintStream(report, true, StandardCharsets.UTF_8));
-        String text = report.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as(text).isZero();
-        assertThat(text).contains("[qosweaver] profile " + out + ": ").contains(", 1 threads, ").contains(", complete");
-        ProfileLauncher.Summary s = ProfileLauncher.summary(out);
+        int exit = ProfileFiles.run(agentJar, List.of("io.qosweaver.e2e.profiled"), out, List.of(),
+                List.of(java, "-Xshare:off", "-XX:TieredStopAtLevel=1", "-cp", testClasses, TinyApp.class.getName()));
+        assertThat(exit).isZero();
+        ProfileFiles.Summary s = ProfileFiles.summary(out);
+        assertThat(s.threads()).isEqualTo(1);
         assertThat(s.joinPoints()).isGreaterThan(1000);
         assertThat(s.limit()).isNull();
 
@@ -101,7 +99,7 @@ class ProfileIT {
      * JDK packages as callers, with their classes loaded before the agent: a child JVM draws
      * (Marlin) and writes a PNG, then attaches the agent to itself in profiling mode with
      * include=sun.java2d.marlin+com.sun.imageio.plugins.png. The loaded JDK classes of
-     * java.desktop (a named module) are retransformed, call the bootstrap Profiler through the
+     * java.desktop (a named module) are retransformed, call the bootstrap CallProbe through the
      * read edge the agent adds, and their join points are in the profile; nothing else is.
      */
     @Test
@@ -130,12 +128,12 @@ class ProfileIT {
                 .anyMatch(k -> k.equals("sun.java2d.marlin"))
                 .anyMatch(k -> k.equals("com.sun.imageio.plugins.png"))
                 .allMatch(k -> k.startsWith("sun.java2d.marlin") || k.startsWith("com.sun.imageio.plugins.png"));
-        ProfileLauncher.Summary s = ProfileLauncher.summary(out);
+        ProfileFiles.Summary s = ProfileFiles.summary(out);
         assertThat(s.limit()).isNull();
         assertThat(s.threads()).isEqualTo(1);
         Map<String, String> meta = BinaryProfileReader.read(out, (t, th, a, b) -> { }).meta();
         assertThat(meta).doesNotContainKeys("dropped", "reentered");
-        System.err.println("attached profile of JDK drawing: " + s.toText(out) + ", callers " + callers);
+        System.err.println("attached profile of JDK drawing: " + s + ", callers " + callers);
     }
 
     /**
@@ -172,7 +170,7 @@ class ProfileIT {
         p.destroy(); // the shutdown hook finds the profile already closed
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(Files.readString(err)).doesNotContain("could not weave");
-        ProfileLauncher.Summary s = ProfileLauncher.summary(out);
+        ProfileFiles.Summary s = ProfileFiles.summary(out);
         assertThat(s.joinPoints()).isGreaterThan(100_000);
         assertThat(s.limit()).isNull();
         // the chart's thread (a collection, on its own threads, may fall into the window too)
@@ -212,7 +210,7 @@ class ProfileIT {
         assertThat(hits.find()).as(metrics).isTrue();
         assertThat(Double.parseDouble(hits.group(1))).as(metrics).isPositive();
         assertThat(Files.readString(err2)).doesNotContain("could not weave");
-        System.err.println("river monitor profile: " + s.toText(out) + "; callers " + callers + "; " + r.pointcuts().size()
+        System.err.println("river monitor profile: " + s + "; callers " + callers + "; " + r.pointcuts().size()
                 + " pointcuts at 10 ms, m = " + MAX_OCCURRENCE_PER_CHART + ", " + inJdk.size() + " in JDK classes, "
                 + wovenInJdk.size() + " of them woven; predicted interval " + r.intervalMeanNanos() / 1e6 + " ms (sd "
                 + r.intervalStdDevNanos() / 1e6 + " ms), " + r.uncoveredSlots() + " of " + r.slots() + " slots uncovered ("

@@ -1,6 +1,6 @@
 package io.qosweaver.testtargets;
 
-/** Woven by WeavingTest. Outside io.qosweaver.agent, which the agent never weaves. */
+/** Woven by PolicyWeavingTest. Outside io.qosweaver.agent, which the agent never weaves. */
 public class Worker {
     public int step(int i) {
         return i + 1;

@@ -1,9 +1,10 @@
 package io.qosweaver.agent.natives;
 
-import io.qosweaver.agent.AgentLog;
+import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.natives.jna.JnaNativeThreads;
+import io.qosweaver.platform.LinuxThreads;
 import io.qosweaver.platform.NativePriorityException;
 import io.qosweaver.platform.NativeThreads;
-import io.qosweaver.platform.LinuxThreads;
 import io.qosweaver.platform.ProcThreadStat;
 import java.io.IOException;
 import java.io.InputStream;

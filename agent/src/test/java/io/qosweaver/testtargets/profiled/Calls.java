@@ -2,7 +2,7 @@ package io.qosweaver.testtargets.profiled;
 
 import java.util.function.IntUnaryOperator;
 
-/** Profiled by ProfilingTest (include=io.qosweaver.testtargets.profiled). */
+/** Profiled by ProfilingSessionTest (include=io.qosweaver.testtargets.profiled). */
 public class Calls {
     public static int leaf(int x) {
         return x + 1;

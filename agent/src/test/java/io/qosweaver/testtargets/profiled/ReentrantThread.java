@@ -3,7 +3,7 @@ package io.qosweaver.testtargets.profiled;
 /**
  * A profiled class whose code the probe itself runs: the probe reads {@link Thread#getId()} of a
  * thread it meets for the first time, and this override makes a profiled call there. Without the
- * probe's recursion guard, that call enters the probe again from inside the probe (ProfilingTest).
+ * probe's recursion guard, that call enters the probe again from inside the probe (ProfilingSessionTest).
  */
 public final class ReentrantThread extends Thread {
     public volatile int calls;

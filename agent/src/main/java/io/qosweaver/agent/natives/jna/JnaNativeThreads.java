@@ -4,9 +4,9 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
+import io.qosweaver.platform.LinuxThreads;
 import io.qosweaver.platform.NativePriorityException;
 import io.qosweaver.platform.NativeThreads;
-import io.qosweaver.platform.LinuxThreads;
 import io.qosweaver.platform.ProcThreadStat;
 
 /**

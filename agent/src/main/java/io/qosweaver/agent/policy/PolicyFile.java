@@ -1,0 +1,414 @@
+package io.qosweaver.agent.policy;
+
+import io.qosweaver.agent.pointcut.Pointcut;
+import io.qosweaver.agent.pointcut.PointcutParser;
+import io.qosweaver.agent.pointcut.PointcutSyntaxException;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+/**
+ * A parsed and validated policy file (format: agent/README.md). It is read from the YAML node tree
+ * rather than from plain maps so that every value keeps its line: each error the agent reports,
+ * including those the scheduler raises later about a parameter, points at a line of this file.
+ */
+public final class PolicyFile {
+
+    /** A task class: entered by the execution of an entry method, or by a servlet path. */
+    public record TaskClassDef(String name, String entryText, Pointcut entry, String servletPath,
+            Map<String, String> attributes, String location) {}
+
+    /** A control-point pointcut; {@code disjuncts} are its top-level {@code ||} alternatives. */
+    public record ControlPointDef(String text, Pointcut pointcut, String location) {}
+
+    private static final Set<String> TOP_KEYS =
+            Set.of("failOpen", "taskClasses", "controlPoints", "policy", "matchCheckSeconds");
+    private static final Pattern FAIL_OPEN_LINE = Pattern.compile("(?m)^failOpen\\s*:\\s*true\\s*(#.*)?$");
+
+    private final String file;
+    private final boolean failOpen;
+    private final int matchCheckSeconds;
+    private final List<TaskClassDef> taskClasses;
+    private final List<ControlPointDef> controlPoints;
+    private final String policyName;
+    private final Map<String, String> policyParameters;
+    private final Map<String, Integer> keyLines;
+
+    private PolicyFile(String file, boolean failOpen, int matchCheckSeconds, List<TaskClassDef> taskClasses,
+            List<ControlPointDef> controlPoints, String policyName, Map<String, String> policyParameters,
+            Map<String, Integer> keyLines) {
+        this.file = file;
+        this.failOpen = failOpen;
+        this.matchCheckSeconds = matchCheckSeconds;
+        this.taskClasses = List.copyOf(taskClasses);
+        this.controlPoints = List.copyOf(controlPoints);
+        this.policyName = policyName;
+        this.policyParameters = Map.copyOf(policyParameters);
+        this.keyLines = Map.copyOf(keyLines);
+    }
+
+    public static PolicyFile load(Path path) throws PolicyFileException {
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new PolicyFileException(path.toString(), 0, 0, "cannot read the policy file: " + e);
+        }
+        return parse(path.toString(), text);
+    }
+
+    /**
+     * Whether a file asks to fail open even though it could not be parsed: a best-effort look for
+     * a top-level {@code failOpen: true} line, so that a YAML syntax error elsewhere still honours it.
+     */
+    public static boolean declaresFailOpen(Path path) {
+        try {
+            return FAIL_OPEN_LINE.matcher(Files.readString(path, StandardCharsets.UTF_8)).find();
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    public static PolicyFile parse(String file, String text) throws PolicyFileException {
+        return new Reading(file).read(new StringReader(text));
+    }
+
+    public String file() {
+        return file;
+    }
+
+    public boolean failOpen() {
+        return failOpen;
+    }
+
+    public int matchCheckSeconds() {
+        return matchCheckSeconds;
+    }
+
+    public List<TaskClassDef> taskClasses() {
+        return taskClasses;
+    }
+
+    public List<ControlPointDef> controlPoints() {
+        return controlPoints;
+    }
+
+    public String policyName() {
+        return policyName;
+    }
+
+    public Map<String, String> policyParameters() {
+        return policyParameters;
+    }
+
+    /**
+     * The line a scheduler configuration key ({@code policy.lowLimit}, {@code taskClasses.chart.importance})
+     * came from: the key itself, else its closest enclosing key, else 0.
+     */
+    public int lineOf(String key) {
+        String k = key == null ? "" : key;
+        while (!k.isEmpty()) {
+            Integer line = keyLines.get(k);
+            if (line != null) {
+                return line;
+            }
+            int dot = k.lastIndexOf('.');
+            k = dot < 0 ? "" : k.substring(0, dot);
+        }
+        return 0;
+    }
+
+    /** Turns a scheduler's refusal into an error that points at the file. */
+    public PolicyFileException configError(String key, String message) {
+        return new PolicyFileException(file, lineOf(key), 0, message + (key == null ? "" : " (" + key + ")"));
+    }
+
+    /** One pass over the node tree; collects key lines as it goes. */
+    private static final class Reading {
+        private final String file;
+        private final Map<String, Integer> keyLines = new HashMap<>();
+
+        Reading(String file) {
+            this.file = file;
+        }
+
+        PolicyFile read(Reader reader) throws PolicyFileException {
+            Node root;
+            try {
+                LoaderOptions options = new LoaderOptions();
+                options.setAllowDuplicateKeys(false);
+                root = new Yaml(new SafeConstructor(options), new org.yaml.snakeyaml.representer.Representer(
+                        new DumperOptions()), new DumperOptions(), options).compose(reader);
+            } catch (MarkedYAMLException e) {
+                Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+                String problem = (e.getContext() != null ? e.getContext() + ": " : "")
+                        + (e.getProblem() != null ? e.getProblem() : e.getMessage());
+                throw new PolicyFileException(file, m == null ? 0 : m.getLine() + 1,
+                        m == null ? 0 : m.getColumn() + 1, "YAML syntax error: " + problem.replace('\n', ' '));
+            } catch (YAMLException e) {
+                throw new PolicyFileException(file, 0, 0, "YAML syntax error: " + e.getMessage());
+            }
+            if (root == null) {
+                throw new PolicyFileException(file, 1, 0, "the policy file is empty");
+            }
+            MappingNode top = mapping(root, "the policy file");
+            Map<String, NodeTuple> entries = entries(top, TOP_KEYS, "top-level");
+
+            boolean failOpen = entries.containsKey("failOpen")
+                    && bool(entries.get("failOpen").getValueNode(), "failOpen");
+            int matchCheck = 30;
+            if (entries.containsKey("matchCheckSeconds")) {
+                matchCheck = positiveInt(entries.get("matchCheckSeconds").getValueNode(), "matchCheckSeconds");
+            }
+
+            NodeTuple tcTuple = require(entries, "taskClasses", top);
+            keyLines.put("taskClasses", line(tcTuple.getKeyNode()));
+            List<TaskClassDef> taskClasses = new ArrayList<>();
+            Set<String> names = new HashSet<>();
+            SequenceNode tcSeq = sequence(tcTuple.getValueNode(), "taskClasses");
+            if (tcSeq.getValue().isEmpty()) {
+                throw error(tcTuple.getValueNode(), "taskClasses is empty: name at least one task class");
+            }
+            for (Node item : tcSeq.getValue()) {
+                TaskClassDef t = taskClass(item);
+                if (!names.add(t.name())) {
+                    throw error(item, "duplicate task class name '" + t.name() + "'");
+                }
+                taskClasses.add(t);
+            }
+
+            List<ControlPointDef> cps = new ArrayList<>();
+            if (entries.containsKey("controlPoints")) {
+                NodeTuple cpTuple = entries.get("controlPoints");
+                keyLines.put("controlPoints", line(cpTuple.getKeyNode()));
+                for (Node item : sequence(cpTuple.getValueNode(), "controlPoints").getValue()) {
+                    ScalarNode s = scalar(item, "a control point");
+                    Pointcut p = pointcut(s);
+                    checkControlPoint(p, s);
+                    cps.add(new ControlPointDef(s.getValue(), p, file + ":" + line(s)));
+                }
+            }
+
+            NodeTuple polTuple = require(entries, "policy", top);
+            keyLines.put("policy", line(polTuple.getKeyNode()));
+            MappingNode pol = mapping(polTuple.getValueNode(), "policy");
+            String policyName = null;
+            Map<String, String> params = new LinkedHashMap<>();
+            for (NodeTuple t : pol.getValue()) {
+                String k = key(t);
+                keyLines.put("policy." + k, line(t.getKeyNode()));
+                String v = scalar(t.getValueNode(), "policy." + k).getValue();
+                if (k.equals("name")) {
+                    policyName = v;
+                } else {
+                    params.put(k, v);
+                }
+            }
+            if (policyName == null || policyName.isBlank()) {
+                throw error(polTuple.getKeyNode(), "policy has no 'name' (for example name: importance)");
+            }
+            return new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, policyName, params, keyLines);
+        }
+
+        private TaskClassDef taskClass(Node item) throws PolicyFileException {
+            MappingNode m = mapping(item, "a task class");
+            String name = null;
+            ScalarNode entryNode = null;
+            String servletPath = null;
+            Map<String, String> attrs = new LinkedHashMap<>();
+            Map<String, Integer> attrLines = new LinkedHashMap<>();
+            Set<String> seen = new HashSet<>();
+            for (NodeTuple t : m.getValue()) {
+                String k = key(t);
+                if (!seen.add(k)) {
+                    throw error(t.getKeyNode(), "duplicate key '" + k + "' in a task class");
+                }
+                ScalarNode v = scalar(t.getValueNode(), k);
+                switch (k) {
+                    case "name" -> name = v.getValue();
+                    case "entry" -> entryNode = v;
+                    case "servletPath" -> {
+                        servletPath = v.getValue();
+                        checkServletPath(servletPath, v);
+                    }
+                    default -> {
+                        attrs.put(k, v.getValue());
+                        attrLines.put(k, line(t.getKeyNode()));
+                    }
+                }
+            }
+            if (name == null || name.isBlank()) {
+                throw error(item, "task class without 'name'");
+            }
+            keyLines.put("taskClasses." + name, line(item));
+            for (Map.Entry<String, Integer> a : attrLines.entrySet()) {
+                keyLines.put("taskClasses." + name + "." + a.getKey(), a.getValue());
+            }
+            if (entryNode == null && servletPath == null) {
+                throw error(item, "task class '" + name + "' needs 'entry' (an execution pointcut) or 'servletPath'");
+            }
+            if (entryNode != null && servletPath != null) {
+                throw error(item, "task class '" + name + "' has both 'entry' and 'servletPath'; choose one");
+            }
+            Pointcut entry = null;
+            if (entryNode != null) {
+                entry = pointcut(entryNode);
+                boolean hasExecution = false;
+                for (Pointcut.Designator d : entry.designators()) {
+                    if (d.kind() == Pointcut.Kind.CALL) {
+                        throw pointcutError(entryNode, d.column(),
+                                "an entry is an execution join point; call(...) is not allowed here");
+                    }
+                    hasExecution |= d.kind() == Pointcut.Kind.EXECUTION;
+                }
+                if (!hasExecution) {
+                    throw pointcutError(entryNode, 1, "an entry needs an execution(...) designator");
+                }
+            }
+            return new TaskClassDef(name, entryNode == null ? null : entryNode.getValue(), entry, servletPath,
+                    attrs, file + ":" + line(item));
+        }
+
+        private void checkControlPoint(Pointcut p, ScalarNode s) throws PolicyFileException {
+            boolean hasCall = false;
+            for (Pointcut.Designator d : p.designators()) {
+                if (d.kind() == Pointcut.Kind.EXECUTION) {
+                    throw pointcutError(s, d.column(),
+                            "control points are call join points; use call(...) && withincode(...), not execution(...)");
+                }
+                hasCall |= d.kind() == Pointcut.Kind.CALL;
+            }
+            if (!hasCall) {
+                throw pointcutError(s, 1, "a control point needs a call(...) designator");
+            }
+        }
+
+        private void checkServletPath(String p, ScalarNode node) throws PolicyFileException {
+            boolean ok = p.startsWith("*.") ? p.indexOf('/') < 0 && p.length() > 2
+                    : p.startsWith("/") && (p.indexOf('*') < 0 || p.endsWith("/*") && p.indexOf('*') == p.length() - 1);
+            if (!ok) {
+                throw error(node, "bad servletPath '" + p + "': use an exact path (/chart), a prefix (/api/*)"
+                        + " or an extension (*.png)");
+            }
+        }
+
+        private Pointcut pointcut(ScalarNode s) throws PolicyFileException {
+            try {
+                return PointcutParser.parse(s.getValue());
+            } catch (PointcutSyntaxException e) {
+                throw pointcutError(s, e.column(), "pointcut syntax error: " + e.problem());
+            }
+        }
+
+        /** Maps a column inside the pointcut text to the file when the scalar sits on one line. */
+        private PolicyFileException pointcutError(ScalarNode s, int pcColumn, String problem) {
+            int line = line(s);
+            if (s.getStartMark().getLine() == s.getEndMark().getLine()) {
+                int quote = s.getScalarStyle() == DumperOptions.ScalarStyle.PLAIN ? 0 : 1;
+                return new PolicyFileException(file, line, s.getStartMark().getColumn() + quote + pcColumn, problem);
+            }
+            return new PolicyFileException(file, line, 0, problem + " (column " + pcColumn + " of the pointcut)");
+        }
+
+        private Map<String, NodeTuple> entries(MappingNode m, Set<String> allowed, String where)
+                throws PolicyFileException {
+            Map<String, NodeTuple> out = new LinkedHashMap<>();
+            for (NodeTuple t : m.getValue()) {
+                String k = key(t);
+                if (!allowed.contains(k)) {
+                    throw error(t.getKeyNode(), "unknown " + where + " key '" + k + "' (expected one of "
+                            + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
+                }
+                if (out.put(k, t) != null) {
+                    throw error(t.getKeyNode(), "duplicate key '" + k + "'");
+                }
+            }
+            return out;
+        }
+
+        private NodeTuple require(Map<String, NodeTuple> entries, String key, Node parent) throws PolicyFileException {
+            NodeTuple t = entries.get(key);
+            if (t == null) {
+                throw error(parent, "missing '" + key + "'");
+            }
+            return t;
+        }
+
+        private String key(NodeTuple t) throws PolicyFileException {
+            return scalar(t.getKeyNode(), "a key").getValue();
+        }
+
+        private MappingNode mapping(Node n, String what) throws PolicyFileException {
+            if (n instanceof MappingNode m) {
+                return m;
+            }
+            throw error(n, what + " must be a mapping of key: value");
+        }
+
+        private SequenceNode sequence(Node n, String what) throws PolicyFileException {
+            if (n instanceof SequenceNode s) {
+                return s;
+            }
+            throw error(n, what + " must be a list ('- ...' items)");
+        }
+
+        private ScalarNode scalar(Node n, String what) throws PolicyFileException {
+            if (n instanceof ScalarNode s) {
+                return s;
+            }
+            throw error(n, what + " must be a single value, not a list or mapping");
+        }
+
+        private boolean bool(Node n, String what) throws PolicyFileException {
+            String v = scalar(n, what).getValue();
+            if (v.equals("true") || v.equals("false")) {
+                return Boolean.parseBoolean(v);
+            }
+            throw error(n, what + " must be true or false, not '" + v + "'");
+        }
+
+        private int positiveInt(Node n, String what) throws PolicyFileException {
+            String v = scalar(n, what).getValue();
+            try {
+                int i = Integer.parseInt(v);
+                if (i > 0) {
+                    return i;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw error(n, what + " must be a positive whole number, not '" + v + "'");
+        }
+
+        private int line(Node n) {
+            return n.getStartMark().getLine() + 1;
+        }
+
+        private PolicyFileException error(Node n, String problem) {
+            return new PolicyFileException(file, line(n), 0, problem);
+        }
+    }
+}

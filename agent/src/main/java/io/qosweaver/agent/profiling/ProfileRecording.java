@@ -1,0 +1,291 @@
+package io.qosweaver.agent.profiling;
+
+import io.qosweaver.agent.bootstrap.CallProbe;
+import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.unit.callprobe.SignatureTable;
+import io.qosweaver.pointcuts.BinaryProfileWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One profile file, from start to stop: a {@link CallProbe.Session} the probes fill and the one
+ * writer thread that drains its chunks into a {@link BinaryProfileWriter} (which is not
+ * thread-safe, and is touched by no other thread until that thread has ended).
+ *
+ * <p>A limit (the file's {@code maxBytes}, {@code maxSignatures}, {@code maxThreads}) stops the
+ * recording: the probes are switched off, a {@code [qosweaver]} warning names the limit and the
+ * agent argument that raises it, the file keeps what came before and records the limit (the
+ * generator then warns that the profile is partial).
+ */
+final class ProfileRecording {
+    /** The writer wakes at least this often to write what the probes handed off. */
+    private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    final Path file;
+    private final ProfilingArgs args;
+    private final SignatureTable table;
+    private final AgentLog log;
+    private final CallProbe.Session session;
+    private final BinaryProfileWriter writer;
+    private final Thread thread;
+    private int[] fileIds = new int[0];
+    private volatile boolean stopRequested;
+    private volatile boolean finished;
+    private volatile String limitMessage;
+    private volatile String summary;
+    private volatile long joinPoints;
+    private volatile long bytes;
+    private volatile int signatures;
+    private final Set<Long> threads = new HashSet<>();
+    private volatile int threadCount;
+    private volatile IOException failure;
+
+    private ProfileRecording(Path file, ProfilingArgs args, SignatureTable table, AgentLog log)
+            throws IOException {
+        this.file = file;
+        this.args = args;
+        this.table = table;
+        this.log = log;
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        this.writer = BinaryProfileWriter.open(file,
+                new BinaryProfileWriter.Limits(args.maxSignatures(), args.maxThreads(), args.maxBytes()));
+        writer.meta("include", String.join("+", args.include()));
+        writer.meta("started", Instant.now().toString());
+        this.session = new CallProbe.Session(args.bufferBytes(), args.maxThreads());
+        this.thread = new Thread(this::run, "qosweaver-profile-writer");
+        thread.setDaemon(true);
+        session.writer(thread);
+    }
+
+    static ProfileRecording start(Path file, ProfilingArgs args, SignatureTable table, AgentLog log)
+            throws IOException {
+        ProfileRecording r = new ProfileRecording(file, args, table, log);
+        r.thread.start();
+        CallProbe.activate(r.session);
+        return r;
+    }
+
+    boolean recording() {
+        return !finished && CallProbe.active() == session;
+    }
+
+    boolean finished() {
+        return finished;
+    }
+
+    String limitMessage() {
+        return limitMessage;
+    }
+
+    long joinPoints() {
+        return joinPoints;
+    }
+
+    /** Probes skipped by the recursion guard in this recording. */
+    long reentered() {
+        return session.reentered();
+    }
+
+    long probeErrors() {
+        return session.errors();
+    }
+
+    /**
+     * Switches the probes off, writes everything buffered, closes the file and returns the summary
+     * line. Safe from any thread but the writer, and more than once.
+     */
+    String stop() {
+        CallProbe.deactivate(session);
+        if (!finished) {
+            // a probe that read the session just before it was switched off is a few nanoseconds
+            // from publishing its join point; give it that time before the last drain
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            stopRequested = true;
+            LockSupport.unpark(thread);
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return summary();
+    }
+
+    String summary() {
+        String s = summary;
+        if (s != null) {
+            return s;
+        }
+        return (recording() ? "recording " : "paused ") + file + ": " + joinPoints + " join points, " + threadCount
+                + " threads, " + signatures + " signatures, " + bytes + " bytes"
+                + (limitMessage != null ? "; stopped by a limit: " + limitMessage : "");
+    }
+
+    private void run() {
+        try {
+            while (!stopRequested && limitMessage == null) {
+                if (!drainOnce()) {
+                    break;
+                }
+                if (session.threadLimitReached() && limitMessage == null) {
+                    limit("the profile reached " + args.maxThreads() + " threads (maxThreads); profile fewer threads"
+                            + " or raise the limit");
+                    break;
+                }
+                if (session.noneFull()) {
+                    LockSupport.parkNanos(DRAIN_NANOS);
+                }
+            }
+            CallProbe.deactivate(session);
+            session.close();
+            if (limitMessage == null) {
+                drainOnce();
+                for (CallProbe.Chunk c : session.partialChunks()) {
+                    if (!write(c)) {
+                        break;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            failure = e;
+            CallProbe.deactivate(session);
+            session.close();
+        } catch (RuntimeException | Error e) {
+            failure = new IOException(e);
+            CallProbe.deactivate(session);
+            session.close();
+        } finally {
+            finish();
+        }
+    }
+
+    /** Writes the queued full chunks, then the partial chunks of threads that have ended. */
+    private boolean drainOnce() throws IOException {
+        Set<Thread> dead = session.deadThreads();
+        for (CallProbe.Chunk c; (c = session.pollFull()) != null; ) {
+            boolean ok = write(c);
+            session.recycle(c);
+            if (!ok) {
+                return false;
+            }
+        }
+        if (!dead.isEmpty()) {
+            for (CallProbe.Chunk c : session.takeDeadPartials(dead::contains)) {
+                boolean ok = write(c);
+                session.recycle(c);
+                if (!ok) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean write(CallProbe.Chunk c) throws IOException {
+        long tid = c.threadId();
+        int end = c.published();
+        for (int i = c.read; i < end; i++) {
+            int caller = fileId(c.callers[i]);
+            int callee = fileId(c.callees[i]);
+            if (caller < 0 || callee < 0 || !writer.joinPoint(c.times[i], tid, caller, callee)) {
+                c.read = i;
+                limit(writer.limitMessage());
+                return false;
+            }
+        }
+        c.read = end;
+        if (threads.add(tid)) {
+            threadCount = threads.size();
+        }
+        joinPoints = writer.joinPointCount();
+        bytes = writer.bytesWritten();
+        return true;
+    }
+
+    private int fileId(int weaveId) throws IOException {
+        if (weaveId >= fileIds.length) {
+            int n = fileIds.length;
+            fileIds = Arrays.copyOf(fileIds, Math.max(weaveId + 1, n * 2 + 64));
+            Arrays.fill(fileIds, n, fileIds.length, -1);
+        }
+        int id = fileIds[weaveId];
+        if (id < 0) {
+            id = writer.signatureId(table.name(weaveId));
+            if (id >= 0) {
+                fileIds[weaveId] = id;
+                signatures++;
+            }
+        }
+        return id;
+    }
+
+    private void limit(String message) {
+        CallProbe.deactivate(session);
+        limitMessage = message == null ? "a limit was reached" : message;
+        log.loud("profile limit reached, recording STOPPED: " + limitMessage + ". " + howToRaise(limitMessage) + " "
+                + file + " keeps the " + writer.joinPointCount() + " join points recorded before the limit.");
+    }
+
+    private String howToRaise(String message) {
+        if (message.contains("(maxBytes)")) {
+            return "Raise it with the agent argument maxBytes=" + ProfilingArgs.formatSize(args.maxBytes() * 2)
+                    + " (now " + ProfilingArgs.formatSize(args.maxBytes()) + "), or profile a shorter run.";
+        }
+        if (message.contains("(maxSignatures)")) {
+            return "Raise it with the agent argument maxSignatures=" + (2L * args.maxSignatures()) + " (now "
+                    + args.maxSignatures() + "), or include fewer packages.";
+        }
+        if (message.contains("(maxThreads)")) {
+            return "Raise it with the agent argument maxThreads=" + (2L * args.maxThreads()) + " (now "
+                    + args.maxThreads() + "), or profile with fewer threads (the paper profiled one client).";
+        }
+        return "See the agent arguments maxBytes, maxSignatures and maxThreads.";
+    }
+
+    private void finish() {
+        try {
+            if (limitMessage != null && !writer.limitReached()) {
+                writer.meta("limit", limitMessage); // the probe's thread limit: the writer did not see it
+            }
+            if (session.stalls() > 0) {
+                writer.meta("stalls", session.stalls() + " waits for the writer, " + session.stallNanos()
+                        + " ns in total");
+            }
+            if (session.reentered() > 0) {
+                writer.meta("reentered", session.reentered() + " profiled calls made from inside the probe were not"
+                        + " recorded (the recursion guard)");
+            }
+            if (session.dropped() > 0 || session.errors() > 0) {
+                writer.meta("dropped", session.dropped() + " join points dropped, " + session.errors() + " probe errors");
+            }
+            joinPoints = writer.joinPointCount();
+            writer.close();
+            bytes = Files.size(file);
+        } catch (IOException e) {
+            if (failure == null) {
+                failure = e;
+            }
+        }
+        finished = true;
+        String s = "profile " + file + ": " + joinPoints + " join points, " + threadCount + " threads, " + signatures
+                + " signatures, " + bytes + " bytes"
+                + (limitMessage != null ? "; PARTIAL, stopped by a limit: " + limitMessage : "")
+                + (session.dropped() > 0 ? "; " + session.dropped() + " join points DROPPED (the writer fell behind)" : "");
+        if (failure != null) {
+            s += "; FAILED: " + failure;
+            log.loud("could not write the profile " + file + ": " + failure);
+        }
+        summary = s;
+        log.info(s);
+    }
+}

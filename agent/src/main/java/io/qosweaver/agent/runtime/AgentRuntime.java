@@ -1,0 +1,283 @@
+package io.qosweaver.agent.runtime;
+
+import com.sun.net.httpserver.HttpHandler;
+import io.qosweaver.agent.control.ControlServer;
+import io.qosweaver.agent.control.Routes;
+import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.natives.NativePriorities;
+import io.qosweaver.agent.pointcut.Pointcut;
+import io.qosweaver.agent.pointcut.TypePattern;
+import io.qosweaver.agent.policy.PolicyFile;
+import io.qosweaver.agent.policy.PolicyFileException;
+import io.qosweaver.agent.profiling.ProfilingSession;
+import io.qosweaver.agent.weaving.Weaving;
+import io.qosweaver.agent.weaving.WeavingStats;
+import io.qosweaver.scheduler.spi.PolicyConfigException;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The running agent: the policy file, the scheduler it installed, the weaving and the metrics
+ * endpoint. Start-up rules (agent/README.md): a broken policy file stops the JVM unless failOpen;
+ * a failure of the agent itself never stops the application, which then runs unscheduled.
+ */
+public final class AgentRuntime {
+    private static volatile AgentRuntime current;
+
+    private final AgentLog log;
+    private final String policyFile;
+    private volatile Weaving weaving;
+    private volatile boolean unscheduled;
+    private volatile ControlServer metrics;
+
+    private AgentRuntime(AgentLog log, String policyFile) {
+        this.log = log;
+        this.policyFile = policyFile;
+    }
+
+    public static AgentRuntime current() {
+        return current;
+    }
+
+    /** Thrown out of premain so that the JVM exits non-zero: the policy file is broken. */
+    public static final class PolicyStartupException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PolicyStartupException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    public static AgentRuntime start(AgentArgs args, Instrumentation inst, AgentLog log) {
+        Path path = args.policy();
+        AgentRuntime rt = new AgentRuntime(log, path.toString());
+        current = rt;
+        boolean failOpen = args.failOpen() != null ? args.failOpen() : PolicyFile.declaresFailOpen(path);
+        PolicyFile policy;
+        try {
+            policy = PolicyFile.load(path);
+            failOpen = args.failOpen() != null ? args.failOpen() : policy.failOpen();
+            registerNativeThreads(log); // before install: policies read the SPI when created
+            installScheduler(policy);
+        } catch (PolicyFileException e) {
+            log.error("policy " + e.getMessage());
+            if (!failOpen) {
+                throw new PolicyStartupException("[qosweaver] refusing to start: policy " + e.getMessage()
+                        + " (fix the file, or set failOpen: true to start unscheduled)");
+            }
+            log.loud("failOpen: the policy file " + path + " is broken (see the ERROR above);"
+                    + " the application starts UNSCHEDULED");
+            rt.unscheduled = true;
+            rt.startMetrics(args.metricsPort());
+            return rt;
+        }
+        try {
+            rt.weaving = PolicyWeaving.install(inst, policy, log);
+        } catch (RuntimeException | LinkageError e) {
+            SchedulerGateway.uninstall();
+            log.loud("weaving failed (" + e + "); the application starts UNSCHEDULED");
+            rt.unscheduled = true;
+            rt.startMetrics(args.metricsPort());
+            return rt;
+        }
+        log.info("agent started: policy " + path + ", " + policy.taskClasses().size() + " task classes, "
+                + policy.controlPoints().size() + " control-point pointcuts");
+        if (args.intervals()) {
+            SchedulerGateway.measureIntervals(true);
+            log.info("measuring control-point intervals (every control point reads the clock)");
+        }
+        rt.startMetrics(args.metricsPort());
+        rt.warnMissingTypes(policy);
+        int check = args.matchCheckSeconds() != null ? args.matchCheckSeconds() : policy.matchCheckSeconds();
+        rt.scheduleMatchCheck(check);
+        return rt;
+    }
+
+    /**
+     * The JNA implementation of the scheduler's NativeThreads SPI (Linux only; loaded lazily, only
+     * when a policy such as linux-priority uses it). Never fatal: the policy then reports itself
+     * not effective with the reason.
+     */
+    private static void registerNativeThreads(AgentLog log) {
+        try {
+            NativePriorities.register(log);
+        } catch (RuntimeException | LinkageError e) {
+            log.warn("native thread priorities unavailable: " + e);
+        }
+    }
+
+    private static void installScheduler(PolicyFile policy) throws PolicyFileException {
+        try {
+            SchedulerGateway.install(SchedulerGateway.configOf(policy));
+        } catch (PolicyConfigException e) {
+            throw policy.configError(e.key(), e.getMessage());
+        }
+    }
+
+    public Weaving weaving() {
+        return weaving;
+    }
+
+    public boolean unscheduled() {
+        return unscheduled;
+    }
+
+    public String policyFile() {
+        return policyFile;
+    }
+
+    /** Unweaves every class and uninstalls the scheduler (the first half of a policy swap). */
+    public synchronized boolean unweave() {
+        Weaving w = weaving;
+        weaving = null;
+        SchedulerGateway.uninstall();
+        return w == null || w.reset();
+    }
+
+    private void startMetrics(int port) {
+        if (port < 0) {
+            return;
+        }
+        try {
+            Map<String, HttpHandler> routes = new LinkedHashMap<>();
+            routes.put("/metrics", Routes.metrics(this::metricsText));
+            routes.put("/timeline", Routes.timeline(SchedulerGateway::timelineText));
+            routes.put("/intervals/", Routes.onOff("/intervals/", () -> SchedulerGateway.INTERVALS, ""));
+            routes.put("/profile/", Routes.onOff("/profile/", ProfilingSession::current,
+                    "the agent is not in profiling mode (start it with profile=FILE,include=PKG)"));
+            metrics = ControlServer.start(port, routes);
+            log.info("metrics on http://127.0.0.1:" + metrics.port() + "/metrics");
+        } catch (Exception e) {
+            log.warn("metrics endpoint not started on port " + port + ": " + e);
+        }
+    }
+
+    /**
+     * Nothing can be known for sure at start-up (classes load later, some through web app loaders),
+     * but a fully qualified declaring type that no class path holds is almost always a typo.
+     */
+    private void warnMissingTypes(PolicyFile policy) {
+        for (PolicyFile.TaskClassDef t : policy.taskClasses()) {
+            if (t.entry() != null) {
+                warnMissingTypes(t.entry(), t.location());
+            }
+        }
+        for (PolicyFile.ControlPointDef cp : policy.controlPoints()) {
+            warnMissingTypes(cp.pointcut(), cp.location());
+        }
+    }
+
+    private void warnMissingTypes(Pointcut p, String location) {
+        Set<String> missing = new LinkedHashSet<>();
+        for (Pointcut.Designator d : p.designators()) {
+            TypePattern type = d.pattern().declaringType();
+            String name = type.exactName();
+            if (name != null && !exists(name)) {
+                missing.add(name);
+            }
+        }
+        for (String name : missing) {
+            log.warn("pointcut " + location + ": type " + name + " is not on the class path at start-up"
+                    + " (fine if a web application loads it later; otherwise check the name)");
+        }
+    }
+
+    private static boolean exists(String name) {
+        String resource = name.replace('.', '/') + ".class";
+        return ClassLoader.getSystemResource(resource) != null;
+    }
+
+    private void scheduleMatchCheck(int seconds) {
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "qosweaver-match-check");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.schedule(() -> {
+            try {
+                checkMatches(seconds);
+            } finally {
+                timer.shutdown();
+            }
+        }, seconds, TimeUnit.SECONDS);
+    }
+
+    /** Logs, loudly, every pointcut that has selected no join point in any loaded class. */
+    void checkMatches(int seconds) {
+        Weaving w = weaving;
+        if (w == null) {
+            return;
+        }
+        for (WeavingStats.PointcutStats p : w.stats().pointcuts()) {
+            if (p.joinPoints() == 0) {
+                log.loud(p.kind() + " pointcut " + p.location() + " has matched no loaded method after " + seconds
+                        + " s: " + p.text());
+            }
+        }
+    }
+
+    /** What {@code GET /metrics} serves: the scheduler's statistics, then the agent's own counters. */
+    private String metricsText() {
+        String text = SchedulerGateway.metricsText();
+        if (!text.isEmpty() && !text.endsWith("\n")) {
+            text += "\n";
+        }
+        return text + agentMetrics();
+    }
+
+    /** The agent's own metrics, appended to the scheduler's. */
+    String agentMetrics() {
+        StringBuilder sb = new StringBuilder();
+        Weaving w = weaving;
+        sb.append("# HELP qosweaver_agent_unscheduled 1 when the application runs without the scheduler (failOpen)\n");
+        sb.append("# TYPE qosweaver_agent_unscheduled gauge\n");
+        sb.append("qosweaver_agent_unscheduled ").append(unscheduled ? 1 : 0).append('\n');
+        if (w == null) {
+            return sb.toString();
+        }
+        WeavingStats s = w.stats();
+        sb.append("# HELP qosweaver_agent_classes_woven_total Classes transformed by the agent\n");
+        sb.append("# TYPE qosweaver_agent_classes_woven_total counter\n");
+        sb.append("qosweaver_agent_classes_woven_total ").append(s.classesWoven()).append('\n');
+        sb.append("# HELP qosweaver_agent_weave_errors_total Classes left unwoven because weaving failed\n");
+        sb.append("# TYPE qosweaver_agent_weave_errors_total counter\n");
+        sb.append("qosweaver_agent_weave_errors_total ").append(s.errors()).append('\n');
+        sb.append("# HELP qosweaver_agent_pointcuts Pointcuts in the policy file\n");
+        sb.append("# TYPE qosweaver_agent_pointcuts gauge\n");
+        long entries = 0;
+        long servlets = 0;
+        long cps = 0;
+        for (WeavingStats.PointcutStats p : s.pointcuts()) {
+            switch (p.kind()) {
+                case "entry" -> entries++;
+                case "servlet" -> servlets++;
+                default -> cps++;
+            }
+        }
+        sb.append("qosweaver_agent_pointcuts{kind=\"entry\"} ").append(entries).append('\n');
+        sb.append("qosweaver_agent_pointcuts{kind=\"servlet\"} ").append(servlets).append('\n');
+        sb.append("qosweaver_agent_pointcuts{kind=\"controlPoint\"} ").append(cps).append('\n');
+        sb.append("# HELP qosweaver_agent_unmatched_pointcuts Pointcuts that have selected no join point yet\n");
+        sb.append("# TYPE qosweaver_agent_unmatched_pointcuts gauge\n");
+        sb.append("qosweaver_agent_unmatched_pointcuts ").append(s.unmatched()).append('\n');
+        sb.append("# HELP qosweaver_agent_join_points_woven Methods advised or call sites given a control point,"
+                + " per pointcut\n");
+        sb.append("# TYPE qosweaver_agent_join_points_woven gauge\n");
+        for (WeavingStats.PointcutStats p : s.pointcuts()) {
+            sb.append("qosweaver_agent_join_points_woven{kind=\"").append(p.kind()).append("\",pointcut=\"")
+                    .append(escape(p.location())).append("\"} ").append(p.joinPoints()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+}

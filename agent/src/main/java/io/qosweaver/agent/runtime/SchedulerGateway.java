@@ -1,0 +1,91 @@
+package io.qosweaver.agent.runtime;
+
+import io.qosweaver.agent.control.Switch;
+import io.qosweaver.scheduler.Scheduler;
+import io.qosweaver.scheduler.SchedulerConfig;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
+import io.qosweaver.agent.policy.PolicyFile;
+import java.util.ArrayList;
+import java.util.List;
+import io.qosweaver.scheduler.stats.PrometheusText;
+
+/**
+ * The agent's only door into the scheduler's management API. Called a handful of times per run,
+ * never on a woven path. The classes resolve to the bootstrap copy of the scheduler (the agent's
+ * own loader delegates there), so the agent and woven code share one scheduler.
+ */
+final class SchedulerGateway {
+    private SchedulerGateway() {}
+
+    /** What the scheduler receives of a policy file: names, attributes and parameters, no pointcuts. */
+    static SchedulerConfig configOf(PolicyFile policy) {
+        List<TaskClassSpec> specs = new ArrayList<>();
+        for (PolicyFile.TaskClassDef t : policy.taskClasses()) {
+            specs.add(new TaskClassSpec(t.name(), t.attributes()));
+        }
+        return new SchedulerConfig(specs, new SchedulerConfig.PolicySpec(policy.policyName(), policy.policyParameters()));
+    }
+
+    /** Installs the policy; a refusal comes back as the scheduler's PolicyConfigException. */
+    static void install(SchedulerConfig config) {
+        Scheduler.install(config);
+    }
+
+    static void uninstall() {
+        try {
+            Scheduler.uninstall();
+        } catch (RuntimeException | LinkageError e) {
+            // nothing installed, or no scheduler at all: nothing to undo
+        }
+    }
+
+    /** Prometheus text of the scheduler's statistics, or "" when no scheduler is installed. */
+    static String metricsText() {
+        try {
+            Scheduler s = Scheduler.current();
+            return s == null ? "" : PrometheusText.render(s.stats());
+        } catch (RuntimeException | LinkageError e) {
+            return "# scheduler metrics unavailable: " + e.toString().replace('\n', ' ') + "\n";
+        }
+    }
+
+    /**
+     * The running-threads timeline from sequence number {@code since} as text
+     * ({@link io.qosweaver.scheduler.Timeline#toText()}), or null when no scheduler is installed.
+     */
+    static String timelineText(long since) {
+        Scheduler s = Scheduler.current();
+        return s == null ? null : s.timeline(since).toText();
+    }
+
+    /**
+     * The measurement of control-point intervals as an on/off switch ({@code /intervals/}: the
+     * histogram {@code qosweaver_control_point_interval_seconds} in {@code /metrics}). Off, it
+     * costs nothing; on, every control point reads the clock.
+     */
+    static final Switch INTERVALS = new Switch() {
+        @Override
+        public String status() {
+            return measuringIntervals() ? "measuring" : "off";
+        }
+
+        @Override
+        public String start() {
+            return "measuring" + (measureIntervals(true) ? "" : " (already)");
+        }
+
+        @Override
+        public String stop() {
+            return "off" + (measureIntervals(false) ? "" : " (already)");
+        }
+    };
+
+    /** Starts or stops measuring control-point intervals; whether that changed anything. */
+    static boolean measureIntervals(boolean on) {
+        return Scheduler.measureIntervals(on);
+    }
+
+    static boolean measuringIntervals() {
+        return Scheduler.measuringIntervals();
+    }
+}

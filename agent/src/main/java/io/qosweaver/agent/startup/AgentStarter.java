@@ -1,0 +1,92 @@
+package io.qosweaver.agent.startup;
+
+import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.profiling.ProfilingArgs;
+import io.qosweaver.agent.profiling.ProfilingSession;
+import io.qosweaver.agent.runtime.AgentArgs;
+import io.qosweaver.agent.runtime.AgentRuntime;
+import java.lang.instrument.Instrumentation;
+
+/**
+ * Start-up order matters: arguments first, then the scheduler and the bootstrap helpers onto the
+ * bootstrap class path, and only then {@link AgentRuntime}, the first class that links scheduler
+ * types. This class itself links none.
+ */
+public final class AgentStarter {
+    private AgentStarter() {}
+
+    /**
+     * Byte Buddy's Nexus (class initializers for types that need them) is of no use to us: the
+     * agent never changes a class's format. Setting it up touches {@code sun.misc.Unsafe}, which JDK
+     * 24+ reports as a terminally deprecated call on every start. The property name is the shaded
+     * copy's own (the shade plugin relocates the constant with the package), so an application's
+     * own Byte Buddy is unaffected.
+     */
+    private static void disableByteBuddyNexus() {
+        if (System.getProperty(net.bytebuddy.dynamic.Nexus.PROPERTY) == null) {
+            System.setProperty(net.bytebuddy.dynamic.Nexus.PROPERTY, "true");
+        }
+    }
+
+    /** Profiling mode: bad arguments stop a premain JVM; anything else of ours never does. */
+    private static void startProfiling(String rawArgs, Instrumentation inst, AgentLog log) {
+        disableByteBuddyNexus();
+        ProfilingArgs args;
+        try {
+            args = ProfilingArgs.parse(rawArgs);
+        } catch (IllegalArgumentException e) {
+            log.error(e.getMessage());
+            throw new IllegalArgumentException("[qosweaver] " + e.getMessage());
+        }
+        if (args.debug()) {
+            log = AgentLog.stderr(true);
+        }
+        try {
+            BootstrapInjector.inject(inst, log);
+        } catch (Exception | LinkageError e) {
+            log.loud("could not put the profiler on the bootstrap class path (" + e + "); NOT profiling");
+            return;
+        }
+        try {
+            ProfilingSession.start(args, inst, log);
+        } catch (RuntimeException | LinkageError e) {
+            log.loud("internal error while starting the profiler (" + e + "); NOT profiling");
+            e.printStackTrace();
+        }
+    }
+
+    public static void start(String rawArgs, Instrumentation inst) {
+        disableByteBuddyNexus();
+        AgentLog log = AgentLog.stderr(false);
+        if (ProfilingArgs.isProfile(rawArgs)) {
+            startProfiling(rawArgs, inst, log);
+            return;
+        }
+        AgentArgs args;
+        try {
+            args = AgentArgs.parse(rawArgs);
+        } catch (IllegalArgumentException e) {
+            log.error(e.getMessage());
+            throw new IllegalArgumentException("[qosweaver] " + e.getMessage());
+        }
+        if (args.debug()) {
+            log = AgentLog.stderr(true);
+        }
+        try {
+            BootstrapInjector.inject(inst, log);
+        } catch (Exception | LinkageError e) {
+            // a failure of ours, not of the policy: the application still runs (fail open)
+            log.loud("could not put the scheduler on the bootstrap class path (" + e
+                    + "); the application starts UNSCHEDULED");
+            return;
+        }
+        try {
+            AgentRuntime.start(args, inst, log);
+        } catch (AgentRuntime.PolicyStartupException e) {
+            throw e;
+        } catch (RuntimeException | LinkageError e) {
+            log.loud("internal error while starting (" + e + "); the application starts UNSCHEDULED");
+            e.printStackTrace();
+        }
+    }
+}

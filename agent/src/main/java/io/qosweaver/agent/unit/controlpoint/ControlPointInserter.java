@@ -1,0 +1,118 @@
+package io.qosweaver.agent.unit.controlpoint;
+
+import io.qosweaver.agent.pointcut.MethodSignature;
+import io.qosweaver.agent.pointcut.Pointcut;
+import io.qosweaver.agent.pointcut.TypeHierarchy;
+import io.qosweaver.agent.weaving.Hierarchies;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.field.FieldList;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.method.MethodList;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.OpenedClassReader;
+
+/**
+ * Inserts {@code INVOKESTATIC io/qosweaver/scheduler/QoS.controlPoint()V} immediately before
+ * each call instruction that a control-point pointcut selects, in the methods its withincode
+ * selects (the paper's Fig. 9 pairs).
+ *
+ * <p>Why a raw ASM visitor rather than {@code MemberSubstitution}: a control point is an
+ * addition, not a replacement; the inserted call takes and leaves nothing on the operand stack,
+ * so stack maps and max stack stay valid and no frame is recomputed; and the decision needs the
+ * caller and the callee together, with {@code +} resolved through the class's own type pool.
+ * Every other instruction of the class is passed through untouched.
+ */
+final class ControlPointInserter implements AsmVisitorWrapper {
+    static final String QOS = "io/qosweaver/scheduler/QoS";
+
+    private final List<ControlPointUnit.Target> targets;
+
+    ControlPointInserter(List<ControlPointUnit.Target> targets) {
+        this.targets = List.copyOf(targets);
+    }
+
+    @Override
+    public int mergeWriter(int flags) {
+        return flags;
+    }
+
+    @Override
+    public int mergeReader(int flags) {
+        return flags;
+    }
+
+    @Override
+    public ClassVisitor wrap(TypeDescription instrumentedType, ClassVisitor classVisitor,
+            Implementation.Context implementationContext, TypePool typePool,
+            FieldList<FieldDescription.InDefinedShape> fields, MethodList<?> methods,
+            int writerFlags, int readerFlags) {
+        Map<String, MethodDescription> byKey = new HashMap<>();
+        for (MethodDescription m : methods) {
+            byKey.put(m.getInternalName() + m.getDescriptor(), m);
+        }
+        TypeHierarchy calleeHierarchy = Hierarchies.of(typePool);
+        return new ClassVisitor(OpenedClassReader.ASM_API, classVisitor) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                    String[] exceptions) {
+                MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+                MethodDescription m = byKey.get(name + descriptor);
+                if (m == null || mv == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+                    return mv;
+                }
+                MethodSignature caller = Hierarchies.signature(m);
+                List<ControlPointUnit.Target> candidates = new ArrayList<>();
+                for (ControlPointUnit.Target t : targets) {
+                    if (t.pointcut().matchesMethod(caller) != Pointcut.Tri.FALSE) {
+                        candidates.add(t);
+                    }
+                }
+                return candidates.isEmpty() ? mv : new Inserter(mv, caller, candidates, calleeHierarchy);
+            }
+        };
+    }
+
+    private static final class Inserter extends MethodVisitor {
+        private final MethodSignature caller;
+        private final List<ControlPointUnit.Target> candidates;
+        private final TypeHierarchy calleeHierarchy;
+
+        Inserter(MethodVisitor mv, MethodSignature caller, List<ControlPointUnit.Target> candidates, TypeHierarchy calleeHierarchy) {
+            super(OpenedClassReader.ASM_API, mv);
+            this.caller = caller;
+            this.candidates = candidates;
+            this.calleeHierarchy = calleeHierarchy;
+        }
+
+        @Override
+        public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+            // constructors and array pseudo-methods (int[].clone) are not join points here
+            if (name.charAt(0) != '<' && owner.charAt(0) != '[' && !owner.equals(QOS)) {
+                MethodSignature callee = MethodSignature.fromBytecode(owner, name, descriptor,
+                        opcode == Opcodes.INVOKESTATIC ? Modifier.STATIC : 0, calleeHierarchy);
+                boolean hit = false;
+                for (ControlPointUnit.Target t : candidates) {
+                    if (t.pointcut().matches(caller, callee)) {
+                        t.stats().woven(1);
+                        hit = true;
+                    }
+                }
+                if (hit) {
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, QOS, "controlPoint", "()V", false);
+                }
+            }
+            super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+        }
+    }
+}

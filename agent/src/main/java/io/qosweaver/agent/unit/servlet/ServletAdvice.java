@@ -1,0 +1,23 @@
+package io.qosweaver.agent.unit.servlet;
+
+import io.qosweaver.agent.bootstrap.ServletTaskClasses;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * Inlined into {@code service(ServletRequest, ServletResponse)} of servlets (jakarta and javax):
+ * a request whose path matches a {@code servletPath} task class runs inside that task class.
+ * The request is passed as Object so that one advice serves both servlet APIs.
+ */
+public final class ServletAdvice {
+    private ServletAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static boolean enter(@Advice.Argument(0) Object request) {
+        return ServletTaskClasses.enter(request);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    static void exit(@Advice.Enter boolean entered) {
+        ServletTaskClasses.exit(entered);
+    }
+}

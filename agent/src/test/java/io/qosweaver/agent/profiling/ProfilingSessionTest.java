@@ -1,0 +1,299 @@
+package io.qosweaver.agent.profiling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.qosweaver.agent.bootstrap.CallProbe;
+import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.runtime.PolicyWeavingTest;
+import io.qosweaver.agent.testing.ProfileFiles;
+import io.qosweaver.pointcuts.BinaryProfileReader;
+import io.qosweaver.testtargets.profiled.Calls;
+import io.qosweaver.testtargets.profiled.ReentrantThread;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.management.ObjectName;
+import net.bytebuddy.agent.ByteBuddyAgent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The profiling mode in-process: the probe woven into a test class, recordings read back. */
+class ProfilingSessionTest {
+    static final String P = "io.qosweaver.testtargets.profiled.Calls";
+    static final String RUN = "int " + P + ".run(int)";
+    static final String TWICE = "long " + P + ".twice(java.lang.String)";
+    static final String LEAF = "int " + P + ".leaf(int)";
+
+    private static Instrumentation inst;
+    private ProfilingSession profiling;
+    private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
+
+    @TempDir
+    Path dir;
+
+    record Jp(long time, long thread, String caller, String callee) {}
+
+    @BeforeAll
+    static void attach() {
+        inst = ByteBuddyAgent.install();
+        new Calls().run(1); // loaded before weaving: must be retransformed
+    }
+
+    @AfterEach
+    void close() {
+        if (profiling != null) {
+            profiling.close();
+        }
+    }
+
+    private ProfilingSession start(String extra) {
+        ProfilingArgs args = ProfilingArgs.parse("profile=" + dir.resolve("p.qwp") + ",include=io.qosweaver.testtargets.profiled"
+                + "+org.nothing" + extra);
+        profiling = ProfilingSession.start(args, inst, new AgentLog(new PrintStream(logged, true, StandardCharsets.UTF_8), false));
+        return profiling;
+    }
+
+    private String log() {
+        return logged.toString(StandardCharsets.UTF_8);
+    }
+
+    static List<Jp> read(Path file) throws Exception {
+        List<Jp> out = new ArrayList<>();
+        BinaryProfileReader.read(file, (t, th, caller, callee) -> out.add(new Jp(t, th, caller, callee)));
+        return out;
+    }
+
+    static List<String> pairs(List<Jp> jps, long thread) {
+        return jps.stream().filter(j -> j.thread() == thread)
+                .map(j -> j.caller().substring(j.caller().lastIndexOf('.', j.caller().indexOf('(')) + 1) + " -> "
+                        + j.callee())
+                .toList();
+    }
+
+    @SuppressWarnings("deprecation")
+    static long tid() {
+        return Thread.currentThread().getId();
+    }
+
+    @Test
+    void recordsCallerCalleeInOrderWithMonotonicTimes() throws Exception {
+        start("");
+        Calls c = new Calls();
+        assertThat(c.run(2)).isEqualTo(10);
+        String summary = profiling.stop();
+        assertThat(summary).contains("profile " + dir.resolve("p.qwp")).contains(" join points, 1 threads");
+
+        List<Jp> jps = read(dir.resolve("p.qwp"));
+        List<String> perIteration = List.of(
+                "run(int) -> " + TWICE,
+                "twice(java.lang.String) -> int java.lang.String.length()",
+                "twice(java.lang.String) -> " + LEAF,
+                "twice(java.lang.String) -> " + LEAF,
+                "twice(java.lang.String) -> int java.lang.Math.abs(int)");
+        List<String> expected = new ArrayList<>();
+        expected.add("<init>() -> void java.lang.Object.<init>()");
+        expected.addAll(perIteration);
+        expected.addAll(perIteration);
+        expected.add("run(int) -> java.lang.Integer java.lang.Integer.valueOf(int)");
+        expected.add("run(int) -> int java.lang.Integer.intValue()");
+        assertThat(pairs(jps, tid())).containsExactlyElementsOf(expected);
+        // full canonical caller signatures, as the generator and the pointcuts need them
+        assertThat(jps).extracting(Jp::caller).contains(RUN, TWICE, "void " + P + ".<init>()");
+        for (int i = 1; i < jps.size(); i++) {
+            assertThat(jps.get(i).time()).isGreaterThanOrEqualTo(jps.get(i - 1).time());
+        }
+        assertThat(ProfileFiles.summary(dir.resolve("p.qwp")).limit()).isNull();
+    }
+
+    @Test
+    void threadsAreSeparateTimelines() throws Exception {
+        start("");
+        Map<Long, Integer> ids = new LinkedHashMap<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            int n = 100 * (i + 1);
+            Thread t = new Thread(() -> new Calls().run(n));
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+            @SuppressWarnings("deprecation")
+            long id = t.getId();
+            ids.put(id, threads.indexOf(t));
+        }
+        // the threads have ended: their partial chunks are written without a stop
+        await().atMost(10, TimeUnit.SECONDS).until(() -> profiling.getJoinPoints() == (1 + 500 + 2) + (1 + 1000 + 2)
+                + (1 + 1500 + 2));
+        profiling.stop();
+        List<Jp> jps = read(dir.resolve("p.qwp"));
+        for (Map.Entry<Long, Integer> e : ids.entrySet()) {
+            List<String> mine = pairs(jps, e.getKey());
+            assertThat(mine).hasSize(1 + 5 * 100 * (e.getValue() + 1) + 2);
+            assertThat(mine.get(1)).isEqualTo("run(int) -> " + TWICE);
+            List<Jp> timeline = jps.stream().filter(j -> j.thread() == e.getKey()).toList();
+            for (int i = 1; i < timeline.size(); i++) {
+                assertThat(timeline.get(i).time()).isGreaterThanOrEqualTo(timeline.get(i - 1).time());
+            }
+        }
+    }
+
+    /**
+     * The probe reads {@code Thread.getId()} of a thread it meets for the first time; the
+     * profiled override makes two calls there, i.e. two probes entered from inside the probe. They
+     * are skipped and counted, not recursed into: one recorder for the thread (without the guard,
+     * every nested probe registers the thread again until the stack or the thread limit runs out).
+     */
+    @Test
+    void aProbeEnteredFromInsideTheProbeDoesNotRecurse() throws Exception {
+        start("");
+        ReentrantThread t = new ReentrantThread(() -> new Calls().run(10));
+        t.start();
+        t.join();
+        String summary = profiling.stop();
+        // this thread (the constructor's call of Thread.<init>) and t, each registered once
+        assertThat(summary).contains(", 2 threads, ").doesNotContain("PARTIAL");
+        assertThat(profiling.probeErrors()).isZero();
+        assertThat(t.calls).isEqualTo(1);
+        long id = t.getId(); // after the stop: its profiled calls are not recorded any more
+        List<String> mine = pairs(read(dir.resolve("p.qwp")), id);
+        assertThat(mine).hasSize(1 + 5 * 10 + 2).noneMatch(s -> s.startsWith("getId()"));
+        assertThat(ProfileFiles.summary(dir.resolve("p.qwp")).limit()).isNull();
+        assertThat(profiling.probeReentered()).isEqualTo(2);
+        assertThat(BinaryProfileReader.read(dir.resolve("p.qwp"), (a, b, c, d) -> { }).meta().get("reentered"))
+                .startsWith("2 profiled calls made from inside the probe");
+    }
+
+    @Test
+    void manyChunksAndALimitStopRecordingWithAMessageAndAReadableProfile() throws Exception {
+        start(",maxBytes=20k");
+        Calls c = new Calls();
+        c.run(20_000); // 100,000 join points, far more than 20 KiB
+        await().atMost(10, TimeUnit.SECONDS).until(() -> !profiling.isRecording());
+        long before = profiling.getJoinPoints();
+        c.run(100);
+        profiling.stop();
+        assertThat(profiling.getJoinPoints()).isEqualTo(before).isPositive().isLessThan(100_000);
+        assertThat(log()).contains("profile limit reached, recording STOPPED")
+                .contains("(maxBytes)").contains("maxBytes=40k (now 20k)");
+        ProfileFiles.Summary s = ProfileFiles.summary(dir.resolve("p.qwp"));
+        assertThat(s.limit()).contains("maxBytes");
+        assertThat(s.joinPoints()).isEqualTo(before);
+        assertThat(s.bytes()).isLessThanOrEqualTo(20 * 1024 + 512);
+        assertThat(profiling.status()).contains("PARTIAL");
+    }
+
+    @Test
+    void pausedThenStartedAndStoppedOverJmx() throws Exception {
+        start(",start=paused");
+        new Calls().run(10);
+        assertThat(profiling.isRecording()).isFalse();
+        assertThat(Files.exists(dir.resolve("p.qwp"))).isFalse();
+        assertThat(log()).contains("profiling paused")
+                .containsPattern("\\([1-9]\\d* of them already loaded, retransformed\\)"); // Calls, loaded in attach()
+
+        var server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName name = new ObjectName(ProfilingMXBean.OBJECT_NAME);
+        assertThat((String) server.invoke(name, "start", null, null)).startsWith("recording " + dir.resolve("p.qwp"));
+        assertThat((Boolean) server.getAttribute(name, "Recording")).isTrue();
+        Calls c = new Calls();
+        c.run(2);
+        assertThat((String) server.invoke(name, "stop", null, null)).contains("13 join points");
+        c.run(50); // stopped: not recorded
+        assertThat(read(dir.resolve("p.qwp"))).hasSize(13);
+
+        // a second start writes a second file
+        assertThat((String) server.invoke(name, "start", null, null)).contains("p-2.qwp");
+        c.run(1);
+        profiling.stop();
+        assertThat(read(dir.resolve("p-2.qwp"))).hasSize(7);
+        assertThat((String) server.invoke(name, "status", null, null)).contains("p-2.qwp: 7 join points");
+    }
+
+    @Test
+    void syntheticLambdaBodiesAreNotProfiledButTheirCallSitesAre() throws Exception {
+        start("");
+        new Calls().lambda(1);
+        profiling.stop();
+        List<String> p = pairs(read(dir.resolve("p.qwp")), tid());
+        assertThat(p).contains("lambda(int) -> int java.util.function.IntUnaryOperator.applyAsInt(int)");
+        assertThat(p).noneMatch(s -> s.startsWith("lambda$"));
+    }
+
+    @Test
+    void probeGoesImmediatelyBeforeEachCallAndUnweaveRestoresTheClass() throws Exception {
+        var original = PolicyWeavingTest.instructions(currentBytes(Calls.class));
+        start("");
+        List<String> twice = PolicyWeavingTest.instructions(currentBytes(Calls.class)).get("twice(Ljava/lang/String;)J");
+        List<String> calls = twice.stream().filter(i -> i.startsWith("INVOKE")).toList();
+        assertThat(calls).hasSize(8);
+        for (int i = 0; i < twice.size(); i++) {
+            if (twice.get(i).startsWith("INVOKE") && !twice.get(i).contains("CallProbe.record")) {
+                assertThat(twice.get(i - 1)).isEqualTo("INVOKESTATIC io/qosweaver/agent/bootstrap/CallProbe.record(II)V");
+            }
+        }
+        profiling.close();
+        profiling = null;
+        assertThat(PolicyWeavingTest.instructions(currentBytes(Calls.class))).isEqualTo(original);
+    }
+
+    static byte[] currentBytes(Class<?> type) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<byte[]> bytes = new java.util.concurrent.atomic.AtomicReference<>();
+        java.lang.instrument.ClassFileTransformer capture = new java.lang.instrument.ClassFileTransformer() {
+            @Override
+            public byte[] transform(ClassLoader loader, String name, Class<?> c, java.security.ProtectionDomain pd,
+                    byte[] b) {
+                if (c == type) {
+                    bytes.set(b.clone());
+                }
+                return null;
+            }
+        };
+        inst.addTransformer(capture, true);
+        try {
+            inst.retransformClasses(type);
+        } finally {
+            inst.removeTransformer(capture);
+        }
+        return bytes.get();
+    }
+
+    @Test
+    void arguments() {
+        ProfilingArgs a = ProfilingArgs.parse("profile=/t/p.qwp,include=org.jfree+org.rivermonitor;org.x.*,start=paused,"
+                + "maxBytes=256m,maxSignatures=1000,metricsPort=0");
+        assertThat(a.include()).containsExactly("org.jfree", "org.rivermonitor", "org.x");
+        assertThat(a.paused()).isTrue();
+        assertThat(a.maxBytes()).isEqualTo(256L << 20);
+        assertThat(a.maxSignatures()).isEqualTo(1000);
+        assertThat(a.metricsPort()).isZero();
+        assertThat(ProfilingArgs.isProfile("profile=x,include=a")).isTrue();
+        assertThat(ProfilingArgs.isProfile("policy=x")).isFalse();
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=org.jfree,org.rivermonitor"))
+                .hasMessageContaining("separated by '+'");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p")).hasMessageContaining("needs include=");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=java.util")).hasMessageContaining("never profiled");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=sun")).hasMessageContaining("never profiled")
+                .hasMessageContaining("sun.misc"); // more in ProfiledPackagesTest
+        assertThat(ProfilingArgs.parse("profile=p,include=org.jfree+sun.java2d.marlin+com.sun.imageio.plugins.png")
+                .include()).containsExactly("org.jfree", "sun.java2d.marlin", "com.sun.imageio.plugins.png");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=io.qosweaver")).hasMessageContaining("never profiled");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,maxBytes=1x")).hasMessageContaining("256m");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,policy=x")).hasMessageContaining("cannot be combined");
+    }
+}

@@ -1,0 +1,208 @@
+package io.qosweaver.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.policy.PolicyFile;
+import io.qosweaver.agent.weaving.Weaving;
+import io.qosweaver.agent.weaving.WeavingStats;
+import io.qosweaver.scheduler.Scheduler;
+import io.qosweaver.testtargets.Worker;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import net.bytebuddy.agent.ByteBuddyAgent;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.Handle;
+import net.bytebuddy.jar.asm.Label;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** In-process weaving with an agent attached to the test JVM, against the real scheduler. */
+public class PolicyWeavingTest {
+    private static Instrumentation inst;
+    private Weaving weaving;
+
+    static final String POLICY = """
+            taskClasses:
+              - name: collector
+                entry: execution(void io.qosweaver.testtargets.Worker.collect*(..))
+                importance: high
+            controlPoints:
+              - call(int io.qosweaver.testtargets.Worker.step(int)) && withincode(* io.qosweaver.testtargets.Worker.loop(..))
+              - call(* *.step(..)) && withincode(* io.qosweaver.testtargets.LateWorker.run(..))
+              - call(* nowhere.Missing.x(..)) && withincode(* nowhere.Missing.y(..))
+            policy:
+              name: importance
+              lowLimit: 1
+            """;
+
+    @BeforeAll
+    static void attach() {
+        inst = ByteBuddyAgent.install();
+        new Worker().loop(1); // loaded (and run) before weaving: must be retransformed
+    }
+
+    @AfterEach
+    void unweave() {
+        if (weaving != null) {
+            weaving.reset();
+        }
+        Scheduler.uninstall();
+    }
+
+    private void weave() throws Exception {
+        PolicyFile policy = PolicyFile.parse("test.yaml", POLICY);
+        Scheduler.install(SchedulerGateway.configOf(policy));
+        weaving = PolicyWeaving.install(inst, policy, new AgentLog(new PrintStream(new ByteArrayOutputStream()), false));
+    }
+
+    private static long controlPoints() {
+        return Scheduler.current().stats().controlPoints();
+    }
+
+    @Test
+    void entryAdviceEntersAndExitsAlsoOnException() throws Exception {
+        weave();
+        Worker w = new Worker();
+        AtomicReference<Map<String, Integer>> inside = new AtomicReference<>();
+        w.collect(() -> inside.set(Scheduler.current().stats().runningThreads()));
+        assertThat(inside.get()).containsEntry("collector", 1);
+        assertThat(Scheduler.current().stats().runningThreads()).containsEntry("collector", 0);
+
+        assertThatThrownBy(w::collectAndFail).isInstanceOf(IllegalStateException.class).hasMessage("boom");
+        assertThat(Scheduler.current().stats().runningThreads()).containsEntry("collector", 0);
+    }
+
+    @Test
+    void controlPointsOnlyBeforeMatchingCallsInMatchingMethods() throws Exception {
+        weave();
+        Worker w = new Worker();
+        w.collect(() -> {
+            long before = controlPoints();
+            assertThat(w.loop(5)).isEqualTo(5);
+            assertThat(controlPoints() - before).isEqualTo(5);
+            before = controlPoints();
+            w.untouched(7);
+            assertThat(controlPoints() - before).isZero();
+        });
+
+        // in the bytecode: exactly one QoS.controlPoint, immediately before the step(..) call
+        List<String> loop = instructions(currentBytes(Worker.class)).get("loop(I)I");
+        int cp = loop.indexOf("INVOKESTATIC io/qosweaver/scheduler/QoS.controlPoint()V");
+        assertThat(loop.stream().filter(s -> s.contains("QoS.controlPoint"))).hasSize(1);
+        assertThat(loop.get(cp + 1)).isEqualTo("INVOKEVIRTUAL io/qosweaver/testtargets/Worker.step(I)I");
+    }
+
+    @Test
+    void unmatchedMethodsAreByteIdenticalAndResetRestoresTheClass() throws Exception {
+        Map<String, List<String>> original = instructions(currentBytes(Worker.class));
+        weave();
+        Map<String, List<String>> woven = instructions(currentBytes(Worker.class));
+        assertThat(woven.get("loop(I)I")).isNotEqualTo(original.get("loop(I)I"));
+        assertThat(woven.get("collect(Ljava/lang/Runnable;)V")).isNotEqualTo(original.get("collect(Ljava/lang/Runnable;)V"));
+        for (String untouched : List.of("untouched(I)I", "step(I)I", "other(I)I", "<init>()V")) {
+            assertThat(woven.get(untouched)).as(untouched).isEqualTo(original.get(untouched));
+        }
+        assertThat(weaving.stats().classesWoven()).isPositive();
+
+        assertThat(weaving.reset()).isTrue();
+        weaving = null;
+        assertThat(instructions(currentBytes(Worker.class))).isEqualTo(original);
+    }
+
+    @Test
+    void classesLoadedLaterAreWovenAndStatsNameUnmatchedPointcuts() throws Exception {
+        weave();
+        Worker w = new Worker();
+        w.collect(() -> {
+            long before = controlPoints();
+            new io.qosweaver.testtargets.LateWorker().run(w, 3);
+            assertThat(controlPoints() - before).isEqualTo(3);
+        });
+        Map<String, Long> byLocation = new LinkedHashMap<>();
+        for (WeavingStats.PointcutStats p : weaving.stats().pointcuts()) {
+            byLocation.put(p.kind() + " " + p.location(), p.joinPoints());
+        }
+        assertThat(byLocation).containsEntry("entry test.yaml:2", 2L)
+                .containsEntry("controlPoint test.yaml:6", 1L)
+                .containsEntry("controlPoint test.yaml:7", 1L)
+                .containsEntry("controlPoint test.yaml:8", 0L);
+        assertThat(weaving.stats().unmatched()).isEqualTo(1);
+    }
+
+    /** The class's current bytes, as the JVM hands them to a transformer on retransformation. */
+    static byte[] currentBytes(Class<?> type) throws Exception {
+        AtomicReference<byte[]> bytes = new AtomicReference<>();
+        ClassFileTransformer capture = new ClassFileTransformer() {
+            @Override
+            public byte[] transform(ClassLoader loader, String name, Class<?> c, ProtectionDomain pd, byte[] b) {
+                if (c == type) {
+                    bytes.set(b.clone());
+                }
+                return null;
+            }
+        };
+        inst.addTransformer(capture, true);
+        try {
+            inst.retransformClasses(type);
+        } finally {
+            inst.removeTransformer(capture);
+        }
+        return bytes.get();
+    }
+
+    /** Method name+descriptor to its instructions, with operands (labels by order of appearance). */
+    public static Map<String, List<String>> instructions(byte[] classFile) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
+                List<String> insns = new ArrayList<>();
+                out.put(name + desc, insns);
+                return new MethodVisitor(Opcodes.ASM9) {
+                    final Map<Label, Integer> labels = new LinkedHashMap<>();
+
+                    String label(Label l) {
+                        return "L" + labels.computeIfAbsent(l, k -> labels.size());
+                    }
+
+                    @Override public void visitInsn(int op) { insns.add("OP " + op); }
+                    @Override public void visitIntInsn(int op, int operand) { insns.add("INT " + op + " " + operand); }
+                    @Override public void visitVarInsn(int op, int var) { insns.add("VAR " + op + " " + var); }
+                    @Override public void visitTypeInsn(int op, String type) { insns.add("TYPE " + op + " " + type); }
+                    @Override public void visitFieldInsn(int op, String o, String n, String d) { insns.add("FIELD " + op + " " + o + "." + n + d); }
+                    @Override public void visitJumpInsn(int op, Label l) { insns.add("JUMP " + op + " " + label(l)); }
+                    @Override public void visitLabel(Label l) { insns.add(label(l) + ":"); }
+                    @Override public void visitLdcInsn(Object v) { insns.add("LDC " + v); }
+                    @Override public void visitIincInsn(int var, int inc) { insns.add("IINC " + var + " " + inc); }
+                    @Override public void visitInvokeDynamicInsn(String n, String d, Handle h, Object... a) { insns.add("INDY " + n + d); }
+
+                    @Override
+                    public void visitMethodInsn(int op, String o, String n, String d, boolean itf) {
+                        String kind = switch (op) {
+                            case Opcodes.INVOKESTATIC -> "INVOKESTATIC";
+                            case Opcodes.INVOKEVIRTUAL -> "INVOKEVIRTUAL";
+                            case Opcodes.INVOKESPECIAL -> "INVOKESPECIAL";
+                            default -> "INVOKEINTERFACE";
+                        };
+                        insns.add(kind + " " + o + "." + n + d);
+                    }
+                };
+            }
+        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return out;
+    }
+}
