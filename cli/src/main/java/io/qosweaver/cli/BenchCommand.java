@@ -4,11 +4,11 @@ import java.nio.file.Path;
 
 import java.util.concurrent.Callable;
 
-import io.qosweaver.bench.experiment.FlashCrowd;
-import io.qosweaver.bench.experiment.Layout;
-import io.qosweaver.bench.report.Json;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Table;
-import io.qosweaver.bench.river.Progress;
+import io.qosweaver.bench.app.Progress;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,7 +50,7 @@ final class BenchCommand implements Runnable {
             FlashCrowd.Result r = FlashCrowd.run(layout, options.params(), dir,
                     ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
             if (report.json) {
-                System.out.println(Json.write(r));
+                System.out.println(JsonWriter.write(r));
             } else {
                 System.out.print(Table.text(r.scenarios()));
                 System.out.println("failure reproduced: " + r.reproduced() + " (" + r.criterion() + ")");

@@ -1,15 +1,18 @@
 package io.qosweaver.cli;
 
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.report.Table;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.qosweaver.bench.experiment.Deadline;
-import io.qosweaver.bench.experiment.FlashCrowd;
-import io.qosweaver.bench.experiment.Layout;
-import io.qosweaver.bench.experiment.Versions;
+import io.qosweaver.bench.deadline.Deadline;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Versions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -54,8 +57,8 @@ final class DeadlineCommand implements Callable<Integer> {
     }
 
     /** The flash crowd without an idle window, with history covering the largest chart window. */
-    FlashCrowd.Params params() {
-        FlashCrowd.Params d = load.defaults();
+    FlashCrowdParams params() {
+        FlashCrowdParams d = load.defaults();
         return load.params(d.chartHours(), d.levelsClients(), 0.0,
                 List.of("--history-hours", Integer.toString(Collections.max(hours()))));
     }

@@ -4,12 +4,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.qosweaver.bench.experiment.Demo;
-import io.qosweaver.bench.experiment.Layout;
-import io.qosweaver.bench.experiment.Versions;
-import io.qosweaver.bench.report.Json;
+import io.qosweaver.bench.demo.Demo;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Versions;
+import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Table;
-import io.qosweaver.bench.river.Progress;
+import io.qosweaver.bench.app.Progress;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,7 +49,7 @@ final class DemoCommand implements Callable<Integer> {
         Demo.Result r = Demo.run(layout, options.params(), options.quick(), versions, dir,
                 ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
         if (report.json) {
-            System.out.println(Json.write(r));
+            System.out.println(JsonWriter.write(r));
         } else {
             System.out.print(Table.text(r.versions()));
             System.out.println("report: " + dir.resolve("index.html") + " and results.json");

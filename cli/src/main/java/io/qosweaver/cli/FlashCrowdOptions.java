@@ -1,6 +1,7 @@
 package io.qosweaver.cli;
 
-import io.qosweaver.bench.experiment.FlashCrowd;
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -22,8 +23,8 @@ final class FlashCrowdOptions {
         return load.quick;
     }
 
-    FlashCrowd.Params params() {
-        FlashCrowd.Params d = load.defaults();
+    FlashCrowdParams params() {
+        FlashCrowdParams d = load.defaults();
         return load.params(hours != null ? hours : d.chartHours(),
                 levelsClients != null ? levelsClients : d.levelsClients(), idle, null);
     }

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.qosweaver.bench.experiment.Layout;
+import io.qosweaver.bench.run.Layout;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 

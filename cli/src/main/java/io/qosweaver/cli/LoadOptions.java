@@ -1,9 +1,10 @@
 package io.qosweaver.cli;
 
+import io.qosweaver.bench.run.FlashCrowdParams;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.qosweaver.bench.experiment.FlashCrowd;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,8 +34,8 @@ final class LoadOptions {
             + "e.g. --app-arg=--jdbc-url --app-arg=jdbc:postgresql://...")
     List<String> appArgs = new ArrayList<>();
 
-    FlashCrowd.Params defaults() {
-        return quick ? FlashCrowd.Params.quick() : FlashCrowd.Params.full();
+    FlashCrowdParams defaults() {
+        return quick ? FlashCrowdParams.quick() : FlashCrowdParams.full();
     }
 
     /**
@@ -42,11 +43,11 @@ final class LoadOptions {
      * they are given; {@code idle} null means "scale or default", {@code defaultAppArgs} null means
      * the calibrated ones.
      */
-    FlashCrowd.Params params(int chartHours, int levelsClients, Double idle, List<String> defaultAppArgs) {
-        FlashCrowd.Params d = defaults();
+    FlashCrowdParams params(int chartHours, int levelsClients, Double idle, List<String> defaultAppArgs) {
+        FlashCrowdParams d = defaults();
         double p = period != null ? period : d.periodS();
         boolean periodChanged = period != null;
-        return new FlashCrowd.Params(p, rivers != null ? rivers : d.rivers(),
+        return new FlashCrowdParams(p, rivers != null ? rivers : d.rivers(),
                 clients != null ? clients : d.chartClients(), chartHours, levelsClients,
                 idle != null ? idle : periodChanged ? 4 * p : d.idleS(),
                 warmup != null ? warmup : d.warmupS(),

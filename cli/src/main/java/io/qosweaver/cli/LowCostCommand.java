@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.qosweaver.bench.experiment.Layout;
-import io.qosweaver.bench.experiment.LowCost;
-import io.qosweaver.bench.experiment.Versions;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.lowcost.LowCost;
+import io.qosweaver.bench.run.Versions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,14 +1,17 @@
 package io.qosweaver.cli;
 
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.report.Table;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.qosweaver.bench.experiment.FlashCrowd;
-import io.qosweaver.bench.experiment.Layout;
-import io.qosweaver.bench.experiment.Pointcuts;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.pointcuts.Pointcuts;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,7 +83,7 @@ final class PointcutsBenchCommand implements Callable<Integer> {
         if (ow <= 0 || iw <= 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "windows must be positive");
         }
-        FlashCrowd.Params flash = noCollection ? null : d.flash();
+        FlashCrowdParams flash = noCollection ? null : d.flash();
         try {
             return new Pointcuts.Params(d.chartHours(), d.rivers(), n, d.include(), d.overheadClients(),
                     d.overheadWarmupS(), ow, c, d.intervalWarmupS(), iw, flash, d.randomSeed(), profileSlowdown);

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import io.qosweaver.bench.report.Json;
-import io.qosweaver.bench.river.Progress;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.app.Progress;
 import picocli.CommandLine.Option;
 
 /** Options shared by the experiment commands. */
@@ -34,7 +34,7 @@ final class ReportOptions {
     int finish(String command, Object result, List<String> summary, Map<String, String> errors, Path dir)
             throws java.io.IOException {
         if (json) {
-            System.out.println(Json.write(result));
+            System.out.println(JsonWriter.write(result));
         } else {
             System.out.println(String.join("\n", summary));
             System.out.println("report: " + dir.resolve("index.html") + ", RESULTS.md and results.json");

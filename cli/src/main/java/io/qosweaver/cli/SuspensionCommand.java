@@ -1,12 +1,14 @@
 package io.qosweaver.cli;
 
+import io.qosweaver.bench.run.Versions;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import io.qosweaver.bench.experiment.Layout;
-import io.qosweaver.bench.experiment.Suspension;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.suspension.Suspension;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

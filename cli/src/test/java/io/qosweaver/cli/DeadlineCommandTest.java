@@ -1,5 +1,6 @@
 package io.qosweaver.cli;
 
+import io.qosweaver.bench.run.FlashCrowdParams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -8,9 +9,9 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
-import io.qosweaver.bench.experiment.Deadline;
-import io.qosweaver.bench.experiment.FlashCrowd;
-import io.qosweaver.bench.experiment.Versions;
+import io.qosweaver.bench.deadline.Deadline;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.run.Versions;
 import picocli.CommandLine;
 
 class DeadlineCommandTest {
@@ -26,8 +27,8 @@ class DeadlineCommandTest {
         DeadlineCommand c = parse();
         assertThat(c.versions).isEqualTo(Versions.ALL_VERSIONS);
         assertThat(c.hours()).isEqualTo(Deadline.DEFAULT_HOURS);
-        FlashCrowd.Params p = c.params();
-        assertThat(p.periodS()).isEqualTo(FlashCrowd.Params.full().periodS());
+        FlashCrowdParams p = c.params();
+        assertThat(p.periodS()).isEqualTo(FlashCrowdParams.full().periodS());
         assertThat(p.idleS()).isZero();
         // the history covers the largest chart window
         assertThat(p.extraAppArgs()).containsExactly("--history-hours", "24");
@@ -37,7 +38,7 @@ class DeadlineCommandTest {
     void quickAndExplicitOptions() {
         DeadlineCommand q = parse("--quick");
         assertThat(q.hours()).isEqualTo(Deadline.QUICK_HOURS);
-        assertThat(q.params().rivers()).isEqualTo(FlashCrowd.Params.quick().rivers());
+        assertThat(q.params().rivers()).isEqualTo(FlashCrowdParams.quick().rivers());
         assertThat(q.params().extraAppArgs()).containsExactly("--history-hours", "3");
         DeadlineCommand c = parse("--versions", "original,qosweaver", "--hours", "12,6", "--period", "2");
         assertThat(c.versions).containsExactly("original", "qosweaver");

@@ -1,15 +1,16 @@
 package io.qosweaver.cli;
 
+import io.qosweaver.bench.run.FlashCrowdParams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-import io.qosweaver.bench.experiment.FlashCrowd;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
 import picocli.CommandLine;
 
 class FlashCrowdOptionsTest {
 
-    private static FlashCrowd.Params parse(String... args) {
+    private static FlashCrowdParams parse(String... args) {
         BenchCommand.FlashCrowdCommand cmd = new BenchCommand.FlashCrowdCommand();
         new CommandLine(cmd).parseArgs(args);
         return cmd.options.params();
@@ -17,13 +18,13 @@ class FlashCrowdOptionsTest {
 
     @Test
     void defaultsAreTheCalibratedFullRun() {
-        assertThat(parse()).isEqualTo(FlashCrowd.Params.full());
-        assertThat(parse("--quick")).isEqualTo(FlashCrowd.Params.quick());
+        assertThat(parse()).isEqualTo(FlashCrowdParams.full());
+        assertThat(parse("--quick")).isEqualTo(FlashCrowdParams.quick());
     }
 
     @Test
     void aNewPeriodScalesTheWindows() {
-        FlashCrowd.Params p = parse("--period", "2", "--rivers", "7", "--clients", "10");
+        FlashCrowdParams p = parse("--period", "2", "--rivers", "7", "--clients", "10");
         assertThat(p.periodS()).isEqualTo(2.0);
         assertThat(p.rivers()).isEqualTo(7);
         assertThat(p.chartClients()).isEqualTo(10);

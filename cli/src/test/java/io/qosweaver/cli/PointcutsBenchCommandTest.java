@@ -1,5 +1,6 @@
 package io.qosweaver.cli;
 
+import io.qosweaver.bench.run.FlashCrowdParams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +9,7 @@ import java.io.StringWriter;
 
 import org.junit.jupiter.api.Test;
 
-import io.qosweaver.bench.experiment.Pointcuts;
+import io.qosweaver.bench.pointcuts.Pointcuts;
 import picocli.CommandLine;
 
 class PointcutsBenchCommandTest {

@@ -1,5 +1,7 @@
 package io.qosweaver.bench.load;
 
+import static io.qosweaver.bench.stats.Round.round;
+
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -189,9 +191,6 @@ public final class LoadRun implements AutoCloseable {
         }
     }
 
-    private static double round(double v) {
-        return Math.round(v * 1000) / 1000.0;
-    }
 
     /** Discards everything recorded so far: the measurement window starts now. */
     public synchronized void beginWindow() {

@@ -82,13 +82,13 @@ public final class ReportDocument {
 
     public ReportDocument image(String file, String caption, JFreeChart chart) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        sections.add(new Image(file, caption, HtmlReport.png(chart)));
+        sections.add(new Image(file, caption, ScenarioCharts.png(chart)));
         return this;
     }
 
     public ReportDocument keyValues(String heading, Map<String, Object> values) {
         heading(heading);
-        sections.add(new Pre(Json.write(values)));
+        sections.add(new Pre(JsonWriter.write(values)));
         return this;
     }
 

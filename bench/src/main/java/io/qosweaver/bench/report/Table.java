@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
-import io.qosweaver.bench.river.ScenarioResult;
+import io.qosweaver.bench.app.ScenarioResult;
 
 /** The side-by-side table, as rows of cells (for the terminal and for the HTML report). */
 public final class Table {
@@ -45,7 +45,7 @@ public final class Table {
         return out;
     }
 
-    static String cell(Object v) {
+    public static String cell(Object v) {
         if (v == null) {
             return "-";
         }

@@ -1,0 +1,200 @@
+package io.qosweaver.bench.app;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The river monitor (or any app that keeps its contract) as a child JVM: started with the
+ * given JVM flags, its stdout and stderr copied to a log file, considered ready when it prints
+ * {@code ... listening on http://HOST:PORT ...}. If the QoSWeaver agent prints
+ * {@code [qosweaver] metrics on URL}, that URL is kept for scraping.
+ */
+public final class AppProcess implements AutoCloseable {
+    static final Pattern READY = Pattern.compile("(?<!generator )listening on (http://[^\\s()]+)");
+    static final Pattern METRICS = Pattern.compile("\\[qosweaver\\] metrics on (http://\\S+)");
+
+    private final Process process;
+    private final CompletableFuture<URI> ready = new CompletableFuture<>();
+    private volatile URI metrics;
+    private final Deque<String> tail = new ArrayDeque<>();
+    /** Every line the agent printed ({@code [qosweaver] ...}); few, so all are kept. */
+    private final List<String> agentLines = new ArrayList<>();
+    private final BufferedWriter log;
+
+    private AppProcess(Process process, Path logFile) throws IOException {
+        this.process = process;
+        Files.createDirectories(logFile.toAbsolutePath().getParent());
+        this.log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8);
+        pump(process.getInputStream(), "out");
+        pump(process.getErrorStream(), "err");
+        process.onExit().thenRun(() -> ready.completeExceptionally(
+                new IOException("the app exited with code " + process.exitValue() + " before it was ready; last lines:\n"
+                        + tail())));
+    }
+
+    /**
+     * Starts {@code java <jvmArgs> <appCommand> <appArgs>} where {@code appCommand} is e.g.
+     * {@code -jar river-monitor.jar} or {@code -cp CP MainClass}.
+     */
+    public static AppProcess start(List<String> jvmArgs, List<String> appCommand, List<String> appArgs, Path logFile)
+            throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaExecutable());
+        cmd.addAll(jvmArgs);
+        cmd.addAll(appCommand);
+        cmd.addAll(appArgs);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        Process p = pb.start();
+        AppProcess app = new AppProcess(p, logFile);
+        app.logLine("cmd", String.join(" ", cmd));
+        return app;
+    }
+
+    public static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private void pump(InputStream in, String stream) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    logLine(stream, line);
+                    Matcher m = READY.matcher(line);
+                    if (!ready.isDone() && m.find()) {
+                        ready.complete(URI.create(stripSlash(m.group(1))));
+                    }
+                    Matcher mm = METRICS.matcher(line);
+                    if (mm.find()) {
+                        metrics = URI.create(mm.group(1));
+                    }
+                }
+            } catch (IOException ignored) {
+                // the process went away
+            }
+        }, "app-" + stream);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static String stripSlash(String s) {
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    private synchronized void logLine(String stream, String line) {
+        if (line.contains("[qosweaver]") && agentLines.size() < 10_000) {
+            agentLines.add(line);
+            notifyAll();
+        }
+        tail.addLast(line);
+        if (tail.size() > 40) {
+            tail.removeFirst();
+        }
+        try {
+            log.write(stream);
+            log.write(": ");
+            log.write(line);
+            log.newLine();
+            log.flush();
+        } catch (IOException ignored) {
+            // a log we cannot write is not worth failing the experiment for
+        }
+    }
+
+    public synchronized String tail() {
+        return String.join("\n", tail);
+    }
+
+    /** Waits for the ready line; the base URI of the app, e.g. {@code http://127.0.0.1:43123}. */
+    public URI awaitReady(Duration timeout) throws IOException, InterruptedException {
+        try {
+            return ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new IOException("the app printed no 'listening on http://...' line within " + timeout.toSeconds()
+                    + " s; last lines:\n" + tail());
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+    }
+
+    /** The agent's metrics endpoint, waited for up to {@code timeout}; null when none was announced. */
+    public URI metrics(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (metrics == null && System.nanoTime() < deadline && process.isAlive()) {
+            Thread.sleep(50);
+        }
+        return metrics;
+    }
+
+    /**
+     * Waits for a line of the agent's ({@code [qosweaver] ...}, printed at any time since start)
+     * that {@code p} finds; its first group, or null after {@code timeout} or when the app exited.
+     */
+    public synchronized String agentLine(Pattern p, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int seen = 0;
+        while (true) {
+            for (; seen < agentLines.size(); seen++) {
+                Matcher m = p.matcher(agentLines.get(seen));
+                if (m.find()) {
+                    return m.groupCount() > 0 ? m.group(1) : m.group();
+                }
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !process.isAlive()) {
+                return null;
+            }
+            wait(Math.max(1, Math.min(200, left / 1_000_000)));
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** SIGTERM (shutdown hooks run), then a kill after 10 s. */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            try {
+                log.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,427 @@
+package io.qosweaver.bench.deadline;
+
+import io.qosweaver.bench.stats.Format;
+
+import static io.qosweaver.bench.stats.Round.round;
+
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Snapshot;
+import io.qosweaver.bench.run.Versions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.Machine;
+import io.qosweaver.bench.app.FlashCrowdConfig;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.RunResult;
+import io.qosweaver.bench.app.ScenarioResult;
+
+/**
+ * Experiment {@code deadline} (issue 4; paper QoSWeaver 5.2, Table 2, Fig. 14, 15, 17): for each
+ * chart window (24, 12, 6, 3 h), every version under the same flash crowd, one app process per
+ * (window, version), the version order rotated from one window to the next so that the machine's
+ * drift is shared. Aggregates over windows per version, ratios to {@code original} of the same
+ * run, and whether each priority version could apply its mechanism.
+ */
+public final class Deadline {
+    public static final List<Integer> DEFAULT_HOURS = List.of(24, 12, 6, 3);
+    public static final List<Integer> QUICK_HOURS = List.of(3);
+
+    /** Main metrics and whether lower is better (for ratios and the generated summary). */
+    static final Map<String, Boolean> MAIN_METRICS = new LinkedHashMap<>();
+
+    static {
+        MAIN_METRICS.put("deadline_miss_ratio", true);
+        MAIN_METRICS.put("collection_time_mean_ms", true);
+        MAIN_METRICS.put("collection_time_max_ms", true);
+        MAIN_METRICS.put("collection_time_stddev_ms", true);
+        MAIN_METRICS.put("chart_throughput_per_s", false);
+        MAIN_METRICS.put("chart_p50_ms", true);
+        MAIN_METRICS.put("chart_p99_ms", true);
+    }
+
+    /** One version's numbers in one chart window (or aggregated over all of them). */
+    public record Metrics(int collectionCount, int missedCount, Double deadlineMissRatio, Double collectionTimeMeanMs,
+                          Double collectionTimeMaxMs, Double collectionTimeStddevMs, Double chartThroughputPerS,
+                          Double chartP50Ms, Double chartP99Ms, long chartErrors, Double suspensionTimeMeanMs,
+                          Double suspensionTimeP99Ms) {
+
+        Object get(String metric) {
+            return switch (metric) {
+                case "deadline_miss_ratio" -> deadlineMissRatio;
+                case "collection_time_mean_ms" -> collectionTimeMeanMs;
+                case "collection_time_max_ms" -> collectionTimeMaxMs;
+                case "collection_time_stddev_ms" -> collectionTimeStddevMs;
+                case "chart_throughput_per_s" -> chartThroughputPerS;
+                case "chart_p50_ms" -> chartP50Ms;
+                case "chart_p99_ms" -> chartP99Ms;
+                case "suspension_time_mean_ms" -> suspensionTimeMeanMs;
+                case "suspension_time_p99_ms" -> suspensionTimeP99Ms;
+                default -> throw new IllegalArgumentException(metric);
+            };
+        }
+    }
+
+    /**
+     * {@code by_hours.<h>}: the window's metrics (unwrapped: {@code by_hours.<h>.deadline_miss_ratio}
+     * etc.; absent when the run failed, see {@code error}), the priority gauge, and the full window
+     * result ({@code detail}: every collection, the load, the running-threads gauge).
+     */
+    public record Window(int hours, int orderInWindow,
+                         @com.fasterxml.jackson.annotation.JsonUnwrapped Metrics metrics, Boolean mechanismEffective,
+                         String mechanismReason, String appLog, String error, ScenarioResult detail) {
+    }
+
+    /**
+     * {@code versions.<name>}. The top-level metric fields aggregate the windows: collections are
+     * pooled (miss ratio = missed / all, mean, max and stddev over all durations); chart
+     * throughput, p50 and p99 are the means of the windows' values; the suspension mean is
+     * weighted by suspension count, its p99 the largest window p99.
+     */
+    public record VersionResult(String description, List<String> jvmFlags, String policy,
+                                int collectionCount, int missedCount, Double deadlineMissRatio,
+                                Double collectionTimeMeanMs, Double collectionTimeMaxMs,
+                                Double collectionTimeStddevMs, Double chartThroughputPerS, Double chartP50Ms,
+                                Double chartP99Ms, long chartErrors, Double suspensionTimeMeanMs,
+                                Double suspensionTimeP99Ms, Boolean mechanismEffective, String mechanismReason,
+                                Map<String, Double> ratioToOriginal, Map<String, Window> byHours) {
+        Metrics metrics() {
+            return new Metrics(collectionCount, missedCount, deadlineMissRatio, collectionTimeMeanMs,
+                    collectionTimeMaxMs, collectionTimeStddevMs, chartThroughputPerS, chartP50Ms, chartP99Ms,
+                    chartErrors, suspensionTimeMeanMs, suspensionTimeP99Ms);
+        }
+    }
+
+    public record Result(String experiment, String generatedAt, String command, boolean quick,
+                         Map<String, Object> parameters, Map<String, Object> machine, List<List<String>> order,
+                         Map<String, VersionResult> versions, List<String> summary, Map<String, String> errors) {
+        public boolean complete() {
+            return errors.isEmpty();
+        }
+    }
+
+    /** Runs one (window, version); a seam so tests can run the aggregation without processes. */
+    @FunctionalInterface
+    public interface WindowRunner {
+        RunResult run(Versions.Version v, int hours, Path log) throws IOException, InterruptedException;
+    }
+
+    private Deadline() {
+    }
+
+    /** The version order of window {@code i}: rotated by {@code i}. */
+    public static List<String> order(List<String> versions, int i) {
+        List<String> out = new ArrayList<>();
+        for (int j = 0; j < versions.size(); j++) {
+            out.add(versions.get((j + i) % versions.size()));
+        }
+        return out;
+    }
+
+    public static Result run(Layout layout, FlashCrowdParams p, List<Integer> hours, boolean quick,
+                             List<String> versionNames, Path reportDir, String command, Progress progress)
+            throws IOException, InterruptedException {
+        List<Versions.Version> versions = Versions.resolve(versionNames);
+        boolean needAgent = versions.stream().anyMatch(Versions.Version::usesAgent);
+        boolean needPeers = versions.stream().anyMatch(Versions.Version::usesPeer);
+        layout.ensureBuilt(needAgent, needPeers);
+        if (needAgent && !Files.isRegularFile(layout.agentJar())) {
+            throw new IOException("the agent jar " + layout.agentJar() + " is missing after the build");
+        }
+        if (needPeers && !Files.isRegularFile(layout.peersAgentJar())) {
+            throw new IOException("the peers agent jar " + layout.peersAgentJar() + " is missing after the build");
+        }
+        FlashCrowdParams noIdle = new FlashCrowdParams(p.periodS(), p.rivers(), p.chartClients(), p.chartHours(),
+                p.levelsClients(), 0, p.warmupS(), p.durationS(), p.extraAppArgs());
+        Map<String, Object> machine = Machine.describe();
+        RiverMonitorRunner runner = new RiverMonitorRunner(progress);
+        Map<String, Object> params = noIdle.asMap();
+        params.remove("chart_hours");
+        params.remove("idle_s");
+        params.put("hours", hours);
+        params.put("versions", versionNames);
+        params.putAll(layout.jarDates(needAgent, needPeers));
+        try (Snapshot jars = Snapshot.of(layout, versions)) {
+            WindowRunner wr = (v, h, log) -> {
+                FlashCrowdConfig c = new FlashCrowdConfig(v.name(), noIdle.periodS(), noIdle.rivers(),
+                        noIdle.chartClients(), h, noIdle.levelsClients(), 0, noIdle.warmupS(), noIdle.durationS(),
+                        jars.jvmFlags(v), List.of("-jar", jars.riverMonitorJar().toString()), noIdle.extraAppArgs(),
+                        log);
+                return runner.run(c);
+            };
+            Result r = run(versions, hours, quick, params, machine, reportDir, command, progress, wr);
+            DeadlineReport.write(reportDir, r);
+            return r;
+        }
+    }
+
+    /** Written after every chart window but the last (the windows done so far), removed with the run's end. */
+    static final String PARTIAL_RESULTS = "results.partial.json";
+
+    /**
+     * Runs every window and version through {@code wr}, aggregates, writes results.json (and, after
+     * each window, {@value #PARTIAL_RESULTS}).
+     */
+    public static Result run(List<Versions.Version> versions, List<Integer> hours, boolean quick,
+                             Map<String, Object> params, Map<String, Object> machine, Path reportDir, String command,
+                             Progress progress, WindowRunner wr) throws IOException, InterruptedException {
+        List<String> names = versions.stream().map(Versions.Version::name).toList();
+        Map<String, Map<Integer, Window>> windows = new LinkedHashMap<>();
+        names.forEach(n -> windows.put(n, new LinkedHashMap<>()));
+        Map<String, String> errors = new LinkedHashMap<>();
+        List<List<String>> orders = new ArrayList<>();
+        for (int i = 0; i < hours.size(); i++) {
+            int h = hours.get(i);
+            List<String> order = order(names, i);
+            orders.add(order);
+            progress.update("[deadline] window " + h + " h (" + (i + 1) + "/" + hours.size() + "), order " + order);
+            for (int k = 0; k < order.size(); k++) {
+                Versions.Version v = Versions.get(order.get(k));
+                Path log = reportDir.resolve("app-" + v.name() + "-" + h + "h.log");
+                RunResult rr;
+                String error = null;
+                try {
+                    rr = wr.run(v, h, log);
+                } catch (IOException e) {
+                    // one broken version (say, an agent that stops start-up) must not lose the others' numbers
+                    progress.update("[" + v.name() + "] " + h + " h FAILED: " + e.getMessage());
+                    rr = null;
+                    error = e.getMessage();
+                    errors.put(v.name() + "@" + h + "h", e.getMessage());
+                }
+                windows.get(v.name()).put(h, window(v, h, k, rr, log, error));
+            }
+            if (i < hours.size() - 1) {
+                // two hours of runs must not be lost to a crash in the last window
+                JsonWriter.write(result(versions, hours.subList(0, i + 1), quick, params, machine, command, windows, orders,
+                        errors), reportDir.resolve(PARTIAL_RESULTS));
+            }
+        }
+        Result res = result(versions, hours, quick, params, machine, command, windows, orders, errors);
+        JsonWriter.write(res, reportDir.resolve("results.json"));
+        Files.deleteIfExists(reportDir.resolve(PARTIAL_RESULTS));
+        return res;
+    }
+
+    private static Result result(List<Versions.Version> versions, List<Integer> hours, boolean quick,
+                                 Map<String, Object> params, Map<String, Object> machine, String command,
+                                 Map<String, Map<Integer, Window>> windows, List<List<String>> orders,
+                                 Map<String, String> errors) {
+        Map<String, VersionResult> results = new LinkedHashMap<>();
+        for (Versions.Version v : versions) {
+            results.put(v.name(), aggregate(v, windows.get(v.name())));
+        }
+        VersionResult orig = results.get(Versions.ORIGINAL);
+        if (orig != null) {
+            Map<String, VersionResult> withRatios = new LinkedHashMap<>();
+            results.forEach((n, r) -> withRatios.put(n, withRatio(r, orig)));
+            results = withRatios;
+        }
+        Map<String, Object> ps = new LinkedHashMap<>(params);
+        ps.put("order", "the version order is rotated by one per chart window; see `order`");
+        return new Result("deadline", Instant.now().toString(), command, quick, ps, machine, List.copyOf(orders),
+                results, summary(results, hours), new LinkedHashMap<>(errors));
+    }
+
+    static Window window(Versions.Version v, int h, int orderIndex, RunResult rr, Path log, String error) {
+        ScenarioResult s = rr == null ? null : rr.overloaded();
+        Metrics m = s == null ? null : new Metrics(s.collectionCount(), s.missedCount(), s.deadlineMissRatio(),
+                s.collectionTimeMeanMs(), s.collectionTimeMaxMs(), s.collectionTimeStddevMs(), s.chartThroughputPerS(),
+                s.chartP50Ms(), s.chartP99Ms(), s.chartErrors(), s.suspensionTimeMeanMs(), s.suspensionTimeP99Ms());
+        Boolean eff = null;
+        String reason;
+        boolean priorityVersion = v.name().endsWith("-priority");
+        Map<String, Object> pr = rr == null ? null : rr.priority();
+        if (pr != null) {
+            eff = Boolean.TRUE.equals(pr.get("effective"));
+            reason = pr.get("mechanism") + ": " + pr.get("reason");
+        } else if (rr == null) {
+            reason = "not measured: " + error;
+        } else if (priorityVersion) {
+            eff = false;
+            reason = "the agent exported no qosweaver_priority_effective gauge: cannot tell whether the priorities "
+                    + "were applied";
+        } else {
+            reason = v.usesAgent() ? "not a priority policy (the agent's scheduler applies it)" : "no agent";
+        }
+        return new Window(h, orderIndex, m, eff, reason, log.toString(), error, s);
+    }
+
+    static VersionResult aggregate(Versions.Version v, Map<Integer, Window> byH) {
+        List<Double> durations = new ArrayList<>();
+        int count = 0;
+        int missed = 0;
+        long errors = 0;
+        List<Double> tput = new ArrayList<>();
+        List<Double> p50 = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        double suspSum = 0;
+        long suspCount = 0;
+        Double suspP99 = null;
+        Boolean eff = null;
+        String reason = null;
+        for (Window w : byH.values()) {
+            if (w.mechanismEffective() != null) {
+                if (eff == null || !w.mechanismEffective()) {
+                    reason = w.mechanismReason();
+                }
+                eff = eff == null ? w.mechanismEffective() : eff && w.mechanismEffective();
+            } else if (reason == null) {
+                reason = w.mechanismReason();
+            }
+            ScenarioResult s = w.detail();
+            if (s == null) {
+                continue;
+            }
+            count += s.collectionCount();
+            missed += s.missedCount();
+            errors += s.chartErrors();
+            s.collections().forEach(c -> {
+                if (c.durationMs() != null) {
+                    durations.add((double) c.durationMs());
+                }
+            });
+            tput.add(s.chartThroughputPerS());
+            if (s.chartP50Ms() != null) {
+                p50.add(s.chartP50Ms());
+            }
+            if (s.chartP99Ms() != null) {
+                p99.add(s.chartP99Ms());
+            }
+            if (s.suspensionCount() != null && s.suspensionTimeMeanMs() != null) {
+                suspSum += s.suspensionTimeMeanMs() * s.suspensionCount();
+                suspCount += s.suspensionCount();
+            }
+            if (s.suspensionTimeP99Ms() != null) {
+                suspP99 = suspP99 == null ? s.suspensionTimeP99Ms() : Math.max(suspP99, s.suspensionTimeP99Ms());
+            }
+        }
+        Double mean = mean(durations);
+        Double sd = null;
+        if (mean != null) {
+            double sq = 0;
+            for (double d : durations) {
+                sq += (d - mean) * (d - mean);
+            }
+            sd = round(Math.sqrt(sq / durations.size()));
+        }
+        Map<String, Window> out = new LinkedHashMap<>();
+        byH.forEach((h, w) -> out.put(Integer.toString(h), w));
+        return new VersionResult(v.description(), v.jvmFlags(), v.policy(), count, missed,
+                count == 0 ? null : round4((double) missed / count), round(mean),
+                durations.isEmpty() ? null : durations.stream().mapToDouble(d -> d).max().getAsDouble(), sd,
+                round(mean(tput)), round(mean(p50)), round(mean(p99)), errors,
+                suspCount == 0 ? null : round(suspSum / suspCount), suspP99, eff, reason, null, out);
+    }
+
+    static VersionResult withRatio(VersionResult r, VersionResult orig) {
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        Metrics a = r.metrics();
+        Metrics o = orig.metrics();
+        for (String m : MAIN_METRICS.keySet()) {
+            Object x = a.get(m);
+            Object y = o.get(m);
+            ratios.put(m, x instanceof Double dx && y instanceof Double dy && dy != 0 ? round4(dx / dy) : null);
+        }
+        return new VersionResult(r.description(), r.jvmFlags(), r.policy(), r.collectionCount(), r.missedCount(),
+                r.deadlineMissRatio(), r.collectionTimeMeanMs(), r.collectionTimeMaxMs(), r.collectionTimeStddevMs(),
+                r.chartThroughputPerS(), r.chartP50Ms(), r.chartP99Ms(), r.chartErrors(), r.suspensionTimeMeanMs(),
+                r.suspensionTimeP99Ms(), r.mechanismEffective(), r.mechanismReason(), ratios, r.byHours());
+    }
+
+    /** A few generated sentences: who misses, where, and where a peer beats qosweaver. */
+    static List<String> summary(Map<String, VersionResult> rs, List<Integer> hours) {
+        List<String> out = new ArrayList<>();
+        List<String> miss = new ArrayList<>();
+        List<String> clean = new ArrayList<>();
+        rs.forEach((n, r) -> {
+            if (r.deadlineMissRatio() == null) {
+                return;
+            }
+            if (r.deadlineMissRatio() > 0) {
+                List<String> where = new ArrayList<>();
+                r.byHours().forEach((h, w) -> {
+                    if (w.metrics() != null && w.metrics().deadlineMissRatio() != null
+                            && w.metrics().deadlineMissRatio() > 0) {
+                        where.add(h + " h: " + Format.cell(w.metrics().deadlineMissRatio()));
+                    }
+                });
+                miss.add(n + " (" + Format.cell(r.deadlineMissRatio()) + " overall; " + String.join(", ", where) + ")");
+            } else {
+                clean.add(n);
+            }
+        });
+        out.add("Chart windows " + hours + " h. " + (miss.isEmpty() ? "No version missed a deadline."
+                : "Versions that missed deadlines: " + String.join("; ", miss) + ".")
+                + (clean.isEmpty() ? " Every version missed at least one deadline."
+                : " No miss: " + String.join(", ", clean) + "."));
+        VersionResult q = rs.get(Versions.QOSWEAVER);
+        VersionResult o = rs.get(Versions.ORIGINAL);
+        if (q != null && o != null && q.collectionTimeMeanMs() != null && o.collectionTimeMeanMs() != null) {
+            out.add(String.format(Locale.ROOT, "Mean collection time: original %.0f ms, qosweaver %.0f ms (%.2fx "
+                            + "original); chart throughput %.2f/s vs %.2f/s.", o.collectionTimeMeanMs(),
+                    q.collectionTimeMeanMs(), q.collectionTimeMeanMs() / o.collectionTimeMeanMs(),
+                    nz(o.chartThroughputPerS()), nz(q.chartThroughputPerS())));
+        }
+        if (q != null) {
+            List<String> better = new ArrayList<>();
+            rs.forEach((n, r) -> {
+                if (n.equals(Versions.QOSWEAVER)) {
+                    return;
+                }
+                for (Map.Entry<String, Boolean> m : MAIN_METRICS.entrySet()) {
+                    Object pv = r.metrics().get(m.getKey());
+                    Object qv = q.metrics().get(m.getKey());
+                    if (pv instanceof Double p && qv instanceof Double x) {
+                        boolean beats = m.getValue() ? p < x * 0.95 - 1e-9 : p > x * 1.05 + 1e-9;
+                        if (m.getKey().equals("deadline_miss_ratio")) {
+                            beats = p < x;
+                        }
+                        if (beats) {
+                            // latencies count served requests only: say when a version got them by refusing others
+                            String refused = m.getKey().startsWith("chart_p") && r.chartErrors() > 0
+                                    ? ", having refused or failed " + r.chartErrors() + " chart requests" : "";
+                            better.add(n + " on " + m.getKey() + " (" + Format.cell(p) + " vs " + Format.cell(x) + refused + ")");
+                        }
+                    }
+                }
+            });
+            out.add(better.isEmpty() ? "No peer does better than qosweaver by more than 5 % on any main metric."
+                    : "Where a peer does better than qosweaver (by more than 5 %): " + String.join("; ", better) + ".");
+        }
+        rs.forEach((n, r) -> {
+            if (Boolean.FALSE.equals(r.mechanismEffective())) {
+                out.add(n + " could NOT apply its mechanism (" + r.mechanismReason() + "): its numbers measure the "
+                        + "woven application without effective priorities, not the priorities themselves.");
+            }
+        });
+        return out;
+    }
+
+
+    private static double nz(Double d) {
+        return d == null ? 0 : d;
+    }
+
+    private static Double mean(List<Double> xs) {
+        return xs.isEmpty() ? null : xs.stream().mapToDouble(d -> d).average().getAsDouble();
+    }
+
+
+    private static Double round4(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+}

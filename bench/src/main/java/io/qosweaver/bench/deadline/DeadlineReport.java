@@ -1,0 +1,225 @@
+package io.qosweaver.bench.deadline;
+
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.report.ReportDocument;
+import io.qosweaver.bench.report.ScenarioCharts;
+import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.run.Machine;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.renderer.category.StatisticalBarRenderer;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
+
+import io.qosweaver.bench.app.ScenarioResult;
+
+/**
+ * {@code index.html} and {@code RESULTS.md} of the {@code deadline} experiment: the generated
+ * summary, the paper's Table 2 (miss ratio per chart window and version), the main metrics with
+ * their ratio to {@code original}, Fig. 14 (collection time per period, one plot per window),
+ * Fig. 15/17 (mean collection time with a one-stddev bar, per window and version), chart
+ * throughput per window. JFreeChart PNGs, embedded as base64 (readable offline) and written beside.
+ */
+public final class DeadlineReport {
+    private static final String[][] MAIN = {
+            {"deadline_miss_ratio", "deadline miss ratio"},
+            {"collection_time_mean_ms", "collection time mean (ms)"},
+            {"collection_time_max_ms", "collection time max (ms)"},
+            {"collection_time_stddev_ms", "collection time stddev (ms)"},
+            {"chart_throughput_per_s", "chart throughput (/s)"},
+            {"chart_p50_ms", "chart p50 (ms)"},
+            {"chart_p99_ms", "chart p99 (ms)"},
+            {"suspension_time_mean_ms", "time to suspend mean (ms)"},
+            {"suspension_time_p99_ms", "time to suspend p99 (ms)"}};
+
+    private DeadlineReport() {
+    }
+
+    public static void write(Path dir, Deadline.Result r) throws IOException {
+        Map<String, Map<String, Object>> json = flat(r);
+        List<String> hours = hours(r);
+        ReportDocument doc = new ReportDocument(
+                "Deadline: the river monitor's collection deadline under a flash crowd, per version");
+        doc.heading("What the numbers show").bullets(r.summary());
+        if (!r.errors().isEmpty()) {
+            doc.warnings(List.of("FAILED runs: " + r.errors()));
+        }
+        doc.command(r.command());
+        doc.heading("Deadline miss ratio per chart window (Table 2)").table(missTable(r, hours));
+        doc.heading("Main metrics (aggregated over the windows)").table(mainTable(json));
+        doc.heading("Ratio to original (same run)").table(ratioTable(r));
+        doc.heading("Mechanism").table(mechanismTable(r));
+        doc.heading("Plots");
+        for (String h : hours) {
+            Map<String, ScenarioResult> per = new LinkedHashMap<>();
+            r.versions().forEach((v, vr) -> {
+                Deadline.Window w = vr.byHours().get(h);
+                if (w != null && w.detail() != null) {
+                    per.put(v, w.detail());
+                }
+            });
+            if (!per.isEmpty()) {
+                JFreeChart c = ScenarioCharts.collectionChart(per);
+                c.setTitle("Collection time per period, " + h + " h charts (Fig. 14)");
+                doc.image("collections-" + h + "h.png", "Collection time per period, " + h
+                        + " h chart window (the period is the deadline)", c);
+            }
+        }
+        doc.image("collection-time-mean.png", "Mean collection time per version and chart window, bars = one "
+                + "standard deviation (Fig. 15/17)", meanChart(r, hours));
+        doc.image("chart-throughput.png", "Chart throughput per version and chart window", throughputChart(r, hours));
+        doc.heading("Version order per window").table(orderTable(r));
+        doc.keyValues("Parameters", r.parameters());
+        doc.keyValues("Machine", r.machine());
+        doc.paragraph("Aggregation over windows: collections pooled (miss ratio = missed / all; mean, max, stddev "
+                + "over all durations); chart throughput, p50 and p99 are means of the windows' values; time to "
+                + "suspend: mean weighted by count, p99 = the largest window's. Every collection is in "
+                + "results.json.");
+        doc.write(dir);
+    }
+
+    private static List<String[]> orderTable(Deadline.Result r) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"window", "order"});
+        List<String> hours = hours(r);
+        for (int i = 0; i < r.order().size(); i++) {
+            rows.add(new String[] {i < hours.size() ? hours.get(i) + " h" : Integer.toString(i),
+                    String.join(", ", r.order().get(i))});
+        }
+        return rows;
+    }
+
+    /** The versions as the JSON has them (snake_case maps), to read metrics by name. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> flat(Deadline.Result r) {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        r.versions().forEach((v, vr) -> out.put(v, JsonWriter.MAPPER.convertValue(vr, Map.class)));
+        return out;
+    }
+
+    private static List<String> hours(Deadline.Result r) {
+        List<String> out = new ArrayList<>();
+        r.versions().values().forEach(v -> v.byHours().keySet().forEach(h -> {
+            if (!out.contains(h)) {
+                out.add(h);
+            }
+        }));
+        return out;
+    }
+
+    private static List<String[]> missTable(Deadline.Result r, List<String> hours) {
+        List<String[]> rows = new ArrayList<>();
+        List<String> head = new ArrayList<>(List.of("version"));
+        hours.forEach(x -> head.add(x + " h"));
+        head.add("all");
+        rows.add(head.toArray(new String[0]));
+        r.versions().forEach((v, vr) -> {
+            List<String> row = new ArrayList<>(List.of(v));
+            for (String x : hours) {
+                Deadline.Window w = vr.byHours().get(x);
+                row.add(w == null || w.metrics() == null ? "-" : Table.cell(w.metrics().deadlineMissRatio())
+                        + " (" + w.metrics().missedCount() + "/" + w.metrics().collectionCount() + ")");
+            }
+            row.add(Table.cell(vr.deadlineMissRatio()) + " (" + vr.missedCount() + "/" + vr.collectionCount() + ")");
+            rows.add(row.toArray(new String[0]));
+        });
+        return rows;
+    }
+
+    private static List<String[]> mainTable(Map<String, Map<String, Object>> json) {
+        List<String[]> rows = new ArrayList<>();
+        List<String> head = new ArrayList<>(List.of("metric"));
+        head.addAll(json.keySet());
+        rows.add(head.toArray(new String[0]));
+        for (String[] m : MAIN) {
+            List<String> row = new ArrayList<>(List.of(m[1]));
+            json.values().forEach(v -> row.add(Table.cell(v.get(m[0]))));
+            rows.add(row.toArray(new String[0]));
+        }
+        return rows;
+    }
+
+    private static List<String[]> ratioTable(Deadline.Result r) {
+        List<String[]> rows = new ArrayList<>();
+        List<String> head = new ArrayList<>(List.of("metric"));
+        head.addAll(r.versions().keySet());
+        rows.add(head.toArray(new String[0]));
+        for (String[] m : MAIN) {
+            if (m[0].startsWith("suspension")) {
+                continue;
+            }
+            List<String> row = new ArrayList<>(List.of(m[1]));
+            r.versions().values().forEach(v -> row.add(v.ratioToOriginal() == null ? "-"
+                    : Table.cell(v.ratioToOriginal().get(m[0]))));
+            rows.add(row.toArray(new String[0]));
+        }
+        return rows;
+    }
+
+    private static List<String[]> mechanismTable(Deadline.Result r) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"version", "JVM flags", "policy", "mechanism effective", "reason"});
+        r.versions().forEach((v, vr) -> rows.add(new String[] {v, String.join(" ", vr.jvmFlags()),
+                vr.policy() == null ? "-" : vr.policy(),
+                vr.mechanismEffective() == null ? "n/a" : vr.mechanismEffective().toString(),
+                vr.mechanismReason() == null ? "" : vr.mechanismReason()}));
+        return rows;
+    }
+
+    static JFreeChart meanChart(Deadline.Result r, List<String> hours) {
+        DefaultStatisticalCategoryDataset d = new DefaultStatisticalCategoryDataset();
+        for (String x : hours) {
+            r.versions().forEach((v, vr) -> {
+                Deadline.Window w = vr.byHours().get(x);
+                if (w != null && w.metrics() != null && w.metrics().collectionTimeMeanMs() != null) {
+                    d.add(w.metrics().collectionTimeMeanMs() / 1000.0,
+                            nz(w.metrics().collectionTimeStddevMs()) / 1000.0, x + " h", v);
+                }
+            });
+        }
+        r.versions().forEach((v, vr) -> {
+            if (vr.collectionTimeMeanMs() != null) {
+                d.add(vr.collectionTimeMeanMs() / 1000.0, nz(vr.collectionTimeStddevMs()) / 1000.0, "all", v);
+            }
+        });
+        CategoryPlot plot = new CategoryPlot(d, new CategoryAxis("version"), new NumberAxis("collection time (s)"),
+                new StatisticalBarRenderer());
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        return new JFreeChart("Mean collection time (bars: one stddev)", JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+    }
+
+    static JFreeChart throughputChart(Deadline.Result r, List<String> hours) {
+        DefaultCategoryDataset d = new DefaultCategoryDataset();
+        for (String x : hours) {
+            r.versions().forEach((v, vr) -> {
+                Deadline.Window w = vr.byHours().get(x);
+                if (w != null && w.metrics() != null) {
+                    d.addValue(w.metrics().chartThroughputPerS(), x + " h", v);
+                }
+            });
+        }
+        JFreeChart c = ChartFactory.createBarChart("Chart throughput", "version", "charts per second", d,
+                PlotOrientation.VERTICAL, true, false, false);
+        c.getCategoryPlot().setBackgroundPaint(Color.WHITE);
+        c.getCategoryPlot().setRangeGridlinePaint(Color.LIGHT_GRAY);
+        return c;
+    }
+
+    private static double nz(Double d) {
+        return d == null ? 0 : d;
+    }
+}

@@ -1,0 +1,120 @@
+package io.qosweaver.bench.run;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The versions of the river monitor an experiment compares (issue 4), as data: each is JVM flags
+ * and, for the woven ones, a policy file under {@code examples/policies/versions/} given to the
+ * agent, or, for today's tools, the arguments of the peers agent ({@code peers/}) that installs
+ * them into the unmodified server. The application is the same unmodified jar for all of them.
+ */
+public final class Versions {
+
+    /**
+     * One version.
+     *
+     * @param name        what {@code --versions} names it by
+     * @param description one line for reports
+     * @param jvmFlags    extra JVM flags (besides {@code -javaagent}, which a policy implies)
+     * @param policy      the policy file relative to the project root, or null for no agent
+     * @param peer        the peers agent's arguments (e.g. {@code peer=jetty-qos}), or null
+     */
+    public record Version(String name, String description, List<String> jvmFlags, String policy, String peer) {
+        public Version {
+            jvmFlags = List.copyOf(jvmFlags);
+            if (policy != null && peer != null) {
+                throw new IllegalArgumentException(name + ": a version is either woven by QoSWeaver or a peer");
+            }
+        }
+
+        public boolean usesAgent() {
+            return policy != null;
+        }
+
+        public boolean usesPeer() {
+            return peer != null;
+        }
+    }
+
+    public static final String ORIGINAL = "original";
+    public static final String QOSWEAVER = "qosweaver";
+    public static final String QOSWEAVER_HANDWRITTEN = "qosweaver-handwritten";
+
+    private static final Map<String, Version> ALL = new LinkedHashMap<>();
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
+    static {
+        add(new Version(ORIGINAL, "no agent, no control", List.of(), null, null));
+        add(new Version("admission", "admission control: at most 1 running chart request while a collection runs, "
+                + "enforced when a request starts", List.of(), "examples/policies/versions/admission.yaml", null));
+        add(new Version("java-priority", "Thread.setPriority MAX for the collector, MIN for chart threads "
+                + "(-XX:ThreadPriorityPolicy=1, as the policy recommends)", List.of("-XX:ThreadPriorityPolicy=1"),
+                "examples/policies/versions/java-priority.yaml", null));
+        add(new Version("linux-priority", "setpriority on the native thread: nice -20 for the collector, 19 for "
+                + "chart threads", List.of(), "examples/policies/versions/linux-priority.yaml", null));
+        add(new Version(QOSWEAVER, "the importance policy (lowLimit 1), control points generated from a profile "
+                + "(paper 3.3)", List.of(), "examples/policies/river-monitor.yaml", null));
+        add(new Version(QOSWEAVER_HANDWRITTEN, "the importance policy (lowLimit 1), control points chosen by hand",
+                List.of(), "examples/policies/handwritten/river-monitor.yaml", null));
+        add(new Version("concurrency-limits", "Netflix concurrency-limits (adaptive limit, core library) as a "
+                + "servlet filter, chart requests in their own partition", List.of(), null,
+                "peer=concurrency-limits,lowPath=/chart"));
+        // Jetty's own default cap (half the pool, 100) never binds under 40 clients, which would make this
+        // the original under another name; a CPU-bound request gains nothing from more concurrent requests
+        // than cores, so the cap is what a user would set for such requests: the number of CPUs.
+        add(new Version("jetty-qos", "Jetty 12 QoSHandler, at most " + CPUS + " requests at once (the CPUs), "
+                + "chart requests at the lowest priority", List.of(), null,
+                "peer=jetty-qos,lowPath=/chart,maxRequests=" + CPUS));
+    }
+
+    /** The paper's five versions. */
+    public static final List<String> PAPER = List.of(ORIGINAL, "admission", "java-priority", "linux-priority",
+            QOSWEAVER);
+
+    /** The paper's five and today's tools: the default of {@code bench deadline} and {@code lowcost}. */
+    public static final List<String> ALL_VERSIONS = List.of(ORIGINAL, "admission", "java-priority",
+            "linux-priority", QOSWEAVER, "concurrency-limits", "jetty-qos");
+
+    private Versions() {
+    }
+
+    private static void add(Version v) {
+        ALL.put(v.name(), v);
+    }
+
+    /** Every known name. */
+    public static List<String> known() {
+        return new ArrayList<>(ALL.keySet());
+    }
+
+    /**
+     * The versions named, in order; an unknown name is an {@link IllegalArgumentException}
+     * whose message lists the known ones.
+     */
+    public static List<Version> resolve(List<String> names) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("no version given; known versions: " + String.join(", ", known()));
+        }
+        List<Version> out = new ArrayList<>();
+        for (String raw : names) {
+            String n = raw.strip();
+            Version v = ALL.get(n);
+            if (v == null) {
+                throw new IllegalArgumentException("unknown version '" + n + "'; known versions: "
+                        + String.join(", ", known()));
+            }
+            if (out.contains(v)) {
+                throw new IllegalArgumentException("version '" + n + "' is named twice");
+            }
+            out.add(v);
+        }
+        return out;
+    }
+
+    public static Version get(String name) {
+        return resolve(List.of(name)).get(0);
+    }
+}

@@ -1,0 +1,230 @@
+package io.qosweaver.bench.suspension;
+
+import io.qosweaver.bench.stats.Format;
+
+import static io.qosweaver.bench.stats.Round.round;
+
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Snapshot;
+import io.qosweaver.bench.run.Versions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.Machine;
+import io.qosweaver.bench.app.FlashCrowdConfig;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.RunResult;
+import io.qosweaver.bench.app.ScenarioResult;
+
+/**
+ * Experiment {@code suspension} (issue 4; paper QoSWeaver 5.2, Fig. 16): under the flash crowd,
+ * the running low-importance (chart) threads over time, from the scheduler's own timeline, and
+ * for every collection the time from its start until no more than the allowed chart threads
+ * still run. Only versions the agent runs can be observed this way; the others have no
+ * scheduler that knows which thread does what.
+ */
+public final class Suspension {
+    public static final List<String> DEFAULT_VERSIONS = List.of("admission", Versions.QOSWEAVER);
+    public static final int DEFAULT_HOURS = 12;
+    /** Task classes of the river-monitor policies: the periodic job and the heavy request. */
+    public static final String HIGH = "collector";
+    public static final String LOW = "chart";
+
+    /**
+     * One collection seen on the timeline.
+     *
+     * @param startOffsetS   when the collector entered its scope, from the window start
+     * @param runningAtStart chart threads running at that moment
+     * @param suspendMs      time until at most {@code allowed} chart threads ran; 0 when already so;
+     *                       null when the collection ended first
+     * @param minRunning     the fewest chart threads running while the collection ran
+     */
+    public record Episode(double startOffsetS, int runningAtStart, Double suspendMs, int minRunning) {
+    }
+
+    /**
+     * {@code versions.<name>}: the issue's common fields (from the window), the timeline's
+     * suspension statistics (mean, p50, p99, max over the episodes that converged; how many did
+     * not), the scheduler's own convergence statistics for comparison, the episodes and the
+     * timeline itself.
+     */
+    public record VersionResult(String description, String policy, Double deadlineMissRatio,
+                                Double collectionTimeMeanMs, Double collectionTimeMaxMs,
+                                Double collectionTimeStddevMs, Double chartThroughputPerS, Double chartP50Ms,
+                                Double chartP99Ms, Double suspensionTimeMeanMs, Double suspensionTimeP50Ms,
+                                Double suspensionTimeP99Ms, Double suspensionTimeMaxMs, int episodes,
+                                int episodesNotConverged, Double schedulerSuspensionTimeMeanMs,
+                                Double schedulerSuspensionTimeP99Ms, List<Episode> episodeList, String appLog,
+                                String error, ScenarioResult detail) {
+    }
+
+    public record Result(String experiment, String generatedAt, String command, boolean quick,
+                         Map<String, Object> parameters, Map<String, Object> machine, List<String> order,
+                         Map<String, VersionResult> versions, List<String> summary, Map<String, String> errors) {
+        public boolean complete() {
+            return errors.isEmpty();
+        }
+    }
+
+    private Suspension() {
+    }
+
+    /** The versions named, each checked to run under the agent (else nothing can be observed). */
+    public static List<Versions.Version> resolve(List<String> names) {
+        List<Versions.Version> vs = Versions.resolve(names);
+        for (Versions.Version v : vs) {
+            if (!v.usesAgent()) {
+                throw new IllegalArgumentException("version '" + v.name() + "' runs without the QoSWeaver agent, so "
+                        + "no scheduler can tell its chart threads from the others; suspension observes: "
+                        + String.join(", ", Versions.known().stream().filter(n -> Versions.get(n).usesAgent())
+                        .toList()));
+            }
+        }
+        return vs;
+    }
+
+    public static Result run(Layout layout, FlashCrowdParams p, int hours, int allowed, boolean quick,
+                             List<String> versionNames, Path reportDir, String command, Progress progress)
+            throws IOException, InterruptedException {
+        List<Versions.Version> versions = resolve(versionNames);
+        layout.ensureBuilt(true);
+        Map<String, Object> params = p.asMap();
+        params.remove("idle_s");
+        params.put("chart_hours", hours);
+        params.put("allowed_running_low_threads", allowed);
+        params.put("versions", versionNames);
+        params.putAll(layout.jarDates(true));
+        RiverMonitorRunner runner = new RiverMonitorRunner(progress, true);
+        Map<String, VersionResult> out = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        Files.createDirectories(reportDir);
+        try (Snapshot jars = Snapshot.of(layout, versions)) {
+            for (Versions.Version v : versions) {
+                Path log = reportDir.resolve("app-" + v.name() + ".log");
+                FlashCrowdConfig c = new FlashCrowdConfig(v.name(), p.periodS(), p.rivers(), p.chartClients(), hours,
+                        p.levelsClients(), 0, p.warmupS(), p.durationS(), jars.jvmFlags(v),
+                        List.of("-jar", jars.riverMonitorJar().toString()), p.extraAppArgs(), log);
+                try {
+                    RunResult rr = runner.run(c);
+                    out.put(v.name(), versionResult(v, rr.overloaded(), allowed, log, null));
+                } catch (IOException e) {
+                    progress.update("[" + v.name() + "] FAILED: " + e.getMessage());
+                    errors.put(v.name(), e.getMessage());
+                    out.put(v.name(), versionResult(v, null, allowed, log, e.getMessage()));
+                }
+            }
+        }
+        Result r = new Result("suspension", Instant.now().toString(), command, quick, params, Machine.describe(),
+                versionNames, out, summary(out, allowed), errors);
+        JsonWriter.write(r, reportDir.resolve("results.json"));
+        SuspensionReport.write(reportDir, r);
+        return r;
+    }
+
+    static VersionResult versionResult(Versions.Version v, ScenarioResult s, int allowed, Path log, String error) {
+        if (s == null) {
+            return new VersionResult(v.description(), v.policy(), null, null, null, null, null, null, null, null, null,
+                    null, null, 0, 0, null, null, List.of(), log.toString(), error, null);
+        }
+        List<Episode> eps = episodes(s.runningTimeline(), HIGH, LOW, allowed);
+        double[] t = eps.stream().filter(e -> e.suspendMs() != null).mapToDouble(Episode::suspendMs).sorted()
+                .toArray();
+        int notConverged = (int) eps.stream().filter(e -> e.suspendMs() == null).count();
+        return new VersionResult(v.description(), v.policy(), s.deadlineMissRatio(), s.collectionTimeMeanMs(),
+                s.collectionTimeMaxMs(), s.collectionTimeStddevMs(), s.chartThroughputPerS(), s.chartP50Ms(),
+                s.chartP99Ms(), t.length == 0 ? null : round(Arrays.stream(t).average().orElse(0)),
+                quantile(t, 0.5), quantile(t, 0.99), t.length == 0 ? null : t[t.length - 1], eps.size(), notConverged,
+                s.suspensionTimeMeanMs(), s.suspensionTimeP99Ms(), eps, log.toString(), null, s);
+    }
+
+    /**
+     * The collections on a timeline: each starts when the high class's members rise from 0 and
+     * ends when they fall back to 0 (or the window ends); its suspension time is the first moment
+     * at or after the start when at most {@code allowed} low-class threads run.
+     */
+    public static List<Episode> episodes(List<ScenarioResult.TimelinePoint> timeline, String high, String low,
+                                         int allowed) {
+        List<Episode> out = new ArrayList<>();
+        int highMembers = 0;
+        int lowRunning = 0;
+        Double start = null;
+        int atStart = 0;
+        Double converged = null;
+        int min = 0;
+        boolean before = true; // points at offset 0 are the state when the window began
+        for (ScenarioResult.TimelinePoint p : timeline) {
+            if (p.taskClass().equals(low)) {
+                lowRunning = p.running();
+                if (start != null) {
+                    min = Math.min(min, lowRunning);
+                    if (converged == null && lowRunning <= allowed) {
+                        converged = p.offsetS();
+                    }
+                }
+            } else if (p.taskClass().equals(high)) {
+                int was = highMembers;
+                highMembers = p.members();
+                if (was == 0 && highMembers > 0 && !(before && p.offsetS() == 0)) {
+                    start = p.offsetS();
+                    atStart = lowRunning;
+                    min = lowRunning;
+                    converged = lowRunning <= allowed ? start : null;
+                } else if (was > 0 && highMembers == 0 && start != null) {
+                    out.add(episode(start, atStart, converged, min));
+                    start = null;
+                }
+            }
+            if (p.offsetS() > 0) {
+                before = false;
+            }
+        }
+        if (start != null) {
+            out.add(episode(start, atStart, converged, min));
+        }
+        return out;
+    }
+
+    private static Episode episode(double start, int atStart, Double converged, int min) {
+        return new Episode(start, atStart, converged == null ? null : round((converged - start) * 1000.0), min);
+    }
+
+    static List<String> summary(Map<String, VersionResult> rs, int allowed) {
+        List<String> out = new ArrayList<>();
+        rs.forEach((n, r) -> {
+            if (r.error() != null) {
+                out.add(n + ": FAILED (" + r.error() + ")");
+                return;
+            }
+            out.add(String.format(Locale.ROOT, "%s: %d collections; at most %d chart thread(s) running after "
+                            + "%s ms on average (p99 %s ms, max %s ms)%s; deadline miss ratio %s.", n, r.episodes(),
+                    allowed, Format.cell(r.suspensionTimeMeanMs()), Format.cell(r.suspensionTimeP99Ms()), Format.cell(r.suspensionTimeMaxMs()),
+                    r.episodesNotConverged() == 0 ? "" : "; " + r.episodesNotConverged()
+                            + " collection(s) ended before the chart threads were down to " + allowed,
+                    Format.cell(r.deadlineMissRatio())));
+        });
+        return out;
+    }
+
+
+    static Double quantile(double[] sorted, double q) {
+        if (sorted.length == 0) {
+            return null;
+        }
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+}

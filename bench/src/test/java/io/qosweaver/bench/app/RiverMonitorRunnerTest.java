@@ -1,0 +1,93 @@
+package io.qosweaver.bench.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.qosweaver.bench.load.LoadSpec;
+import io.qosweaver.bench.testing.FakeRiverMonitor;
+
+/** The runner end to end against a child JVM that keeps the river monitor's contract. */
+class RiverMonitorRunnerTest {
+    static List<String> fakeApp() {
+        return List.of("-cp", System.getProperty("java.class.path"), FakeRiverMonitor.class.getName());
+    }
+
+    @Test
+    void measuresIdleAndLoadedWindowsAndScrapesTheAgent(@TempDir Path dir) throws Exception {
+        FlashCrowdConfig c = new FlashCrowdConfig("fake", 0.3, 3, 3, 12, 1, 1.0, 0.3, 1.5, List.of("-Xmx64m"),
+                fakeApp(), List.of("--fake-agent"), dir.resolve("app.log"));
+        List<String> progress = new ArrayList<>();
+        RunResult r = new RiverMonitorRunner(line -> {
+            synchronized (progress) {
+                progress.add(line);
+            }
+        }).run(c);
+
+        assertThat(r.idle().collectionCount()).isPositive();
+        assertThat(r.idle().missedCount()).isZero();
+        assertThat(r.idle().chartP50Ms()).isNull();
+        ScenarioResult o = r.overloaded();
+        assertThat(o.collectionCount()).isPositive();
+        assertThat(o.collections()).allSatisfy(x -> assertThat(x.offsetS()).isBetween(0.0, o.windowSeconds()));
+        assertThat(o.chartThroughputPerS()).isPositive();
+        assertThat(o.chartErrors()).as("river ids are found to be 1-based").isZero();
+        assertThat(o.levelsP50Ms()).isNotNull();
+        assertThat(o.load()).extracting(l -> l.name()).containsExactly("chart", "levels");
+        assertThat(o.suspensionTimeP50Ms()).isEqualTo(1.0);
+        assertThat(o.suspensionTimeP99Ms()).isEqualTo(2.0);
+        assertThat(o.runningChartThreads()).isNotEmpty();
+        assertThat(Files.readString(dir.resolve("app.log"))).contains("listening on");
+        assertThat(progress).anyMatch(l -> l.contains("overloaded") && l.contains("collections so far"));
+        int light = indexOf(progress, "light warm-up 0.3 s with " + Warmup.lightClients() + " client(s)");
+        int full = indexOf(progress, "] warm-up 0.3 s with 3 chart clients");
+        assertThat(light).as("the light phase runs first: %s", progress).isNotNegative().isLessThan(full);
+    }
+
+    private static int indexOf(List<String> lines, String part) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void theLightWarmupKeepsAClassButCapsItsClients() {
+        LoadSpec s = LoadSpec.closed("chart", 40, LoadSpec.Targets.fixed(java.net.URI.create("http://x/chart")))
+                .withThinkTime(java.time.Duration.ofMillis(5));
+        LoadSpec light = s.withClients(2);
+        assertThat(light.clients()).isEqualTo(2);
+        assertThat(light).usingRecursiveComparison().ignoringFields("clients").isEqualTo(s);
+    }
+
+    @Test
+    void anAppThatDiesBeforeItIsReadyIsReportedWithItsOutput(@TempDir Path dir) {
+        FlashCrowdConfig c = new FlashCrowdConfig("broken", 1, 3, 1, 12, 0, 0, 0, 1, List.of(),
+                List.of("-cp", "/nonexistent", "no.such.Main"), List.of(), dir.resolve("app.log"));
+        assertThatThrownBy(() -> new RiverMonitorRunner(Progress.NONE).run(c))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("exited")
+                .hasMessageContaining("no.such.Main");
+    }
+
+    @Test
+    void theReadyLineIsNotTheGeneratorsLine() {
+        assertThat(AppProcess.READY.matcher("river-monitor generator listening on http://127.0.0.1:1").find()).isFalse();
+        var m = AppProcess.READY.matcher("river-monitor listening on http://127.0.0.1:8080 (generator http://x:1)");
+        assertThat(m.find()).isTrue();
+        assertThat(m.group(1)).isEqualTo("http://127.0.0.1:8080");
+        var mm = AppProcess.METRICS.matcher("[qosweaver] metrics on http://127.0.0.1:9/metrics");
+        assertThat(mm.find()).isTrue();
+        assertThat(mm.group(1)).isEqualTo("http://127.0.0.1:9/metrics");
+    }
+}

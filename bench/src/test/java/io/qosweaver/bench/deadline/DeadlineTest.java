@@ -1,0 +1,157 @@
+package io.qosweaver.bench.deadline;
+
+import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.run.Versions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RunResult;
+import io.qosweaver.bench.testing.TestResults;
+
+/** The deadline experiment's orchestration, aggregation, JSON and report, with made-up runs. */
+public class DeadlineTest {
+
+    public static final List<String> FIELDS = List.of("deadline_miss_ratio", "collection_time_mean_ms",
+            "collection_time_max_ms", "collection_time_stddev_ms", "chart_throughput_per_s", "chart_p50_ms",
+            "chart_p99_ms", "suspension_time_mean_ms", "suspension_time_p99_ms");
+
+    @Test
+    void theVersionOrderRotatesPerWindow() {
+        List<String> v = List.of("a", "b", "c");
+        assertThat(Deadline.order(v, 0)).containsExactly("a", "b", "c");
+        assertThat(Deadline.order(v, 1)).containsExactly("b", "c", "a");
+        assertThat(Deadline.order(v, 2)).containsExactly("c", "a", "b");
+        assertThat(Deadline.order(v, 3)).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void everyWindowRunsEveryVersionAndResultsHaveTheIssuesStructure(@TempDir Path dir) throws Exception {
+        List<String> calls = new ArrayList<>();
+        List<String> partialAt3h = new ArrayList<>();
+        Deadline.WindowRunner fake = (v, h, log) -> {
+            calls.add(h + ":" + v.name());
+            if (h == 3 && partialAt3h.isEmpty()) {
+                Path partial = dir.resolve(Deadline.PARTIAL_RESULTS);
+                partialAt3h.add(Files.isRegularFile(partial) ? Files.readString(partial) : "(none)");
+            }
+            return switch (v.name()) {
+                case "original" -> new RunResult(v.name(), null,
+                        TestResults.scenario(v.name(), 1000, new long[] {1500, 900, 1200, 800}, null), log.toString());
+                case "qosweaver" -> new RunResult(v.name(), null,
+                        TestResults.scenario(v.name(), 1000, new long[] {300, 320, 310, 305}, 0.002), log.toString());
+                case "java-priority" -> new RunResult(v.name(), null,
+                        TestResults.scenario(v.name(), 1000, new long[] {1100, 700, 900, 600}, null), log.toString(),
+                        Map.of("mechanism", "java", "effective", false, "reason", "ThreadPriorityPolicy=0"));
+                case "linux-priority" -> new RunResult(v.name(), null,
+                        TestResults.scenario(v.name(), 1000, new long[] {200, 250, 220, 240}, null), log.toString());
+                default -> throw new IOException("the agent refused to start");
+            };
+        };
+        List<Versions.Version> vs = Versions.resolve(List.of("original", "admission", "java-priority",
+                "linux-priority", "qosweaver"));
+        Deadline.Result r = Deadline.run(vs, List.of(12, 3), true, new LinkedHashMap<>(Map.of("period_s", 1.0)),
+                Map.of("nproc", 2), dir, "./qosweaver bench deadline --quick", Progress.NONE, fake);
+        io.qosweaver.bench.deadline.DeadlineReport.write(dir, r);
+
+        assertThat(calls).containsExactly(
+                "12:original", "12:admission", "12:java-priority", "12:linux-priority", "12:qosweaver",
+                "3:admission", "3:java-priority", "3:linux-priority", "3:qosweaver", "3:original");
+        assertThat(r.complete()).isFalse();
+        assertThat(r.errors()).containsOnlyKeys("admission@12h", "admission@3h");
+        // the first window's results were on disk before the second began, and are gone at the end
+        JsonNode partial = JsonWriter.MAPPER.readTree(partialAt3h.get(0));
+        assertThat(partial.get("versions").get("qosweaver").get("by_hours").has("12")).isTrue();
+        assertThat(partial.get("versions").get("qosweaver").get("by_hours").has("3")).isFalse();
+        assertThat(partial.get("errors").has("admission@12h")).isTrue();
+        assertThat(dir.resolve(Deadline.PARTIAL_RESULTS)).doesNotExist();
+
+        JsonNode j = JsonWriter.MAPPER.readTree(dir.resolve("results.json").toFile());
+        assertThat(j.get("experiment").asText()).isEqualTo("deadline");
+        assertThat(j.has("parameters")).isTrue();
+        assertThat(j.get("machine").get("nproc").asInt()).isEqualTo(2);
+        assertThat(j.get("order")).hasSize(2);
+        JsonNode versions = j.get("versions");
+        for (String v : List.of("original", "admission", "java-priority", "linux-priority", "qosweaver")) {
+            JsonNode vn = versions.get(v);
+            assertThat(vn).as(v).isNotNull();
+            for (String f : FIELDS) {
+                assertThat(vn.has(f)).as(v + "." + f).isTrue();
+            }
+            assertThat(vn.has("mechanism_effective")).isTrue();
+            assertThat(vn.get("mechanism_reason").asText()).isNotBlank();
+            assertThat(vn.get("by_hours").has("12")).isTrue();
+            assertThat(vn.get("by_hours").has("3")).isTrue();
+            assertThat(vn.get("ratio_to_original").has("collection_time_mean_ms")).isTrue();
+        }
+        JsonNode q = versions.get("qosweaver");
+        for (String f : FIELDS) {
+            assertThat(q.get("by_hours").get("3").has(f)).as("by_hours.3." + f).isTrue();
+        }
+        // pooled over both windows: 8 collections, none missed; original missed 2 of 4 per window
+        assertThat(q.get("collection_count").asInt()).isEqualTo(8);
+        assertThat(q.get("deadline_miss_ratio").asDouble()).isZero();
+        assertThat(versions.get("original").get("deadline_miss_ratio").asDouble()).isEqualTo(0.5);
+        assertThat(versions.get("original").get("by_hours").get("12").get("deadline_miss_ratio").asDouble())
+                .isEqualTo(0.5);
+        assertThat(q.get("collection_time_mean_ms").asDouble()).isEqualTo(308.75);
+        assertThat(q.get("collection_time_max_ms").asDouble()).isEqualTo(320);
+        assertThat(q.get("ratio_to_original").get("collection_time_mean_ms").asDouble())
+                .isEqualTo(Math.round(308.75 / 1100 * 10000) / 10000.0);
+        assertThat(q.get("suspension_time_mean_ms").asDouble()).isEqualTo(5.0);
+        assertThat(versions.get("original").get("suspension_time_mean_ms").isNull()).isTrue();
+
+        // mechanisms: reported, never silent
+        assertThat(versions.get("java-priority").get("mechanism_effective").asBoolean()).isFalse();
+        assertThat(versions.get("java-priority").get("mechanism_reason").asText()).contains("ThreadPriorityPolicy=0");
+        assertThat(versions.get("linux-priority").get("mechanism_effective").asBoolean()).isFalse();
+        assertThat(versions.get("linux-priority").get("mechanism_reason").asText())
+                .contains("no qosweaver_priority_effective gauge");
+        assertThat(versions.get("original").get("mechanism_effective").isNull()).isTrue();
+        assertThat(versions.get("admission").get("by_hours").get("3").get("error").asText())
+                .contains("refused to start");
+
+        // the generated text: who misses, where a peer beats qosweaver, which mechanism failed
+        String summary = String.join("\n", r.summary());
+        assertThat(summary).contains("Versions that missed deadlines: original", "java-priority");
+        assertThat(summary).contains("linux-priority on collection_time_mean_ms");
+        assertThat(summary).contains("java-priority could NOT apply its mechanism");
+
+        for (String f : List.of("index.html", "RESULTS.md", "collections-12h.png", "collections-3h.png",
+                "collection-time-mean.png", "chart-throughput.png")) {
+            assertThat(dir.resolve(f)).as(f).isNotEmptyFile();
+        }
+        String html = Files.readString(dir.resolve("index.html"));
+        assertThat(html).contains("Table 2", "data:image/png;base64,", "What the numbers show", "FAILED runs");
+        assertThat(Files.readString(dir.resolve("RESULTS.md"))).contains("| qosweaver | 0.000 (0/4) | 0.000 (0/4) |");
+    }
+
+    /** Latencies count served requests only: a version that refused requests says so where it looks better. */
+    @Test
+    void aPeerThatLooksFasterByRefusingRequestsIsNamedAsSuch(@TempDir Path dir) throws Exception {
+        Deadline.WindowRunner fake = (v, h, log) -> new RunResult(v.name(), null, switch (v.name()) {
+            case "concurrency-limits" -> TestResults.scenario(v.name(), 1000, new long[] {300, 300}, null, 50.0, 7_000);
+            case "jetty-qos" -> TestResults.scenario(v.name(), 1000, new long[] {300, 300}, null, 100.0, 0);
+            default -> TestResults.scenario(v.name(), 1000, new long[] {300, 300}, 0.002);
+        }, log.toString());
+        Deadline.Result r = Deadline.run(Versions.resolve(List.of("original", "qosweaver", "concurrency-limits",
+                "jetty-qos")), List.of(3), true, new LinkedHashMap<>(), Map.of(), dir, "test", Progress.NONE, fake);
+        String summary = String.join("\n", r.summary());
+        assertThat(summary).contains("concurrency-limits on chart_p50_ms (50.00 vs 280, having refused or failed 7000 "
+                + "chart requests)").contains("jetty-qos on chart_p50_ms (100 vs 280)");
+    }
+}

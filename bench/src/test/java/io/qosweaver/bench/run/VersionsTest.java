@@ -1,0 +1,151 @@
+package io.qosweaver.bench.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class VersionsTest {
+
+    @Test
+    void thePapersFiveVersionsAndTodaysToolsAreDataSelectedByName() {
+        assertThat(Versions.known()).containsExactly("original", "admission", "java-priority", "linux-priority",
+                "qosweaver", "qosweaver-handwritten", "concurrency-limits", "jetty-qos");
+        assertThat(Versions.known()).containsAll(Versions.ALL_VERSIONS);
+        assertThat(Versions.get("jetty-qos").usesPeer()).isTrue();
+        assertThat(Versions.get("jetty-qos").usesAgent()).isFalse();
+        assertThat(Versions.get("concurrency-limits").peer()).startsWith("peer=concurrency-limits");
+        List<Versions.Version> vs = Versions.resolve(List.of("qosweaver", "original", "java-priority"));
+        assertThat(vs).extracting(Versions.Version::name).containsExactly("qosweaver", "original", "java-priority");
+        assertThat(vs.get(1).usesAgent()).isFalse();
+        assertThat(vs.get(1).jvmFlags()).isEmpty();
+        assertThat(vs.get(2).jvmFlags()).containsExactly("-XX:ThreadPriorityPolicy=1");
+        assertThat(vs.get(0).policy()).isEqualTo("examples/policies/river-monitor.yaml");
+    }
+
+    /**
+     * The versions must differ only in their policy section (issue 4: same app, same load, same
+     * woven join points), so every version file repeats the river monitor's task classes and
+     * control points; this keeps them from drifting apart.
+     */
+    @Test
+    void everyVersionWeavesTheSameTaskClassesAndControlPoints() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        String reference = weavingPart(root.resolve("examples/policies/river-monitor.yaml"));
+        assertThat(reference).contains("taskClasses:").contains("controlPoints:");
+        for (Versions.Version v : Versions.resolve(Versions.PAPER)) {
+            if (v.usesAgent()) {
+                assertThat(weavingPart(root.resolve(v.policy()))).as(v.policy()).isEqualTo(reference);
+            }
+        }
+    }
+
+    /** The generated policy differs from the hand-written one in its control points only. */
+    @Test
+    void theHandwrittenVersionHasTheSameTaskClassesAndPolicy() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        String hand = Files.readString(root.resolve(Versions.get("qosweaver-handwritten").policy()));
+        String gen = Files.readString(root.resolve("examples/policies/river-monitor.yaml"));
+        assertThat(gen).as("the default policy is the generated one").contains("GENERATED control points");
+        assertThat(section(gen, "taskClasses:", "controlPoints:")).isEqualTo(section(hand, "taskClasses:",
+                "controlPoints:"));
+        assertThat(section(gen, "policy:", null)).isEqualTo(section(hand, "policy:", null));
+        assertThat(section(gen, "controlPoints:", "policy:")).isNotEqualTo(section(hand, "controlPoints:", "policy:"));
+    }
+
+    private static String section(String text, String from, String to) {
+        StringBuilder b = new StringBuilder();
+        boolean in = false;
+        for (String line : text.split("\n")) {
+            String l = line.replaceAll("\\s+#.*$", "").stripTrailing();
+            if (l.startsWith(from)) {
+                in = true;
+            } else if (to != null && l.startsWith(to)) {
+                in = false;
+            }
+            if (in && !l.isBlank() && !l.stripLeading().startsWith("#")) {
+                b.append(l).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    /** The lines from taskClasses: up to policy:, without comments and blank lines. */
+    private static String weavingPart(Path file) throws Exception {
+        StringBuilder b = new StringBuilder();
+        boolean in = false;
+        for (String line : Files.readAllLines(file)) {
+            String l = line.replaceAll("\\s+#.*$", "").stripTrailing();
+            if (l.startsWith("taskClasses:")) {
+                in = true;
+            } else if (l.startsWith("policy:")) {
+                in = false;
+            }
+            if (in && !l.isBlank() && !l.stripLeading().startsWith("#")) {
+                b.append(l).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    @Test
+    void everyPolicyFileExistsInTheProject() {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        for (Versions.Version v : Versions.resolve(Versions.known())) {
+            if (v.usesAgent()) {
+                assertThat(root.resolve(v.policy())).as(v.name()).isRegularFile();
+                assertThat(Files.exists(root.resolve(v.policy()))).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void anUnknownNameListsTheKnownOnes() {
+        assertThatThrownBy(() -> Versions.resolve(List.of("original", "nice")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown version 'nice'")
+                .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver, "
+                        + "qosweaver-handwritten, concurrency-limits, jetty-qos");
+        assertThatThrownBy(() -> Versions.resolve(List.of()))
+                .hasMessageContaining("known versions");
+        assertThatThrownBy(() -> Versions.resolve(List.of("original", "original")))
+                .hasMessageContaining("named twice");
+    }
+
+    @Test
+    void theSnapshotGivesEachVersionItsFlagsAndItsOwnPolicyCopy(@org.junit.jupiter.api.io.TempDir Path root)
+            throws Exception {
+        Layout layout = new Layout(root);
+        Files.createDirectories(layout.riverMonitorJar().getParent());
+        Files.createDirectories(layout.agentJar().getParent());
+        Files.writeString(layout.riverMonitorJar(), "app");
+        Files.writeString(layout.agentJar(), "agent");
+        Files.createDirectories(layout.peersAgentJar().getParent());
+        Files.writeString(layout.peersAgentJar(), "peers");
+        Files.createDirectories(root.resolve("examples/policies/versions"));
+        Files.writeString(root.resolve("examples/policies/river-monitor.yaml"), "qosweaver");
+        Files.writeString(root.resolve("examples/policies/versions/java-priority.yaml"), "java-priority");
+        List<Versions.Version> vs = Versions.resolve(List.of("original", "java-priority", "qosweaver", "jetty-qos"));
+        try (Snapshot s = Snapshot.of(layout, vs)) {
+            assertThat(s.jvmFlags(vs.get(0))).isEmpty();
+            assertThat(s.jvmFlags(vs.get(3))).containsExactly("-javaagent:" + s.peersAgentJar()
+                    + "=peer=jetty-qos,lowPath=/chart,maxRequests=" + Runtime.getRuntime().availableProcessors());
+            assertThat(s.peersAgentJar()).startsWith(s.dir());
+            List<String> jp = s.jvmFlags(vs.get(1));
+            assertThat(jp).hasSize(2);
+            assertThat(jp.get(0)).isEqualTo("-XX:ThreadPriorityPolicy=1");
+            assertThat(jp.get(1)).startsWith("-javaagent:" + s.agentJar() + "=policy=").endsWith(
+                    "java-priority.yaml,metricsPort=0");
+            Path copy = s.policies().get("examples/policies/river-monitor.yaml");
+            assertThat(copy).startsWith(s.dir());
+            assertThat(Files.readString(copy)).isEqualTo("qosweaver");
+        }
+        // a missing policy is an error naming the version
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Snapshot.of(layout,
+                Versions.resolve(List.of("admission")))).hasMessageContaining("admission");
+    }
+}
