@@ -1,26 +1,24 @@
 package io.qosweaver.bench;
 
-import io.qosweaver.bench.deadline.DeadlineTest;
-import io.qosweaver.bench.run.FlashCrowdParams;
-import io.qosweaver.bench.flashcrowd.FlashCrowd;
-import io.qosweaver.bench.lowcost.LowCost;
-import io.qosweaver.bench.run.Layout;
-import io.qosweaver.bench.suspension.Suspension;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.deadline.DeadlineTest;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.lowcost.LowCost;
+import io.qosweaver.bench.lowcost.LowCostResult;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.suspension.Suspension;
+import io.qosweaver.bench.suspension.SuspensionResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.app.Progress;
 
 /**
  * CI smoke tests of the {@code suspension} and {@code lowcost} experiments with the real jars
@@ -46,10 +44,10 @@ class HarnessSmokeTest {
     @Test
     void suspensionFollowsTheSchedulersTimeline(@TempDir Path dir) throws Exception {
         Layout layout = layout();
-        Suspension.Result r = Suspension.run(layout, TINY, 3, 1, true, List.of("qosweaver"), dir,
+        SuspensionResult r = Suspension.run(layout, TINY, 3, 1, true, List.of("qosweaver"), dir,
                 "HarnessSmokeTest", Progress.NONE);
         assertThat(r.errors()).isEmpty();
-        Suspension.VersionResult q = r.versions().get("qosweaver");
+        SuspensionResult.VersionResult q = r.versions().get("qosweaver");
         assertThat(q.detail().runningTimeline()).as("chart threads entering and leaving")
                 .anyMatch(p -> p.taskClass().equals("chart"))
                 .anyMatch(p -> p.taskClass().equals("collector") && p.members() == 1);
@@ -65,11 +63,11 @@ class HarnessSmokeTest {
     @Test
     void lowCostRunsAPeerWithAndWithoutCollection(@TempDir Path dir) throws Exception {
         Layout layout = layout();
-        LowCost.Result r = LowCost.run(layout, TINY, 3, 4, 1, true, List.of("original", "jetty-qos"), dir,
+        LowCostResult r = LowCost.run(layout, TINY, 3, 4, 1, true, List.of("original", "jetty-qos"), dir,
                 "HarnessSmokeTest", Progress.NONE);
         assertThat(r.errors()).isEmpty();
         for (String v : List.of("original", "jetty-qos")) {
-            LowCost.VersionResult vr = r.versions().get(v);
+            LowCostResult.VersionResult vr = r.versions().get(v);
             // one measured run per condition (a cold JVM may serve no chart in so short a window: no rate asserted)
             assertThat(vr.withCollection().chartThroughputPerS().n()).as(v).isEqualTo(1);
             assertThat(vr.withoutCollection().chartThroughputPerS().n()).as(v).isEqualTo(1);

@@ -1,11 +1,16 @@
 package io.qosweaver.cli;
 
+import io.qosweaver.cli.bench.BenchCommand;
+import io.qosweaver.cli.bench.DemoCommand;
+import io.qosweaver.cli.pointcuts.PointcutsCommand;
+import io.qosweaver.cli.profile.ProfileCommand;
+import io.qosweaver.cli.run.RunCommand;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
-
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** {@code qosweaver}: the command line. Thin: experiments live in the bench module. */
 @Command(name = "qosweaver", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,

@@ -1,8 +1,11 @@
 package io.qosweaver.bench.app;
 
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadDriver;
+import io.qosweaver.bench.load.LoadResult;
+import io.qosweaver.bench.load.LoadRun;
+import io.qosweaver.bench.load.LoadSpec;
 import io.qosweaver.bench.stats.Format;
-
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,12 +14,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.qosweaver.bench.load.ClassResult;
-import io.qosweaver.bench.load.LoadDriver;
-import io.qosweaver.bench.load.LoadResult;
-import io.qosweaver.bench.load.LoadRun;
-import io.qosweaver.bench.load.LoadSpec;
 
 /**
  * Runs the river monitor as a child process under the flash crowd and measures it.
@@ -282,6 +279,14 @@ public final class RiverMonitorRunner {
             notes.add("running-threads timeline incomplete: " + timeline.problem());
         }
         double seconds = (endMs - startMs) / 1000.0;
+        ScenarioResult s = ScenarioStats.scenario(c, name, startMs, seconds, in, load, before, after, gauge, cpuS,
+                timeline == null ? null : timeline.points(seconds), notes);
+        String invalid = RunValidity.problem(s, c.logFile());
+        if (invalid == null) {
+            return s;
+        }
+        progress.update("[" + c.version() + "] INVALID " + name + " window: " + invalid);
+        notes.add(RunValidity.PREFIX + invalid);
         return ScenarioStats.scenario(c, name, startMs, seconds, in, load, before, after, gauge, cpuS,
                 timeline == null ? null : timeline.points(seconds), notes);
     }

@@ -1,9 +1,8 @@
 package io.qosweaver.bench.app;
 
-import java.util.List;
-
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.load.LoadResult;
+import java.util.List;
 
 /**
  * One measured window of a river-monitor run. Only collections that START inside the window

@@ -2,12 +2,10 @@ package io.qosweaver.bench.app;
 
 import static io.qosweaver.bench.stats.Round.round;
 
-
-import java.util.ArrayList;
-import java.util.List;
-
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.load.LoadResult;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Turns a window's collections, load and metrics into a {@link ScenarioResult}. */
 public final class ScenarioStats {
@@ -66,6 +64,10 @@ public final class ScenarioStats {
                 if (sum != null && cnt - c0 > 0) {
                     sMean = ms((sum - s0) / (cnt - c0));
                 }
+            }
+            if (cnt == null || cnt == 0) {
+                // no episode at all: the scheduler's quantiles of nothing read 0, which is not a time
+                sP50 = sP99 = sMax = null;
             }
         }
         List<ClassResult> classes = load == null ? List.of() : new ArrayList<>(load.classes().values());

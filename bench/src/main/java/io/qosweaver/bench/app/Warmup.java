@@ -1,13 +1,12 @@
 package io.qosweaver.bench.app;
 
+import io.qosweaver.bench.load.LoadDriver;
+import io.qosweaver.bench.load.LoadRun;
+import io.qosweaver.bench.load.LoadSpec;
 import io.qosweaver.bench.stats.Format;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.util.List;
-
-import io.qosweaver.bench.load.LoadDriver;
-import io.qosweaver.bench.load.LoadRun;
-import io.qosweaver.bench.load.LoadSpec;
 
 /**
  * The light first phase of every warm-up: one client per core before the full load.

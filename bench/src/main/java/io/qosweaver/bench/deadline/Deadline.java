@@ -1,16 +1,23 @@
 package io.qosweaver.bench.deadline;
 
-import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.report.Reports;
 
 import static io.qosweaver.bench.stats.Round.round;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.app.FlashCrowdConfig;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.RunResult;
+import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.run.Versions;
-
+import io.qosweaver.bench.stats.Format;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,14 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.run.Machine;
-import io.qosweaver.bench.app.FlashCrowdConfig;
-import io.qosweaver.bench.app.Progress;
-import io.qosweaver.bench.app.RiverMonitorRunner;
-import io.qosweaver.bench.app.RunResult;
-import io.qosweaver.bench.app.ScenarioResult;
 
 /**
  * Experiment {@code deadline} (issue 4; paper QoSWeaver 5.2, Table 2, Fig. 14, 15, 17): for each
@@ -53,65 +52,13 @@ public final class Deadline {
         MAIN_METRICS.put("chart_p99_ms", true);
     }
 
-    /** One version's numbers in one chart window (or aggregated over all of them). */
-    public record Metrics(int collectionCount, int missedCount, Double deadlineMissRatio, Double collectionTimeMeanMs,
-                          Double collectionTimeMaxMs, Double collectionTimeStddevMs, Double chartThroughputPerS,
-                          Double chartP50Ms, Double chartP99Ms, long chartErrors, Double suspensionTimeMeanMs,
-                          Double suspensionTimeP99Ms) {
 
-        Object get(String metric) {
-            return switch (metric) {
-                case "deadline_miss_ratio" -> deadlineMissRatio;
-                case "collection_time_mean_ms" -> collectionTimeMeanMs;
-                case "collection_time_max_ms" -> collectionTimeMaxMs;
-                case "collection_time_stddev_ms" -> collectionTimeStddevMs;
-                case "chart_throughput_per_s" -> chartThroughputPerS;
-                case "chart_p50_ms" -> chartP50Ms;
-                case "chart_p99_ms" -> chartP99Ms;
-                case "suspension_time_mean_ms" -> suspensionTimeMeanMs;
-                case "suspension_time_p99_ms" -> suspensionTimeP99Ms;
-                default -> throw new IllegalArgumentException(metric);
-            };
-        }
-    }
 
-    /**
-     * {@code by_hours.<h>}: the window's metrics (unwrapped: {@code by_hours.<h>.deadline_miss_ratio}
-     * etc.; absent when the run failed, see {@code error}), the priority gauge, and the full window
-     * result ({@code detail}: every collection, the load, the running-threads gauge).
-     */
-    public record Window(int hours, int orderInWindow,
-                         @com.fasterxml.jackson.annotation.JsonUnwrapped Metrics metrics, Boolean mechanismEffective,
-                         String mechanismReason, String appLog, String error, ScenarioResult detail) {
-    }
 
-    /**
-     * {@code versions.<name>}. The top-level metric fields aggregate the windows: collections are
-     * pooled (miss ratio = missed / all, mean, max and stddev over all durations); chart
-     * throughput, p50 and p99 are the means of the windows' values; the suspension mean is
-     * weighted by suspension count, its p99 the largest window p99.
-     */
-    public record VersionResult(String description, List<String> jvmFlags, String policy,
-                                int collectionCount, int missedCount, Double deadlineMissRatio,
-                                Double collectionTimeMeanMs, Double collectionTimeMaxMs,
-                                Double collectionTimeStddevMs, Double chartThroughputPerS, Double chartP50Ms,
-                                Double chartP99Ms, long chartErrors, Double suspensionTimeMeanMs,
-                                Double suspensionTimeP99Ms, Boolean mechanismEffective, String mechanismReason,
-                                Map<String, Double> ratioToOriginal, Map<String, Window> byHours) {
-        Metrics metrics() {
-            return new Metrics(collectionCount, missedCount, deadlineMissRatio, collectionTimeMeanMs,
-                    collectionTimeMaxMs, collectionTimeStddevMs, chartThroughputPerS, chartP50Ms, chartP99Ms,
-                    chartErrors, suspensionTimeMeanMs, suspensionTimeP99Ms);
-        }
-    }
 
-    public record Result(String experiment, String generatedAt, String command, boolean quick,
-                         Map<String, Object> parameters, Map<String, Object> machine, List<List<String>> order,
-                         Map<String, VersionResult> versions, List<String> summary, Map<String, String> errors) {
-        public boolean complete() {
-            return errors.isEmpty();
-        }
-    }
+
+
+
 
     /** Runs one (window, version); a seam so tests can run the aggregation without processes. */
     @FunctionalInterface
@@ -122,16 +69,7 @@ public final class Deadline {
     private Deadline() {
     }
 
-    /** The version order of window {@code i}: rotated by {@code i}. */
-    public static List<String> order(List<String> versions, int i) {
-        List<String> out = new ArrayList<>();
-        for (int j = 0; j < versions.size(); j++) {
-            out.add(versions.get((j + i) % versions.size()));
-        }
-        return out;
-    }
-
-    public static Result run(Layout layout, FlashCrowdParams p, List<Integer> hours, boolean quick,
+    public static DeadlineResult run(Layout layout, FlashCrowdParams p, List<Integer> hours, boolean quick,
                              List<String> versionNames, Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
         List<Versions.Version> versions = Versions.resolve(versionNames);
@@ -162,8 +100,8 @@ public final class Deadline {
                         log);
                 return runner.run(c);
             };
-            Result r = run(versions, hours, quick, params, machine, reportDir, command, progress, wr);
-            DeadlineReport.write(reportDir, r);
+            DeadlineResult r = run(versions, hours, quick, params, machine, reportDir, command, progress, wr);
+            Reports.draw(reportDir, progress, () -> DeadlineReport.write(reportDir, r));
             return r;
         }
     }
@@ -175,17 +113,17 @@ public final class Deadline {
      * Runs every window and version through {@code wr}, aggregates, writes results.json (and, after
      * each window, {@value #PARTIAL_RESULTS}).
      */
-    public static Result run(List<Versions.Version> versions, List<Integer> hours, boolean quick,
+    public static DeadlineResult run(List<Versions.Version> versions, List<Integer> hours, boolean quick,
                              Map<String, Object> params, Map<String, Object> machine, Path reportDir, String command,
                              Progress progress, WindowRunner wr) throws IOException, InterruptedException {
         List<String> names = versions.stream().map(Versions.Version::name).toList();
-        Map<String, Map<Integer, Window>> windows = new LinkedHashMap<>();
+        Map<String, Map<Integer, DeadlineResult.Window>> windows = new LinkedHashMap<>();
         names.forEach(n -> windows.put(n, new LinkedHashMap<>()));
         Map<String, String> errors = new LinkedHashMap<>();
         List<List<String>> orders = new ArrayList<>();
         for (int i = 0; i < hours.size(); i++) {
             int h = hours.get(i);
-            List<String> order = order(names, i);
+            List<String> order = Versions.rotated(names, i);
             orders.add(order);
             progress.update("[deadline] window " + h + " h (" + (i + 1) + "/" + hours.size() + "), order " + order);
             for (int k = 0; k < order.size(); k++) {
@@ -210,35 +148,35 @@ public final class Deadline {
                         errors), reportDir.resolve(PARTIAL_RESULTS));
             }
         }
-        Result res = result(versions, hours, quick, params, machine, command, windows, orders, errors);
+        DeadlineResult res = result(versions, hours, quick, params, machine, command, windows, orders, errors);
         JsonWriter.write(res, reportDir.resolve("results.json"));
         Files.deleteIfExists(reportDir.resolve(PARTIAL_RESULTS));
         return res;
     }
 
-    private static Result result(List<Versions.Version> versions, List<Integer> hours, boolean quick,
+    private static DeadlineResult result(List<Versions.Version> versions, List<Integer> hours, boolean quick,
                                  Map<String, Object> params, Map<String, Object> machine, String command,
-                                 Map<String, Map<Integer, Window>> windows, List<List<String>> orders,
+                                 Map<String, Map<Integer, DeadlineResult.Window>> windows, List<List<String>> orders,
                                  Map<String, String> errors) {
-        Map<String, VersionResult> results = new LinkedHashMap<>();
+        Map<String, DeadlineResult.VersionResult> results = new LinkedHashMap<>();
         for (Versions.Version v : versions) {
             results.put(v.name(), aggregate(v, windows.get(v.name())));
         }
-        VersionResult orig = results.get(Versions.ORIGINAL);
+        DeadlineResult.VersionResult orig = results.get(Versions.ORIGINAL);
         if (orig != null) {
-            Map<String, VersionResult> withRatios = new LinkedHashMap<>();
+            Map<String, DeadlineResult.VersionResult> withRatios = new LinkedHashMap<>();
             results.forEach((n, r) -> withRatios.put(n, withRatio(r, orig)));
             results = withRatios;
         }
         Map<String, Object> ps = new LinkedHashMap<>(params);
         ps.put("order", "the version order is rotated by one per chart window; see `order`");
-        return new Result("deadline", Instant.now().toString(), command, quick, ps, machine, List.copyOf(orders),
+        return new DeadlineResult("deadline", Instant.now().toString(), command, quick, ps, machine, List.copyOf(orders),
                 results, summary(results, hours), new LinkedHashMap<>(errors));
     }
 
-    static Window window(Versions.Version v, int h, int orderIndex, RunResult rr, Path log, String error) {
+    static DeadlineResult.Window window(Versions.Version v, int h, int orderIndex, RunResult rr, Path log, String error) {
         ScenarioResult s = rr == null ? null : rr.overloaded();
-        Metrics m = s == null ? null : new Metrics(s.collectionCount(), s.missedCount(), s.deadlineMissRatio(),
+        DeadlineResult.Metrics m = s == null ? null : new DeadlineResult.Metrics(s.collectionCount(), s.missedCount(), s.deadlineMissRatio(),
                 s.collectionTimeMeanMs(), s.collectionTimeMaxMs(), s.collectionTimeStddevMs(), s.chartThroughputPerS(),
                 s.chartP50Ms(), s.chartP99Ms(), s.chartErrors(), s.suspensionTimeMeanMs(), s.suspensionTimeP99Ms());
         Boolean eff = null;
@@ -257,10 +195,10 @@ public final class Deadline {
         } else {
             reason = v.usesAgent() ? "not a priority policy (the agent's scheduler applies it)" : "no agent";
         }
-        return new Window(h, orderIndex, m, eff, reason, log.toString(), error, s);
+        return new DeadlineResult.Window(h, orderIndex, m, eff, reason, log.toString(), error, s);
     }
 
-    static VersionResult aggregate(Versions.Version v, Map<Integer, Window> byH) {
+    static DeadlineResult.VersionResult aggregate(Versions.Version v, Map<Integer, DeadlineResult.Window> byH) {
         List<Double> durations = new ArrayList<>();
         int count = 0;
         int missed = 0;
@@ -273,7 +211,7 @@ public final class Deadline {
         Double suspP99 = null;
         Boolean eff = null;
         String reason = null;
-        for (Window w : byH.values()) {
+        for (DeadlineResult.Window w : byH.values()) {
             if (w.mechanismEffective() != null) {
                 if (eff == null || !w.mechanismEffective()) {
                     reason = w.mechanismReason();
@@ -318,32 +256,32 @@ public final class Deadline {
             }
             sd = round(Math.sqrt(sq / durations.size()));
         }
-        Map<String, Window> out = new LinkedHashMap<>();
+        Map<String, DeadlineResult.Window> out = new LinkedHashMap<>();
         byH.forEach((h, w) -> out.put(Integer.toString(h), w));
-        return new VersionResult(v.description(), v.jvmFlags(), v.policy(), count, missed,
+        return new DeadlineResult.VersionResult(v.description(), v.jvmFlags(), v.policy(), count, missed,
                 count == 0 ? null : round4((double) missed / count), round(mean),
                 durations.isEmpty() ? null : durations.stream().mapToDouble(d -> d).max().getAsDouble(), sd,
                 round(mean(tput)), round(mean(p50)), round(mean(p99)), errors,
                 suspCount == 0 ? null : round(suspSum / suspCount), suspP99, eff, reason, null, out);
     }
 
-    static VersionResult withRatio(VersionResult r, VersionResult orig) {
+    static DeadlineResult.VersionResult withRatio(DeadlineResult.VersionResult r, DeadlineResult.VersionResult orig) {
         Map<String, Double> ratios = new LinkedHashMap<>();
-        Metrics a = r.metrics();
-        Metrics o = orig.metrics();
+        DeadlineResult.Metrics a = r.metrics();
+        DeadlineResult.Metrics o = orig.metrics();
         for (String m : MAIN_METRICS.keySet()) {
             Object x = a.get(m);
             Object y = o.get(m);
             ratios.put(m, x instanceof Double dx && y instanceof Double dy && dy != 0 ? round4(dx / dy) : null);
         }
-        return new VersionResult(r.description(), r.jvmFlags(), r.policy(), r.collectionCount(), r.missedCount(),
+        return new DeadlineResult.VersionResult(r.description(), r.jvmFlags(), r.policy(), r.collectionCount(), r.missedCount(),
                 r.deadlineMissRatio(), r.collectionTimeMeanMs(), r.collectionTimeMaxMs(), r.collectionTimeStddevMs(),
                 r.chartThroughputPerS(), r.chartP50Ms(), r.chartP99Ms(), r.chartErrors(), r.suspensionTimeMeanMs(),
                 r.suspensionTimeP99Ms(), r.mechanismEffective(), r.mechanismReason(), ratios, r.byHours());
     }
 
     /** A few generated sentences: who misses, where, and where a peer beats qosweaver. */
-    static List<String> summary(Map<String, VersionResult> rs, List<Integer> hours) {
+    static List<String> summary(Map<String, DeadlineResult.VersionResult> rs, List<Integer> hours) {
         List<String> out = new ArrayList<>();
         List<String> miss = new ArrayList<>();
         List<String> clean = new ArrayList<>();
@@ -368,8 +306,8 @@ public final class Deadline {
                 : "Versions that missed deadlines: " + String.join("; ", miss) + ".")
                 + (clean.isEmpty() ? " Every version missed at least one deadline."
                 : " No miss: " + String.join(", ", clean) + "."));
-        VersionResult q = rs.get(Versions.QOSWEAVER);
-        VersionResult o = rs.get(Versions.ORIGINAL);
+        DeadlineResult.VersionResult q = rs.get(Versions.QOSWEAVER);
+        DeadlineResult.VersionResult o = rs.get(Versions.ORIGINAL);
         if (q != null && o != null && q.collectionTimeMeanMs() != null && o.collectionTimeMeanMs() != null) {
             out.add(String.format(Locale.ROOT, "Mean collection time: original %.0f ms, qosweaver %.0f ms (%.2fx "
                             + "original); chart throughput %.2f/s vs %.2f/s.", o.collectionTimeMeanMs(),

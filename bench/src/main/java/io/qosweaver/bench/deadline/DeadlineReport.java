@@ -1,11 +1,13 @@
 package io.qosweaver.bench.deadline;
 
+import io.qosweaver.bench.app.RunValidity;
+
+import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.ReportDocument;
 import io.qosweaver.bench.report.ScenarioCharts;
 import io.qosweaver.bench.report.Table;
 import io.qosweaver.bench.run.Machine;
-
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
@@ -23,8 +24,6 @@ import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
-
-import io.qosweaver.bench.app.ScenarioResult;
 
 /**
  * {@code index.html} and {@code RESULTS.md} of the {@code deadline} experiment: the generated
@@ -48,7 +47,7 @@ public final class DeadlineReport {
     private DeadlineReport() {
     }
 
-    public static void write(Path dir, Deadline.Result r) throws IOException {
+    public static void write(Path dir, DeadlineResult r) throws IOException {
         Map<String, Map<String, Object>> json = flat(r);
         List<String> hours = hours(r);
         ReportDocument doc = new ReportDocument(
@@ -57,6 +56,14 @@ public final class DeadlineReport {
         if (!r.errors().isEmpty()) {
             doc.warnings(List.of("FAILED runs: " + r.errors()));
         }
+        List<String> invalid = new java.util.ArrayList<>();
+        r.versions().forEach((v, vr) -> vr.byHours().forEach((h, w) -> {
+            String why = RunValidity.of(w.detail());
+            if (why != null) {
+                invalid.add(v + ", " + h + " h charts: figures INVALID, " + why);
+            }
+        }));
+        doc.warnings(invalid);
         doc.command(r.command());
         doc.heading("Deadline miss ratio per chart window (Table 2)").table(missTable(r, hours));
         doc.heading("Main metrics (aggregated over the windows)").table(mainTable(json));
@@ -66,7 +73,7 @@ public final class DeadlineReport {
         for (String h : hours) {
             Map<String, ScenarioResult> per = new LinkedHashMap<>();
             r.versions().forEach((v, vr) -> {
-                Deadline.Window w = vr.byHours().get(h);
+                DeadlineResult.Window w = vr.byHours().get(h);
                 if (w != null && w.detail() != null) {
                     per.put(v, w.detail());
                 }
@@ -91,7 +98,7 @@ public final class DeadlineReport {
         doc.write(dir);
     }
 
-    private static List<String[]> orderTable(Deadline.Result r) {
+    private static List<String[]> orderTable(DeadlineResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"window", "order"});
         List<String> hours = hours(r);
@@ -104,13 +111,13 @@ public final class DeadlineReport {
 
     /** The versions as the JSON has them (snake_case maps), to read metrics by name. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Map<String, Object>> flat(Deadline.Result r) {
+    private static Map<String, Map<String, Object>> flat(DeadlineResult r) {
         Map<String, Map<String, Object>> out = new LinkedHashMap<>();
         r.versions().forEach((v, vr) -> out.put(v, JsonWriter.MAPPER.convertValue(vr, Map.class)));
         return out;
     }
 
-    private static List<String> hours(Deadline.Result r) {
+    private static List<String> hours(DeadlineResult r) {
         List<String> out = new ArrayList<>();
         r.versions().values().forEach(v -> v.byHours().keySet().forEach(h -> {
             if (!out.contains(h)) {
@@ -120,7 +127,7 @@ public final class DeadlineReport {
         return out;
     }
 
-    private static List<String[]> missTable(Deadline.Result r, List<String> hours) {
+    private static List<String[]> missTable(DeadlineResult r, List<String> hours) {
         List<String[]> rows = new ArrayList<>();
         List<String> head = new ArrayList<>(List.of("version"));
         hours.forEach(x -> head.add(x + " h"));
@@ -129,7 +136,7 @@ public final class DeadlineReport {
         r.versions().forEach((v, vr) -> {
             List<String> row = new ArrayList<>(List.of(v));
             for (String x : hours) {
-                Deadline.Window w = vr.byHours().get(x);
+                DeadlineResult.Window w = vr.byHours().get(x);
                 row.add(w == null || w.metrics() == null ? "-" : Table.cell(w.metrics().deadlineMissRatio())
                         + " (" + w.metrics().missedCount() + "/" + w.metrics().collectionCount() + ")");
             }
@@ -146,13 +153,15 @@ public final class DeadlineReport {
         rows.add(head.toArray(new String[0]));
         for (String[] m : MAIN) {
             List<String> row = new ArrayList<>(List.of(m[1]));
-            json.values().forEach(v -> row.add(Table.cell(v.get(m[0]))));
+            // no episode (no mean): a p99 of nothing is no time, whatever an old results.json says
+            json.values().forEach(v -> row.add(m[0].equals("suspension_time_p99_ms") && v.get("suspension_time_mean_ms") == null
+                    ? "-" : Table.cell(v.get(m[0]))));
             rows.add(row.toArray(new String[0]));
         }
         return rows;
     }
 
-    private static List<String[]> ratioTable(Deadline.Result r) {
+    private static List<String[]> ratioTable(DeadlineResult r) {
         List<String[]> rows = new ArrayList<>();
         List<String> head = new ArrayList<>(List.of("metric"));
         head.addAll(r.versions().keySet());
@@ -169,7 +178,7 @@ public final class DeadlineReport {
         return rows;
     }
 
-    private static List<String[]> mechanismTable(Deadline.Result r) {
+    private static List<String[]> mechanismTable(DeadlineResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"version", "JVM flags", "policy", "mechanism effective", "reason"});
         r.versions().forEach((v, vr) -> rows.add(new String[] {v, String.join(" ", vr.jvmFlags()),
@@ -179,11 +188,11 @@ public final class DeadlineReport {
         return rows;
     }
 
-    static JFreeChart meanChart(Deadline.Result r, List<String> hours) {
+    static JFreeChart meanChart(DeadlineResult r, List<String> hours) {
         DefaultStatisticalCategoryDataset d = new DefaultStatisticalCategoryDataset();
         for (String x : hours) {
             r.versions().forEach((v, vr) -> {
-                Deadline.Window w = vr.byHours().get(x);
+                DeadlineResult.Window w = vr.byHours().get(x);
                 if (w != null && w.metrics() != null && w.metrics().collectionTimeMeanMs() != null) {
                     d.add(w.metrics().collectionTimeMeanMs() / 1000.0,
                             nz(w.metrics().collectionTimeStddevMs()) / 1000.0, x + " h", v);
@@ -202,11 +211,11 @@ public final class DeadlineReport {
         return new JFreeChart("Mean collection time (bars: one stddev)", JFreeChart.DEFAULT_TITLE_FONT, plot, true);
     }
 
-    static JFreeChart throughputChart(Deadline.Result r, List<String> hours) {
+    static JFreeChart throughputChart(DeadlineResult r, List<String> hours) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
         for (String x : hours) {
             r.versions().forEach((v, vr) -> {
-                Deadline.Window w = vr.byHours().get(x);
+                DeadlineResult.Window w = vr.byHours().get(x);
                 if (w != null && w.metrics() != null) {
                     d.addValue(w.metrics().chartThroughputPerS(), x + " h", v);
                 }

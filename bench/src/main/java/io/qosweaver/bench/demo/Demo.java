@@ -1,12 +1,20 @@
 package io.qosweaver.bench.demo;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
-import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.report.Reports;
+
+import io.qosweaver.bench.app.FlashCrowdConfig;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.RunResult;
+import io.qosweaver.bench.app.ScenarioResult;
+import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.ScenarioCharts;
+import io.qosweaver.bench.report.ScenarioReport;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.run.Versions;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,15 +22,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.qosweaver.bench.report.ScenarioReport;
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.run.Machine;
-import io.qosweaver.bench.app.FlashCrowdConfig;
-import io.qosweaver.bench.app.Progress;
-import io.qosweaver.bench.app.RiverMonitorRunner;
-import io.qosweaver.bench.app.RunResult;
-import io.qosweaver.bench.app.ScenarioResult;
 
 /**
  * The demo of issue 3 (experiment {@code deadline}, paper QoSWeaver 5.2): the same flash crowd
@@ -34,22 +33,12 @@ public final class Demo {
     public static final String ORIGINAL = Versions.ORIGINAL;
     public static final String QOSWEAVER = Versions.QOSWEAVER;
 
-    /** results.json of the demo. */
-    public record Result(String experiment, String generatedAt, String command, boolean quick,
-                         Map<String, Object> parameters, Map<String, Object> machine,
-                         Map<String, ScenarioResult> versions, Map<String, String> appLogs,
-                         Map<String, String> errors) {
 
-        /** Whether every version asked for produced a result. */
-        public boolean complete() {
-            return errors.isEmpty();
-        }
-    }
 
     private Demo() {
     }
 
-    public static Result run(Layout layout, FlashCrowdParams p, boolean quick, List<String> versionNames,
+    public static DemoResult run(Layout layout, FlashCrowdParams p, boolean quick, List<String> versionNames,
                              Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
         List<Versions.Version> vs = Versions.resolve(versionNames);
@@ -96,15 +85,15 @@ public final class Demo {
         params.put("policy", policies.get(QOSWEAVER));
         params.put("policies", policies);
         params.putAll(layout.jarDates(needAgent));
-        Result res = new Result("deadline", Instant.now().toString(), command, quick, params, machine, versions, logs,
+        DemoResult res = new DemoResult("demo", Instant.now().toString(), command, quick, params, machine, versions, logs,
                 errors);
         JsonWriter.write(res, reportDir.resolve("results.json"));
-        ScenarioReport.write(reportDir, "QoSWeaver demo: the river monitor under a flash crowd",
+        Reports.draw(reportDir, progress, () -> ScenarioReport.write(reportDir, "QoSWeaver demo: the river monitor under a flash crowd",
                 List.of("The unmodified river monitor under " + demo.chartClients() + " closed-loop chart clients ("
                         + demo.chartHours() + " h charts); collector period " + demo.periodS() + " s, "
                         + demo.rivers() + " rivers. 'original' runs without the agent, 'qosweaver' with"
                         + " -javaagent and the importance policy " + params.get("policy") + "."),
-                errors.isEmpty() ? List.of() : List.of("Failed: " + errors), command, measured, params, machine);
+                errors.isEmpty() ? List.of() : List.of("Failed: " + errors), command, measured, params, machine));
         return res;
     }
 }

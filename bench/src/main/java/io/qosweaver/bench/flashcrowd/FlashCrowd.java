@@ -1,27 +1,26 @@
 package io.qosweaver.bench.flashcrowd;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.report.Reports;
 
-import io.qosweaver.bench.report.ScenarioCharts;
-import io.qosweaver.bench.run.Layout;
-import io.qosweaver.bench.run.Snapshot;
-
-import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import io.qosweaver.bench.report.ScenarioReport;
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.app.FlashCrowdConfig;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
 import io.qosweaver.bench.app.RunResult;
 import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.app.Warmup;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.report.ScenarioCharts;
+import io.qosweaver.bench.report.ScenarioReport;
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Machine;
+import io.qosweaver.bench.run.Snapshot;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The flash crowd of issue 2 (paper: QoSWeaver 5.2): the unmodified river monitor, first idle,
@@ -31,16 +30,12 @@ import io.qosweaver.bench.app.Warmup;
  */
 public final class FlashCrowd {
 
-    /** Results: the parameters, the machine, both windows, and whether the failure reproduced. */
-    public record Result(String experiment, String generatedAt, String command, Map<String, Object> parameters,
-                         Map<String, Object> machine, Map<String, ScenarioResult> scenarios, boolean reproduced,
-                         String criterion, String appLog) {
-    }
+
 
     private FlashCrowd() {
     }
 
-    public static Result run(Layout layout, FlashCrowdParams p, Path reportDir, String command, Progress progress)
+    public static FlashCrowdResult run(Layout layout, FlashCrowdParams p, Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
         layout.ensureBuilt(false);
         Map<String, Object> machine = Machine.describe();
@@ -60,12 +55,12 @@ public final class FlashCrowd {
         boolean reproduced = reproduced(r.idle(), r.overloaded());
         Map<String, Object> params = p.asMap();
         params.putAll(layout.jarDates(false));
-        Result res = new Result("flashcrowd", Instant.now().toString(), command, params, machine, scenarios,
+        FlashCrowdResult res = new FlashCrowdResult("flashcrowd", Instant.now().toString(), command, params, machine, scenarios,
                 reproduced, CRITERION, r.appLog());
         JsonWriter.write(res, reportDir.resolve("results.json"));
         ScenarioResult idle = r.idle();
         ScenarioResult loaded = r.overloaded();
-        ScenarioReport.write(reportDir, "Flash crowd: the river monitor idle and under " + p.chartClients()
+        Reports.draw(reportDir, progress, () -> ScenarioReport.write(reportDir, "Flash crowd: the river monitor idle and under " + p.chartClients()
                         + " chart clients",
                 List.of("The unmodified river monitor, collector period " + p.periodS() + " s, " + p.rivers()
                                 + " rivers; " + p.chartClients() + " closed-loop clients of /chart?hours="
@@ -76,7 +71,7 @@ public final class FlashCrowd {
                                         + "miss ratio %s, mean %.0f ms).", idle.collectionCount(), idle.missedCount(),
                                 orZero(idle.collectionTimeMaxMs()), loaded.collectionCount(),
                                 loaded.deadlineMissRatio(), orZero(loaded.collectionTimeMeanMs())) : ".")),
-                List.of(), command, scenarios, params, machine);
+                List.of(), command, scenarios, params, machine));
         return res;
     }
 

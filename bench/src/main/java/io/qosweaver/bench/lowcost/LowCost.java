@@ -1,16 +1,24 @@
 package io.qosweaver.bench.lowcost;
 
-import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.report.Reports;
+
+import io.qosweaver.bench.stats.Ratios;
 
 import static io.qosweaver.bench.stats.Round.round;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
-import io.qosweaver.bench.deadline.Deadline;
+import io.qosweaver.bench.app.FlashCrowdConfig;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.run.Versions;
-
+import io.qosweaver.bench.stats.Format;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,14 +29,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-
-import io.qosweaver.bench.load.ClassResult;
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.run.Machine;
-import io.qosweaver.bench.app.FlashCrowdConfig;
-import io.qosweaver.bench.app.Progress;
-import io.qosweaver.bench.app.RiverMonitorRunner;
-import io.qosweaver.bench.app.ScenarioResult;
 
 /**
  * Experiment {@code lowcost} (issue 4; paper QoSWeaver 5.2, Fig. 18 and "Scheduling
@@ -43,54 +43,13 @@ public final class LowCost {
     public static final String WITH = "with_collection";
     public static final String WITHOUT = "without_collection";
 
-    /** Spread of a repeated measurement. */
-    public record Spread(Double mean, Double min, Double max, Double stddev, int n) {
-        static Spread of(List<Double> xs) {
-            List<Double> v = xs.stream().filter(x -> x != null).toList();
-            if (v.isEmpty()) {
-                return new Spread(null, null, null, null, 0);
-            }
-            double m = v.stream().mapToDouble(d -> d).average().orElse(0);
-            double sq = v.stream().mapToDouble(d -> (d - m) * (d - m)).sum();
-            return new Spread(round(m), round(v.stream().mapToDouble(d -> d).min().orElse(0)),
-                    round(v.stream().mapToDouble(d -> d).max().orElse(0)),
-                    round(v.size() < 2 ? 0 : Math.sqrt(sq / (v.size() - 1))), v.size());
-        }
-    }
 
-    /**
-     * One condition of one version. {@code chart_mean_ci95_ms}: the 95 % confidence interval of
-     * the mean chart response time (normal approximation over the requests of the runs, as the
-     * paper gives for Fig. 18 b).
-     */
-    public record Condition(Spread chartThroughputPerS, Spread chartMeanMs, List<Double> chartMeanCi95Ms,
-                            Spread chartP50Ms, Spread chartP99Ms, Spread appCpuMsPerChart, long chartErrors,
-                            Map<String, Long> chartErrorKinds, List<ScenarioResult> runs) {
-    }
 
-    /**
-     * {@code versions.<name>}: the issue's common fields from the runs with collection, both
-     * conditions in full, and the ratios to {@code original} of the same invocation:
-     * {@code throughput_loss_with_collection_pct} (Fig. 18 a), {@code response_time_increase_pct}
-     * (Fig. 18 b), {@code overhead_pct} (throughput lost without collection) and
-     * {@code cpu_per_chart_overhead_pct}.
-     */
-    public record VersionResult(String description, String policy, String peer, Double deadlineMissRatio,
-                                Double collectionTimeMeanMs, Double collectionTimeMaxMs,
-                                Double collectionTimeStddevMs, Double chartThroughputPerS, Double chartP50Ms,
-                                Double chartP99Ms, Double suspensionTimeMeanMs, Double suspensionTimeP99Ms,
-                                Condition withCollection, Condition withoutCollection,
-                                Double throughputLossWithCollectionPct, Double responseTimeIncreasePct,
-                                Double overheadPct, Double cpuPerChartOverheadPct) {
-    }
 
-    public record Result(String experiment, String generatedAt, String command, boolean quick,
-                         Map<String, Object> parameters, Map<String, Object> machine, List<List<String>> order,
-                         Map<String, VersionResult> versions, List<String> summary, Map<String, String> errors) {
-        public boolean complete() {
-            return errors.isEmpty();
-        }
-    }
+
+
+
+
 
     /** Runs one version in one condition; a seam so tests can aggregate without processes. */
     @FunctionalInterface
@@ -108,7 +67,7 @@ public final class LowCost {
      * @param withoutS      the window without collection
      * @param repeatsWithout runs without collection per version (rounds); with collection: one
      */
-    public static Result run(Layout layout, FlashCrowdParams p, int hours, double withoutS, int repeatsWithout,
+    public static LowCostResult run(Layout layout, FlashCrowdParams p, int hours, double withoutS, int repeatsWithout,
                              boolean quick, List<String> versionNames, Path reportDir, String command,
                              Progress progress) throws IOException, InterruptedException {
         List<Versions.Version> versions = Versions.resolve(versionNames);
@@ -137,9 +96,9 @@ public final class LowCost {
                         List.of("-jar", jars.riverMonitorJar().toString()), appArgs, log);
                 return runner.run(c).overloaded();
             };
-            Result r = run(versions, repeatsWithout, quick, params, Machine.describe(), reportDir, command, progress,
+            LowCostResult r = run(versions, repeatsWithout, quick, params, Machine.describe(), reportDir, command, progress,
                     cr);
-            LowCostReport.write(reportDir, r);
+            Reports.draw(reportDir, progress, () -> LowCostReport.write(reportDir, r));
             return r;
         }
     }
@@ -152,7 +111,7 @@ public final class LowCost {
      * version order rotates by one per round. After every run but the last, what is done so far is
      * written to {@value #PARTIAL_RESULTS}, so that an hour of runs is not lost to a crash.
      */
-    public static Result run(List<Versions.Version> versions, int repeatsWithout, boolean quick,
+    public static LowCostResult run(List<Versions.Version> versions, int repeatsWithout, boolean quick,
                              Map<String, Object> params, Map<String, Object> machine, Path reportDir, String command,
                              Progress progress, CellRunner cr) throws IOException, InterruptedException {
         if (repeatsWithout < 1) {
@@ -171,7 +130,7 @@ public final class LowCost {
         int done = 0;
         Path partial = reportDir.resolve(PARTIAL_RESULTS);
         for (int round = 0; round < repeatsWithout; round++) {
-            List<String> order = Deadline.order(names, round);
+            List<String> order = Versions.rotated(names, round);
             orders.add(order);
             progress.update("[lowcost] round " + (round + 1) + "/" + repeatsWithout + ", order " + order);
             for (String n : order) {
@@ -193,44 +152,44 @@ public final class LowCost {
                 }
             }
         }
-        Result res = result(versions, quick, params, machine, command, orders, with, without, errors);
+        LowCostResult res = result(versions, quick, params, machine, command, orders, with, without, errors);
         JsonWriter.write(res, reportDir.resolve("results.json"));
         Files.deleteIfExists(partial);
         return res;
     }
 
-    private static Result result(List<Versions.Version> versions, boolean quick, Map<String, Object> params,
+    private static LowCostResult result(List<Versions.Version> versions, boolean quick, Map<String, Object> params,
                                  Map<String, Object> machine, String command, List<List<String>> orders,
                                  Map<String, List<ScenarioResult>> with, Map<String, List<ScenarioResult>> without,
                                  Map<String, String> errors) {
         List<String> names = versions.stream().map(Versions.Version::name).toList();
-        Map<String, VersionResult> results = new LinkedHashMap<>();
-        Condition origWith = condition(with.getOrDefault(Versions.ORIGINAL, List.of()));
-        Condition origWithout = condition(without.getOrDefault(Versions.ORIGINAL, List.of()));
+        Map<String, LowCostResult.VersionResult> results = new LinkedHashMap<>();
+        LowCostResult.Condition origWith = condition(with.getOrDefault(Versions.ORIGINAL, List.of()));
+        LowCostResult.Condition origWithout = condition(without.getOrDefault(Versions.ORIGINAL, List.of()));
         boolean haveOriginal = names.contains(Versions.ORIGINAL);
         for (Versions.Version v : versions) {
-            Condition w = condition(with.get(v.name()));
-            Condition wo = condition(without.get(v.name()));
+            LowCostResult.Condition w = condition(with.get(v.name()));
+            LowCostResult.Condition wo = condition(without.get(v.name()));
             ScenarioResult first = with.get(v.name()).isEmpty() ? null : with.get(v.name()).get(0);
-            results.put(v.name(), new VersionResult(v.description(), v.policy(), v.peer(),
+            results.put(v.name(), new LowCostResult.VersionResult(v.description(), v.policy(), v.peer(),
                     first == null ? null : first.deadlineMissRatio(), first == null ? null : first.collectionTimeMeanMs(),
                     first == null ? null : first.collectionTimeMaxMs(),
                     first == null ? null : first.collectionTimeStddevMs(), w.chartThroughputPerS().mean(),
                     w.chartP50Ms().mean(), w.chartP99Ms().mean(), first == null ? null : first.suspensionTimeMeanMs(),
                     first == null ? null : first.suspensionTimeP99Ms(), w, wo,
-                    haveOriginal ? lossPct(w.chartThroughputPerS().mean(), origWith.chartThroughputPerS().mean()) : null,
-                    haveOriginal ? increasePct(w.chartMeanMs().mean(), origWith.chartMeanMs().mean()) : null,
-                    haveOriginal ? lossPct(wo.chartThroughputPerS().mean(), origWithout.chartThroughputPerS().mean())
+                    haveOriginal ? Ratios.lossPct(w.chartThroughputPerS().mean(), origWith.chartThroughputPerS().mean()) : null,
+                    haveOriginal ? Ratios.increasePct(w.chartMeanMs().mean(), origWith.chartMeanMs().mean()) : null,
+                    haveOriginal ? Ratios.lossPct(wo.chartThroughputPerS().mean(), origWithout.chartThroughputPerS().mean())
                             : null,
-                    haveOriginal ? increasePct(wo.appCpuMsPerChart().mean(), origWithout.appCpuMsPerChart().mean())
+                    haveOriginal ? Ratios.increasePct(wo.appCpuMsPerChart().mean(), origWithout.appCpuMsPerChart().mean())
                             : null));
         }
-        return new Result("lowcost", Instant.now().toString(), command, quick, params, machine,
+        return new LowCostResult("lowcost", Instant.now().toString(), command, quick, params, machine,
                 orders.stream().map(List::copyOf).toList(), results, summary(results), new LinkedHashMap<>(errors));
     }
 
-    static Condition condition(List<ScenarioResult> runs) {
-        Function<Function<ScenarioResult, Double>, Spread> spread = f -> Spread.of(runs.stream().map(f).toList());
+    static LowCostResult.Condition condition(List<ScenarioResult> runs) {
+        Function<Function<ScenarioResult, Double>, LowCostResult.Spread> spread = f -> LowCostResult.Spread.of(runs.stream().map(f).toList());
         long errors = runs.stream().mapToLong(ScenarioResult::chartErrors).sum();
         Map<String, Long> kinds = new LinkedHashMap<>();
         long n = 0;
@@ -256,24 +215,14 @@ public final class LowCost {
             double half = 1.96 * sd / Math.sqrt(n);
             ci = List.of(round(mean - half), round(mean + half));
         }
-        return new Condition(spread.apply(ScenarioResult::chartThroughputPerS),
+        return new LowCostResult.Condition(spread.apply(ScenarioResult::chartThroughputPerS),
                 spread.apply(s -> s.load().stream().filter(x -> x.name().equals("chart")).findFirst()
                         .map(ClassResult::meanMs).orElse(null)),
                 ci, spread.apply(ScenarioResult::chartP50Ms), spread.apply(ScenarioResult::chartP99Ms),
                 spread.apply(ScenarioResult::appCpuMsPerChart), errors, kinds, List.copyOf(runs));
     }
 
-    /** Percent lost against the baseline (positive = worse), or null. */
-    public static Double lossPct(Double x, Double base) {
-        return x == null || base == null || base == 0 ? null : round(100.0 * (base - x) / base);
-    }
-
-    /** Percent added over the baseline (positive = worse), or null. */
-    public static Double increasePct(Double x, Double base) {
-        return x == null || base == null || base == 0 ? null : round(100.0 * (x - base) / base);
-    }
-
-    static List<String> summary(Map<String, VersionResult> rs) {
+    static List<String> summary(Map<String, LowCostResult.VersionResult> rs) {
         List<String> out = new ArrayList<>();
         rs.forEach((n, r) -> {
             if (n.equals(Versions.ORIGINAL)) {

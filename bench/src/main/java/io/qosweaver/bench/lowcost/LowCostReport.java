@@ -1,22 +1,21 @@
 package io.qosweaver.bench.lowcost;
 
+import io.qosweaver.bench.app.RunValidity;
+
 import io.qosweaver.bench.report.ReportDocument;
 import io.qosweaver.bench.report.Table;
 import io.qosweaver.bench.run.Machine;
-
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
 import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
-
 
 /**
  * {@code index.html} and {@code RESULTS.md} of the {@code lowcost} experiment: Fig. 18 (chart
@@ -27,13 +26,28 @@ public final class LowCostReport {
     private LowCostReport() {
     }
 
-    public static void write(Path dir, LowCost.Result r) throws IOException {
+    public static void write(Path dir, LowCostResult r) throws IOException {
         ReportDocument doc = new ReportDocument(
                 "Low cost: what each version costs the chart requests, with and without the collector");
         doc.heading("What the numbers show").bullets(r.summary());
         if (!r.errors().isEmpty()) {
             doc.warnings(List.of("FAILED runs: " + r.errors()));
         }
+        List<String> invalid = new java.util.ArrayList<>();
+        r.versions().forEach((v, vr) -> {
+            for (LowCostResult.Condition c : java.util.Arrays.asList(vr.withCollection(), vr.withoutCollection())) {
+                if (c == null) {
+                    continue;
+                }
+                for (var run : c.runs()) {
+                    String why = RunValidity.of(run);
+                    if (why != null) {
+                        invalid.add(v + ": a run's figures INVALID, " + why);
+                    }
+                }
+            }
+        });
+        doc.warnings(invalid);
         doc.command(r.command());
         doc.heading("With collection (Fig. 18)").table(withTable(r));
         doc.heading("Without collection (scheduling overhead)").table(withoutTable(r));
@@ -53,13 +67,13 @@ public final class LowCostReport {
         doc.write(dir);
     }
 
-    private static List<String[]> withTable(LowCost.Result r) {
+    private static List<String[]> withTable(LowCostResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"version", "chart throughput (/s)", "throughput lost (%)", "mean response (ms)",
                 "95 % CI (ms)", "response time added (%)", "p99 (ms)", "miss ratio", "collection mean (ms)",
                 "refused/failed"});
         r.versions().forEach((n, v) -> {
-            LowCost.Condition c = v.withCollection();
+            LowCostResult.Condition c = v.withCollection();
             rows.add(new String[] {n, Table.cell(c.chartThroughputPerS().mean()),
                     Table.cell(v.throughputLossWithCollectionPct()), Table.cell(c.chartMeanMs().mean()), ci(c),
                     Table.cell(v.responseTimeIncreasePct()), Table.cell(c.chartP99Ms().mean()),
@@ -69,14 +83,14 @@ public final class LowCostReport {
         return rows;
     }
 
-    private static List<String[]> withoutTable(LowCost.Result r) {
+    private static List<String[]> withoutTable(LowCostResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"version", "runs", "chart throughput mean (/s)", "min-max", "stddev",
                 "throughput lost (%)", "CPU per chart (ms)", "CPU per chart added (%)", "mean response (ms)",
                 "refused/failed"});
         r.versions().forEach((n, v) -> {
-            LowCost.Condition c = v.withoutCollection();
-            LowCost.Spread t = c.chartThroughputPerS();
+            LowCostResult.Condition c = v.withoutCollection();
+            LowCostResult.Spread t = c.chartThroughputPerS();
             rows.add(new String[] {n, Integer.toString(t.n()), Table.cell(t.mean()),
                     Table.cell(t.min()) + "-" + Table.cell(t.max()), Table.cell(t.stddev()),
                     Table.cell(v.overheadPct()), Table.cell(c.appCpuMsPerChart().mean()),
@@ -86,7 +100,7 @@ public final class LowCostReport {
         return rows;
     }
 
-    private static List<String[]> orderTable(LowCost.Result r) {
+    private static List<String[]> orderTable(LowCostResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"round", "conditions", "order"});
         for (int i = 0; i < r.order().size(); i++) {
@@ -96,12 +110,12 @@ public final class LowCostReport {
         return rows;
     }
 
-    private static String ci(LowCost.Condition c) {
+    private static String ci(LowCostResult.Condition c) {
         return c.chartMeanCi95Ms() == null ? "-" : Table.cell(c.chartMeanCi95Ms().get(0)) + "-"
                 + Table.cell(c.chartMeanCi95Ms().get(1));
     }
 
-    static JFreeChart throughputChart(LowCost.Result r) {
+    static JFreeChart throughputChart(LowCostResult r) {
         DefaultStatisticalCategoryDataset d = new DefaultStatisticalCategoryDataset();
         r.versions().forEach((n, v) -> {
             add(d, v.withCollection().chartThroughputPerS(), "with collection", n);
@@ -110,10 +124,10 @@ public final class LowCostReport {
         return statistical(d, "Chart throughput", "charts per second");
     }
 
-    static JFreeChart responseChart(LowCost.Result r) {
+    static JFreeChart responseChart(LowCostResult r) {
         DefaultStatisticalCategoryDataset d = new DefaultStatisticalCategoryDataset();
         r.versions().forEach((n, v) -> {
-            LowCost.Condition c = v.withCollection();
+            LowCostResult.Condition c = v.withCollection();
             if (c.chartMeanMs().mean() != null) {
                 double half = c.chartMeanCi95Ms() == null ? 0
                         : (c.chartMeanCi95Ms().get(1) - c.chartMeanCi95Ms().get(0)) / 2;
@@ -123,13 +137,13 @@ public final class LowCostReport {
         return statistical(d, "Mean chart response time", "ms");
     }
 
-    static JFreeChart cpuChart(LowCost.Result r) {
+    static JFreeChart cpuChart(LowCostResult r) {
         DefaultStatisticalCategoryDataset d = new DefaultStatisticalCategoryDataset();
         r.versions().forEach((n, v) -> add(d, v.withoutCollection().appCpuMsPerChart(), "without collection", n));
         return statistical(d, "CPU time per chart", "ms of CPU per chart");
     }
 
-    private static void add(DefaultStatisticalCategoryDataset d, LowCost.Spread s, String row, String col) {
+    private static void add(DefaultStatisticalCategoryDataset d, LowCostResult.Spread s, String row, String col) {
         if (s.mean() != null) {
             d.add(s.mean().doubleValue(), s.stddev() == null ? 0 : s.stddev().doubleValue(), row, col);
         }

@@ -1,13 +1,16 @@
 package io.qosweaver.bench.pointcuts;
 
-import io.qosweaver.bench.stats.Format;
-
 import io.qosweaver.bench.app.AppProcess;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.PrometheusScrape;
 import io.qosweaver.bench.app.RiverMonitorRunner;
 import io.qosweaver.bench.app.Warmup;
-
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadDriver;
+import io.qosweaver.bench.load.LoadResult;
+import io.qosweaver.bench.load.LoadRun;
+import io.qosweaver.bench.load.LoadSpec;
+import io.qosweaver.bench.stats.Format;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,12 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.qosweaver.bench.load.ClassResult;
-import io.qosweaver.bench.load.LoadDriver;
-import io.qosweaver.bench.load.LoadResult;
-import io.qosweaver.bench.load.LoadRun;
-import io.qosweaver.bench.load.LoadSpec;
 
 /**
  * The river monitor without its collector ({@code --no-collector}), under chart requests only,

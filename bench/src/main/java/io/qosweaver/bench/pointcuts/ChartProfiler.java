@@ -3,7 +3,7 @@ package io.qosweaver.bench.pointcuts;
 import io.qosweaver.bench.app.AppProcess;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
-
+import io.qosweaver.bench.load.LoadDriver;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import io.qosweaver.bench.load.LoadDriver;
 
 /**
  * Profiles chart requests of the river monitor with the agent's profiling mode, one chart per

@@ -1,7 +1,6 @@
 package io.qosweaver.bench.pointcuts;
 
 import io.qosweaver.bench.app.PrometheusScrape;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

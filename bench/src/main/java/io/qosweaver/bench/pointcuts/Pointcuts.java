@@ -1,16 +1,28 @@
 package io.qosweaver.bench.pointcuts;
 
-import io.qosweaver.bench.stats.Round;
+import io.qosweaver.bench.report.Reports;
 
-import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.stats.Ratios;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.app.FlashCrowdConfig;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.ScenarioResult;
+import io.qosweaver.bench.app.Warmup;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
-import io.qosweaver.bench.lowcost.LowCost;
+import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
-
+import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.stats.Round;
+import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
+import io.qosweaver.pointcuts.GenerationReport;
+import io.qosweaver.pointcuts.PointcutGenerator;
+import io.qosweaver.pointcuts.Profile;
+import io.qosweaver.pointcuts.SynchronizedRegions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,19 +33,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.run.Machine;
-import io.qosweaver.bench.app.FlashCrowdConfig;
-import io.qosweaver.bench.app.Progress;
-import io.qosweaver.bench.app.RiverMonitorRunner;
-import io.qosweaver.bench.app.ScenarioResult;
-import io.qosweaver.bench.app.Warmup;
-import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
-import io.qosweaver.pointcuts.GenerationReport;
-import io.qosweaver.pointcuts.PointcutGenerator;
-import io.qosweaver.pointcuts.Profile;
-import io.qosweaver.pointcuts.SynchronizedRegions;
 
 /**
  * Experiment {@code pointcuts} (issue 5; paper QoSWeaver 5.3, Table 3, Fig. 19-22): what the
@@ -211,66 +210,20 @@ public final class Pointcuts {
         }
     }
 
-    /**
-     * The profile the sets were generated from.
-     *
-     * @param unprofiledChartMs     the same charts timed on the app without the agent
-     * @param profileSlowdown       median recorded over median unprofiled chart time (or as given):
-     *                              the generator's slots are t times this in profile time, and its
-     *                              predicted intervals are real time
-     * @param profileSlowdownSource {@code measured}, {@code given}, or {@code none} (profiles given
-     *                              without a slowdown: profile time taken as real time)
-     */
-    public record ProfileInfo(List<String> files, long joinPoints, int timelines, int signatures,
-                              List<Double> chartMsWhileRecorded, List<Double> unprofiledChartMs,
-                              double profileSlowdown, String profileSlowdownSource, double readMs) {
-    }
 
-    /** Observed intervals with {@code clients} concurrent chart requests (Fig. 19: 1; Fig. 21: 10, 20, 40). */
-    public record Observed(int clients, long intervals, Double meanMs, Double sdMs, Double p50Ms, Double p90Ms,
-                           Double p99Ms, Double chartThroughputPerS, Double controlPointsPerChart) {
-    }
 
-    /**
-     * {@code parameter_sets.<name>}: Table 3's columns and the profile's prediction, the observed
-     * intervals, the overhead without collection and the flash crowd with it.
-     *
-     * @param observedIntervalMeanMs the single-client mean (Fig. 19); per concurrency in {@code observed}
-     * @param overheadPct            chart throughput lost without collection against original (mean of its runs)
-     * @param cpuOverheadPct         CPU time per chart added without collection against original
-     */
-    public record SetResult(String kind, Double targetIntervalMs, Integer maxOccurrence, String policy,
-                            int pointcuts, Long selectedJoinPoints, Double predictedIntervalMeanMs,
-                            Double predictedIntervalSdMs, Integer slots, Integer uncoveredSlots,
-                            Double generationTimeMs, Double observedIntervalMeanMs, Double observedIntervalSdMs,
-                            Map<String, Observed> observed, Double controlPointsPerChart,
-                            Double chartThroughputPerS, Double appCpuMsPerChart, Double overheadPct,
-                            Double cpuOverheadPct, Double suspensionTimeMeanMs, Double suspensionTimeP99Ms,
-                            Double collectionTimeMeanMs, Double collectionTimeMaxMs, Double deadlineMissRatio,
-                            Double chartThroughputWithCollectionPerS, Double chartP50WithCollectionMs,
-                            String error) {
-    }
 
-    /** {@code original}: the app without the agent, the overhead window run before and after all sets. */
-    public record Baseline(List<Double> chartThroughputPerS, Double chartThroughputMeanPerS,
-                           List<Double> appCpuMsPerChart, Double appCpuMsPerChartMean, Double collectionTimeMeanMs,
-                           Double collectionTimeMaxMs, Double deadlineMissRatio,
-                           Double chartThroughputWithCollectionPerS, Double chartP50WithCollectionMs) {
-    }
 
-    public record Result(String experiment, String generatedAt, String command, boolean quick,
-                         Map<String, Object> parameters, Map<String, Object> machine, ProfileInfo profile,
-                         long joinPoints, Double generationTimeMs, Baseline original,
-                         Map<String, SetResult> parameterSets, List<String> summary, Map<String, String> errors) {
-        public boolean complete() {
-            return errors.isEmpty();
-        }
-    }
+
+
+
+
+
 
     private Pointcuts() {
     }
 
-    public static Result run(Layout layout, Params p, List<ParamSet> sets, List<Path> givenProfiles, boolean quick,
+    public static PointcutsResult run(Layout layout, Params p, List<ParamSet> sets, List<Path> givenProfiles, boolean quick,
                              Path reportDir, String command, Progress progress) throws IOException, InterruptedException {
         layout.ensureBuilt(true);
         Files.createDirectories(reportDir);
@@ -313,7 +266,7 @@ public final class Pointcuts {
             long t0 = System.nanoTime();
             Profile profile = Profile.read(files);
             double readMs = (System.nanoTime() - t0) / 1e6;
-            ProfileInfo info = new ProfileInfo(files.stream().map(f -> f.getFileName().toString()).toList(),
+            PointcutsResult.ProfileInfo info = new PointcutsResult.ProfileInfo(files.stream().map(f -> f.getFileName().toString()).toList(),
                     profile.size(), profile.timelineCount(), profile.signatureCount(), chartMs, unprofiledMs,
                     round(slowdown), slowdownSource, round(readMs));
             progress.update(String.format(Locale.ROOT, "[pointcuts] profile: %d join points on %d timeline(s), "
@@ -387,10 +340,10 @@ public final class Pointcuts {
                 progress.update("[original] second baseline FAILED: " + e.getMessage());
                 errors.put("original#2", e.getMessage());
             }
-            Result r = aggregate(quick, command, params, machine, info, sets, generated, policyOf, reportDir,
+            PointcutsResult r = aggregate(quick, command, params, machine, info, sets, generated, policyOf, reportDir,
                     originals, originalFlash, without, with, errors);
             JsonWriter.write(r, reportDir.resolve("results.json"));
-            PointcutsReport.write(reportDir, r);
+            Reports.draw(reportDir, progress, () -> PointcutsReport.write(reportDir, r));
             Files.deleteIfExists(partial);
             return r;
         }
@@ -474,8 +427,8 @@ public final class Pointcuts {
         return runner.run(c).overloaded();
     }
 
-    static Result aggregate(boolean quick, String command, Map<String, Object> params, Map<String, Object> machine,
-                            ProfileInfo info, List<ParamSet> sets, Map<String, GenerationReport> generated,
+    static PointcutsResult aggregate(boolean quick, String command, Map<String, Object> params, Map<String, Object> machine,
+                            PointcutsResult.ProfileInfo info, List<ParamSet> sets, Map<String, GenerationReport> generated,
                             Map<String, Path> policyOf, Path reportDir, List<ChartLoadRunner.Result> originals,
                             ScenarioResult originalFlash, Map<String, ChartLoadRunner.Result> without,
                             Map<String, ScenarioResult> with, Map<String, String> errors) {
@@ -483,38 +436,38 @@ public final class Pointcuts {
         List<Double> baseCpu = originals.stream().map(o -> o.overhead().appCpuMsPerChart()).toList();
         Double thrMean = mean(baseThr);
         Double cpuMean = mean(baseCpu);
-        Baseline base = new Baseline(baseThr.stream().map(Pointcuts::round).toList(), round(thrMean),
+        PointcutsResult.Baseline base = new PointcutsResult.Baseline(baseThr.stream().map(Pointcuts::round).toList(), round(thrMean),
                 baseCpu.stream().map(Pointcuts::round).toList(), round(cpuMean),
                 originalFlash == null ? null : originalFlash.collectionTimeMeanMs(),
                 originalFlash == null ? null : originalFlash.collectionTimeMaxMs(),
                 originalFlash == null ? null : originalFlash.deadlineMissRatio(),
                 originalFlash == null ? null : round(originalFlash.chartThroughputPerS()),
                 originalFlash == null ? null : originalFlash.chartP50Ms());
-        Map<String, SetResult> out = new LinkedHashMap<>();
+        Map<String, PointcutsResult.SetResult> out = new LinkedHashMap<>();
         Double maxGen = null;
         for (ParamSet s : sets) {
             GenerationReport g = generated.get(s.name());
             ChartLoadRunner.Result wo = without.get(s.name());
             ScenarioResult w = with.get(s.name());
-            Map<String, Observed> observed = new LinkedHashMap<>();
+            Map<String, PointcutsResult.Observed> observed = new LinkedHashMap<>();
             if (wo != null) {
                 for (ChartLoadRunner.Window win : wo.intervals()) {
                     IntervalStats st = win.intervals();
-                    observed.put(Integer.toString(win.clients()), new Observed(win.clients(),
+                    observed.put(Integer.toString(win.clients()), new PointcutsResult.Observed(win.clients(),
                             st == null ? 0 : st.count(), st == null ? null : round(st.meanMs()),
                             st == null ? null : round(st.sdMs()), st == null ? null : round(st.p50Ms()),
                             st == null ? null : round(st.p90Ms()), st == null ? null : round(st.p99Ms()),
                             round(win.throughputPerS()), round(win.controlPointsPerChart())));
                 }
             }
-            Observed single = observed.get("1");
+            PointcutsResult.Observed single = observed.get("1");
             ChartLoadRunner.Window ov = wo == null ? null : wo.overhead();
             Double genMs = g == null ? null : round(g.generationNanos() / 1e6);
             if (genMs != null && s.kind().equals(GENERATED) && (maxGen == null || genMs > maxGen)) {
                 maxGen = genMs;
             }
             int pointcuts = g != null ? g.pointcuts().size() : countControlPoints(policyOf.get(s.name()));
-            out.put(s.name(), new SetResult(s.kind(),
+            out.put(s.name(), new PointcutsResult.SetResult(s.kind(),
                     s.interval() == null ? null : s.interval().toNanos() / 1e6,
                     s.kind().equals(GENERATED) || s.kind().equals(RANDOM) ? s.maxOccurrence() : null,
                     reportDir.relativize(policyOf.get(s.name())).toString(), pointcuts,
@@ -524,19 +477,19 @@ public final class Pointcuts {
                     single == null ? null : single.sdMs(), observed,
                     ov == null ? null : round(ov.controlPointsPerChart()), ov == null ? null : round(ov.throughputPerS()),
                     ov == null ? null : round(ov.appCpuMsPerChart()),
-                    ov == null ? null : LowCost.lossPct(ov.throughputPerS(), thrMean),
-                    ov == null ? null : LowCost.increasePct(ov.appCpuMsPerChart(), cpuMean),
+                    ov == null ? null : Ratios.lossPct(ov.throughputPerS(), thrMean),
+                    ov == null ? null : Ratios.increasePct(ov.appCpuMsPerChart(), cpuMean),
                     w == null ? null : w.suspensionTimeMeanMs(), w == null ? null : w.suspensionTimeP99Ms(),
                     w == null ? null : w.collectionTimeMeanMs(), w == null ? null : w.collectionTimeMaxMs(),
                     w == null ? null : w.deadlineMissRatio(), w == null ? null : round(w.chartThroughputPerS()),
                     w == null ? null : w.chartP50Ms(), errors.get(s.name())));
         }
         List<String> summary = summary(out, base, info);
-        return new Result("pointcuts", Instant.now().toString(), command, quick, params, machine, info,
+        return new PointcutsResult("pointcuts", Instant.now().toString(), command, quick, params, machine, info,
                 info.joinPoints(), maxGen, base, out, summary, errors);
     }
 
-    static List<String> summary(Map<String, SetResult> sets, Baseline base, ProfileInfo info) {
+    static List<String> summary(Map<String, PointcutsResult.SetResult> sets, PointcutsResult.Baseline base, PointcutsResult.ProfileInfo info) {
         List<String> out = new ArrayList<>();
         out.add(String.format(Locale.ROOT, "Profile: %d join points on %d timeline(s) (%s); slowdown %.2f (%s): "
                         + "predicted intervals are profile time divided by it.", info.joinPoints(),
@@ -555,7 +508,7 @@ public final class Pointcuts {
                 b.append(String.format(Locale.ROOT, " (%.2fx the prediction)",
                         s.observedIntervalMeanMs() / s.predictedIntervalMeanMs()));
             }
-            Observed o40 = s.observed().get("40");
+            PointcutsResult.Observed o40 = s.observed().get("40");
             if (o40 != null) {
                 b.append(", ").append(Format.precise(o40.meanMs())).append(" ms with 40 clients");
             }

@@ -5,7 +5,6 @@ import io.qosweaver.bench.report.ReportDocument;
 import io.qosweaver.bench.report.Table;
 import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.suspension.Suspension;
-
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.CategoryLabelPositions;
@@ -28,7 +26,6 @@ import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-
 /**
  * {@code index.html} and {@code RESULTS.md} of the {@code pointcuts} experiment: Table 3 (generated
  * pointcuts and selected join points per parameter set, with the profile's predicted interval and
@@ -40,7 +37,7 @@ public final class PointcutsReport {
     private PointcutsReport() {
     }
 
-    public static void write(Path dir, Pointcuts.Result r) throws IOException {
+    public static void write(Path dir, PointcutsResult r) throws IOException {
         ReportDocument doc = new ReportDocument(
                 "Pointcuts: the profile-based pointcut generator's parameters on the running river monitor");
         doc.heading("What the numbers show").bullets(r.summary());
@@ -71,7 +68,7 @@ public final class PointcutsReport {
         doc.write(dir);
     }
 
-    private static List<String[]> table3(Pointcuts.Result r) {
+    private static List<String[]> table3(PointcutsResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"set", "kind", "t (ms)", "m", "generated pointcuts", "selected join points",
                 "predicted interval mean (ms)", "sd (ms)", "uncovered slots", "generation (ms)"});
@@ -83,7 +80,7 @@ public final class PointcutsReport {
         return rows;
     }
 
-    private static List<String[]> intervalTable(Pointcuts.Result r) {
+    private static List<String[]> intervalTable(PointcutsResult r) {
         List<Integer> clients = clients(r);
         List<String[]> rows = new ArrayList<>();
         List<String> head = new ArrayList<>(List.of("set", "control points per chart"));
@@ -94,7 +91,7 @@ public final class PointcutsReport {
         r.parameterSets().forEach((n, s) -> {
             List<String> row = new ArrayList<>(List.of(n, Table.cell(s.controlPointsPerChart())));
             for (int c : clients) {
-                Pointcuts.Observed o = s.observed().get(Integer.toString(c));
+                PointcutsResult.Observed o = s.observed().get(Integer.toString(c));
                 row.add(o == null || o.meanMs() == null ? "-" : Table.cell(o.meanMs()) + " / " + Table.cell(o.p50Ms())
                         + " / " + Table.cell(o.p99Ms()));
             }
@@ -103,11 +100,11 @@ public final class PointcutsReport {
         return rows;
     }
 
-    private static List<String[]> overheadTable(Pointcuts.Result r) {
+    private static List<String[]> overheadTable(PointcutsResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"set", "chart throughput (/s)", "throughput lost (%)", "CPU per chart (ms)",
                 "CPU per chart added (%)"});
-        Pointcuts.Baseline b = r.original();
+        PointcutsResult.Baseline b = r.original();
         rows.add(new String[] {"original (runs: " + b.chartThroughputPerS() + ")", Table.cell(b.chartThroughputMeanPerS()),
                 "0", Table.cell(b.appCpuMsPerChartMean()), "0"});
         r.parameterSets().forEach((n, s) -> rows.add(new String[] {n, Table.cell(s.chartThroughputPerS()),
@@ -115,11 +112,11 @@ public final class PointcutsReport {
         return rows;
     }
 
-    private static List<String[]> withTable(Pointcuts.Result r) {
+    private static List<String[]> withTable(PointcutsResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"set", "time to suspend mean (ms)", "p99 (ms)", "collection mean (ms)",
                 "collection max (ms)", "miss ratio", "chart throughput (/s)", "chart p50 (ms)"});
-        Pointcuts.Baseline b = r.original();
+        PointcutsResult.Baseline b = r.original();
         rows.add(new String[] {"original", "-", "-", Table.cell(b.collectionTimeMeanMs()),
                 Table.cell(b.collectionTimeMaxMs()), Table.cell(b.deadlineMissRatio()),
                 Table.cell(b.chartThroughputWithCollectionPerS()), Table.cell(b.chartP50WithCollectionMs())});
@@ -130,7 +127,7 @@ public final class PointcutsReport {
         return rows;
     }
 
-    private static List<Integer> clients(Pointcuts.Result r) {
+    private static List<Integer> clients(PointcutsResult r) {
         List<Integer> out = new ArrayList<>();
         r.parameterSets().values().forEach(s -> s.observed().values().forEach(o -> {
             if (!out.contains(o.clients())) {
@@ -141,7 +138,7 @@ public final class PointcutsReport {
         return out;
     }
 
-    static JFreeChart singleChart(Pointcuts.Result r) {
+    static JFreeChart singleChart(PointcutsResult r) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
         r.parameterSets().forEach((n, s) -> {
             if (positive(s.observedIntervalMeanMs())) {
@@ -162,7 +159,7 @@ public final class PointcutsReport {
         return c;
     }
 
-    static JFreeChart concurrencyChart(Pointcuts.Result r) {
+    static JFreeChart concurrencyChart(PointcutsResult r) {
         XYSeriesCollection data = new XYSeriesCollection();
         r.parameterSets().forEach((n, s) -> {
             XYSeries series = new XYSeries(n);
@@ -188,7 +185,7 @@ public final class PointcutsReport {
         return new JFreeChart("Observed interval against load", JFreeChart.DEFAULT_TITLE_FONT, plot, true);
     }
 
-    static JFreeChart fig22(Pointcuts.Result r) {
+    static JFreeChart fig22(PointcutsResult r) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
         if (positive(r.original().collectionTimeMeanMs())) {
             d.addValue(r.original().collectionTimeMeanMs(), "collection time", "original");

@@ -1,12 +1,11 @@
 package io.qosweaver.bench.report;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** The one JSON style of results: snake_case names, indented, nulls kept (null = not measured). */
 public final class JsonWriter {

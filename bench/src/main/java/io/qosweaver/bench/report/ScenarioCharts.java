@@ -1,6 +1,6 @@
 package io.qosweaver.bench.report;
 
-
+import io.qosweaver.bench.app.ScenarioResult;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -13,9 +13,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import javax.imageio.ImageIO;
-
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
@@ -30,8 +28,6 @@ import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
-
-import io.qosweaver.bench.app.ScenarioResult;
 
 /** The JFreeChart plots of runs of the river monitor side by side, and PNG encoding. */
 public final class ScenarioCharts {

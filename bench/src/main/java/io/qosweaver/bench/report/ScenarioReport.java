@@ -26,7 +26,9 @@ public final class ScenarioReport {
             Map<String, ScenarioResult> columns, Map<String, Object> parameters, Map<String, Object> machine)
             throws IOException {
         ReportDocument doc = new ReportDocument(title);
-        doc.warnings(failures);
+        List<String> warnings = new ArrayList<>(failures);
+        warnings.addAll(Table.invalid(columns));
+        doc.warnings(warnings);
         summary.forEach(doc::paragraph);
         doc.command(command);
         doc.heading("Results");

@@ -1,12 +1,12 @@
 package io.qosweaver.bench.report;
 
+import io.qosweaver.bench.app.RunValidity;
+import io.qosweaver.bench.app.ScenarioResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-
-import io.qosweaver.bench.app.ScenarioResult;
 
 /** The side-by-side table, as rows of cells (for the terminal and for the HTML report). */
 public final class Table {
@@ -31,6 +31,7 @@ public final class Table {
             new Row("time to suspend p50 (ms)", ScenarioResult::suspensionTimeP50Ms),
             new Row("time to suspend p99 (ms)", ScenarioResult::suspensionTimeP99Ms));
 
+    /** One row per metric; a run whose requests failed ({@link RunValidity}) shows INVALID, not its numbers. */
     public static List<String[]> rows(Map<String, ScenarioResult> versions) {
         List<String[]> out = new ArrayList<>();
         for (Row r : ROWS) {
@@ -38,7 +39,7 @@ public final class Table {
             cells[0] = r.label();
             int i = 1;
             for (ScenarioResult s : versions.values()) {
-                cells[i++] = s == null ? "-" : cell(r.value().apply(s));
+                cells[i++] = s == null ? "-" : RunValidity.of(s) != null ? "INVALID" : cell(r.value().apply(s));
             }
             out.add(cells);
         }
@@ -54,6 +55,18 @@ public final class Table {
             return String.format(Locale.ROOT, a >= 100 ? "%.0f" : a >= 1 ? "%.2f" : "%.3f", d);
         }
         return v.toString();
+    }
+
+    /** One line per invalid run: {@code LABEL: why}. */
+    public static List<String> invalid(Map<String, ScenarioResult> versions) {
+        List<String> out = new ArrayList<>();
+        versions.forEach((label, s) -> {
+            String why = RunValidity.of(s);
+            if (why != null) {
+                out.add(label + ": figures INVALID, " + why);
+            }
+        });
+        return out;
     }
 
     /** A plain, aligned text table: a header row and one row per metric. */

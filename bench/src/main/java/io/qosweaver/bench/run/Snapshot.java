@@ -1,6 +1,5 @@
 package io.qosweaver.bench.run;
 
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -117,4 +117,16 @@ public final class Versions {
     public static Version get(String name) {
         return resolve(List.of(name)).get(0);
     }
+
+    /**
+     * The order in which versions run in round {@code i}: rotated by {@code i}, so that no version
+     * always runs first on a machine that warms up or heats up over an experiment.
+     */
+    public static List<String> rotated(List<String> versions, int i) {
+        List<String> out = new ArrayList<>();
+        for (int j = 0; j < versions.size(); j++) {
+            out.add(versions.get((j + i) % versions.size()));
+        }
+        return out;
+    }
 }

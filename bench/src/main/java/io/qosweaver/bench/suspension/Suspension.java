@@ -1,15 +1,22 @@
 package io.qosweaver.bench.suspension;
 
-import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.report.Reports;
 
 import static io.qosweaver.bench.stats.Round.round;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.app.FlashCrowdConfig;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.RunResult;
+import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.run.Versions;
-
+import io.qosweaver.bench.stats.Format;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,14 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.run.Machine;
-import io.qosweaver.bench.app.FlashCrowdConfig;
-import io.qosweaver.bench.app.Progress;
-import io.qosweaver.bench.app.RiverMonitorRunner;
-import io.qosweaver.bench.app.RunResult;
-import io.qosweaver.bench.app.ScenarioResult;
 
 /**
  * Experiment {@code suspension} (issue 4; paper QoSWeaver 5.2, Fig. 16): under the flash crowd,
@@ -40,44 +39,12 @@ public final class Suspension {
     public static final List<String> DEFAULT_VERSIONS = List.of("admission", Versions.QOSWEAVER);
     public static final int DEFAULT_HOURS = 12;
     /** Task classes of the river-monitor policies: the periodic job and the heavy request. */
-    public static final String HIGH = "collector";
-    public static final String LOW = "chart";
 
-    /**
-     * One collection seen on the timeline.
-     *
-     * @param startOffsetS   when the collector entered its scope, from the window start
-     * @param runningAtStart chart threads running at that moment
-     * @param suspendMs      time until at most {@code allowed} chart threads ran; 0 when already so;
-     *                       null when the collection ended first
-     * @param minRunning     the fewest chart threads running while the collection ran
-     */
-    public record Episode(double startOffsetS, int runningAtStart, Double suspendMs, int minRunning) {
-    }
 
-    /**
-     * {@code versions.<name>}: the issue's common fields (from the window), the timeline's
-     * suspension statistics (mean, p50, p99, max over the episodes that converged; how many did
-     * not), the scheduler's own convergence statistics for comparison, the episodes and the
-     * timeline itself.
-     */
-    public record VersionResult(String description, String policy, Double deadlineMissRatio,
-                                Double collectionTimeMeanMs, Double collectionTimeMaxMs,
-                                Double collectionTimeStddevMs, Double chartThroughputPerS, Double chartP50Ms,
-                                Double chartP99Ms, Double suspensionTimeMeanMs, Double suspensionTimeP50Ms,
-                                Double suspensionTimeP99Ms, Double suspensionTimeMaxMs, int episodes,
-                                int episodesNotConverged, Double schedulerSuspensionTimeMeanMs,
-                                Double schedulerSuspensionTimeP99Ms, List<Episode> episodeList, String appLog,
-                                String error, ScenarioResult detail) {
-    }
 
-    public record Result(String experiment, String generatedAt, String command, boolean quick,
-                         Map<String, Object> parameters, Map<String, Object> machine, List<String> order,
-                         Map<String, VersionResult> versions, List<String> summary, Map<String, String> errors) {
-        public boolean complete() {
-            return errors.isEmpty();
-        }
-    }
+
+
+
 
     private Suspension() {
     }
@@ -96,7 +63,7 @@ public final class Suspension {
         return vs;
     }
 
-    public static Result run(Layout layout, FlashCrowdParams p, int hours, int allowed, boolean quick,
+    public static SuspensionResult run(Layout layout, FlashCrowdParams p, int hours, int allowed, boolean quick,
                              List<String> versionNames, Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
         List<Versions.Version> versions = resolve(versionNames);
@@ -108,7 +75,7 @@ public final class Suspension {
         params.put("versions", versionNames);
         params.putAll(layout.jarDates(true));
         RiverMonitorRunner runner = new RiverMonitorRunner(progress, true);
-        Map<String, VersionResult> out = new LinkedHashMap<>();
+        Map<String, SuspensionResult.VersionResult> out = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
         Files.createDirectories(reportDir);
         try (Snapshot jars = Snapshot.of(layout, versions)) {
@@ -127,23 +94,23 @@ public final class Suspension {
                 }
             }
         }
-        Result r = new Result("suspension", Instant.now().toString(), command, quick, params, Machine.describe(),
+        SuspensionResult r = new SuspensionResult("suspension", Instant.now().toString(), command, quick, params, Machine.describe(),
                 versionNames, out, summary(out, allowed), errors);
         JsonWriter.write(r, reportDir.resolve("results.json"));
-        SuspensionReport.write(reportDir, r);
+        Reports.draw(reportDir, progress, () -> SuspensionReport.write(reportDir, r));
         return r;
     }
 
-    static VersionResult versionResult(Versions.Version v, ScenarioResult s, int allowed, Path log, String error) {
+    static SuspensionResult.VersionResult versionResult(Versions.Version v, ScenarioResult s, int allowed, Path log, String error) {
         if (s == null) {
-            return new VersionResult(v.description(), v.policy(), null, null, null, null, null, null, null, null, null,
+            return new SuspensionResult.VersionResult(v.description(), v.policy(), null, null, null, null, null, null, null, null, null,
                     null, null, 0, 0, null, null, List.of(), log.toString(), error, null);
         }
-        List<Episode> eps = episodes(s.runningTimeline(), HIGH, LOW, allowed);
-        double[] t = eps.stream().filter(e -> e.suspendMs() != null).mapToDouble(Episode::suspendMs).sorted()
+        List<SuspensionResult.Episode> eps = episodes(s.runningTimeline(), SuspensionResult.HIGH, SuspensionResult.LOW, allowed);
+        double[] t = eps.stream().filter(e -> e.suspendMs() != null).mapToDouble(SuspensionResult.Episode::suspendMs).sorted()
                 .toArray();
         int notConverged = (int) eps.stream().filter(e -> e.suspendMs() == null).count();
-        return new VersionResult(v.description(), v.policy(), s.deadlineMissRatio(), s.collectionTimeMeanMs(),
+        return new SuspensionResult.VersionResult(v.description(), v.policy(), s.deadlineMissRatio(), s.collectionTimeMeanMs(),
                 s.collectionTimeMaxMs(), s.collectionTimeStddevMs(), s.chartThroughputPerS(), s.chartP50Ms(),
                 s.chartP99Ms(), t.length == 0 ? null : round(Arrays.stream(t).average().orElse(0)),
                 quantile(t, 0.5), quantile(t, 0.99), t.length == 0 ? null : t[t.length - 1], eps.size(), notConverged,
@@ -155,9 +122,9 @@ public final class Suspension {
      * ends when they fall back to 0 (or the window ends); its suspension time is the first moment
      * at or after the start when at most {@code allowed} low-class threads run.
      */
-    public static List<Episode> episodes(List<ScenarioResult.TimelinePoint> timeline, String high, String low,
+    public static List<SuspensionResult.Episode> episodes(List<ScenarioResult.TimelinePoint> timeline, String high, String low,
                                          int allowed) {
-        List<Episode> out = new ArrayList<>();
+        List<SuspensionResult.Episode> out = new ArrayList<>();
         int highMembers = 0;
         int lowRunning = 0;
         Double start = null;
@@ -197,11 +164,11 @@ public final class Suspension {
         return out;
     }
 
-    private static Episode episode(double start, int atStart, Double converged, int min) {
-        return new Episode(start, atStart, converged == null ? null : round((converged - start) * 1000.0), min);
+    private static SuspensionResult.Episode episode(double start, int atStart, Double converged, int min) {
+        return new SuspensionResult.Episode(start, atStart, converged == null ? null : round((converged - start) * 1000.0), min);
     }
 
-    static List<String> summary(Map<String, VersionResult> rs, int allowed) {
+    static List<String> summary(Map<String, SuspensionResult.VersionResult> rs, int allowed) {
         List<String> out = new ArrayList<>();
         rs.forEach((n, r) -> {
             if (r.error() != null) {

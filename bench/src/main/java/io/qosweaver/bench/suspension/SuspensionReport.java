@@ -1,15 +1,16 @@
 package io.qosweaver.bench.suspension;
 
+import io.qosweaver.bench.app.RunValidity;
+
+import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.report.ReportDocument;
 import io.qosweaver.bench.report.Table;
 import io.qosweaver.bench.run.Machine;
-
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.plot.PlotOrientation;
@@ -18,8 +19,6 @@ import org.jfree.chart.renderer.xy.XYStepRenderer;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
-
-import io.qosweaver.bench.app.ScenarioResult;
 
 /**
  * {@code index.html} and {@code RESULTS.md} of the {@code suspension} experiment: the summary,
@@ -31,13 +30,21 @@ public final class SuspensionReport {
     private SuspensionReport() {
     }
 
-    public static void write(Path dir, Suspension.Result r) throws IOException {
+    public static void write(Path dir, SuspensionResult r) throws IOException {
         ReportDocument doc = new ReportDocument(
                 "Suspension: how fast the chart threads stop when a collection starts, per version");
         doc.heading("What the numbers show").bullets(r.summary());
         if (!r.errors().isEmpty()) {
             doc.warnings(List.of("FAILED runs: " + r.errors()));
         }
+        List<String> invalid = new java.util.ArrayList<>();
+        r.versions().forEach((v, vr) -> {
+            String why = RunValidity.of(vr.detail());
+            if (why != null) {
+                invalid.add(v + ": figures INVALID, " + why);
+            }
+        });
+        doc.warnings(invalid);
         doc.command(r.command());
         doc.heading("Per version").table(mainTable(r));
         doc.heading("Plots");
@@ -60,7 +67,7 @@ public final class SuspensionReport {
         doc.write(dir);
     }
 
-    private static List<String[]> mainTable(Suspension.Result r) {
+    private static List<String[]> mainTable(SuspensionResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"version", "collections", "suspend mean (ms)", "p50", "p99", "max",
                 "not converged", "scheduler's mean / p99 (ms)", "miss ratio", "collection mean (ms)",
@@ -75,7 +82,7 @@ public final class SuspensionReport {
         return rows;
     }
 
-    private static List<String[]> episodeTable(Suspension.Result r) {
+    private static List<String[]> episodeTable(SuspensionResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"version", "start (s)", "chart threads running at start", "suspension (ms)",
                 "fewest running"});
@@ -91,9 +98,9 @@ public final class SuspensionReport {
         XYSeries collector = new XYSeries("collector running (x 10)");
         double end = s.windowSeconds();
         for (ScenarioResult.TimelinePoint p : s.runningTimeline()) {
-            if (p.taskClass().equals(Suspension.LOW)) {
+            if (p.taskClass().equals(SuspensionResult.LOW)) {
                 chart.add(p.offsetS(), p.running());
-            } else if (p.taskClass().equals(Suspension.HIGH)) {
+            } else if (p.taskClass().equals(SuspensionResult.HIGH)) {
                 collector.add(p.offsetS(), 10 * p.members());
             }
         }
@@ -118,7 +125,7 @@ public final class SuspensionReport {
         return c;
     }
 
-    static JFreeChart barChart(Suspension.Result r) {
+    static JFreeChart barChart(SuspensionResult r) {
         DefaultCategoryDataset d = new DefaultCategoryDataset();
         r.versions().forEach((n, v) -> {
             d.addValue(v.suspensionTimeMeanMs(), "mean", n);

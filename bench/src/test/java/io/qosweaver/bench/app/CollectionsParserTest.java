@@ -3,7 +3,6 @@ package io.qosweaver.bench.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class CollectionsParserTest {

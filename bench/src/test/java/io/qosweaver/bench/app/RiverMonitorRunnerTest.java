@@ -1,19 +1,23 @@
 package io.qosweaver.bench.app;
 
+import java.util.Map;
+
+import io.qosweaver.bench.testing.TestResults;
+
+import io.qosweaver.bench.report.Table;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.qosweaver.bench.load.LoadSpec;
+import io.qosweaver.bench.testing.FakeRiverMonitor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.qosweaver.bench.load.LoadSpec;
-import io.qosweaver.bench.testing.FakeRiverMonitor;
 
 /** The runner end to end against a child JVM that keeps the river monitor's contract. */
 class RiverMonitorRunnerTest {
@@ -50,6 +54,35 @@ class RiverMonitorRunnerTest {
         int light = indexOf(progress, "light warm-up 0.3 s with " + Warmup.lightClients() + " client(s)");
         int full = indexOf(progress, "] warm-up 0.3 s with 3 chart clients");
         assertThat(light).as("the light phase runs first: %s", progress).isNotNegative().isLessThan(full);
+    }
+
+    /** The headless-AWT failure: every chart fails; the run says so, naming the app's first error. */
+    @Test
+    void aWindowWhoseRequestsFailedIsInvalidAndNamesTheAppsFirstError(@TempDir Path dir) throws Exception {
+        FlashCrowdConfig c = new FlashCrowdConfig("broken-charts", 0.3, 3, 3, 12, 0, 0, 0.3, 1.5, List.of("-Xmx64m"),
+                fakeApp(), List.of("--fail-charts"), dir.resolve("app.log"));
+        List<String> progress = new ArrayList<>();
+        RunResult r = new RiverMonitorRunner(line -> {
+            synchronized (progress) {
+                progress.add(line);
+            }
+        }).run(c);
+        ScenarioResult o = r.overloaded();
+        assertThat(o.chartErrors()).isPositive();
+        String why = RunValidity.of(o);
+        assertThat(why).as("invalid").isNotNull()
+                .contains("chart requests failed (100.0 %").contains("java.lang.UnsatisfiedLinkError");
+        assertThat(progress).anyMatch(l -> l.startsWith("[broken-charts] INVALID overloaded window: "));
+        Map<String, ScenarioResult> table = Map.of("broken-charts", o);
+        assertThat(Table.rows(table)).allSatisfy(row -> assertThat(row[1]).isEqualTo("INVALID"));
+        assertThat(Table.invalid(table)).singleElement().asString().startsWith("broken-charts: figures INVALID, ");
+    }
+
+    @Test
+    void refusalsByDesignDoNotInvalidateAWindow() {
+        ScenarioResult refusing = TestResults.scenario("limiter", 1000, new long[] {300}, null, 280.0, 5000);
+        assertThat(refusing.load().get(0).errorKinds()).containsOnlyKeys("status 429");
+        assertThat(RunValidity.problem(refusing, null)).isNull();
     }
 
     private static int indexOf(List<String> lines, String part) {

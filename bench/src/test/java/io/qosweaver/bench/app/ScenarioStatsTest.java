@@ -1,10 +1,9 @@
 package io.qosweaver.bench.app;
 
-import io.qosweaver.bench.app.ScenarioResult;
-import io.qosweaver.bench.testing.TestResults;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qosweaver.bench.app.ScenarioResult;
+import io.qosweaver.bench.testing.TestResults;
 import org.junit.jupiter.api.Test;
 
 class ScenarioStatsTest {

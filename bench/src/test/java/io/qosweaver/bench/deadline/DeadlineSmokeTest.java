@@ -1,23 +1,19 @@
 package io.qosweaver.bench.deadline;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
-import io.qosweaver.bench.flashcrowd.FlashCrowd;
-import io.qosweaver.bench.run.Layout;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.run.Layout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.app.Progress;
 
 /**
  * CI smoke test of the harness (issue 4): a tiny {@code deadline} run of {@code original} and
@@ -38,7 +34,7 @@ class DeadlineSmokeTest {
             Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
         }
         FlashCrowdParams p = new FlashCrowdParams(1, 20, 6, 3, 0, 0, 2, 6, List.of("--history-hours", "1"));
-        Deadline.Result r = Deadline.run(layout, p, List.of(3), true, List.of("original", "qosweaver"), dir,
+        DeadlineResult r = Deadline.run(layout, p, List.of(3), true, List.of("original", "qosweaver"), dir,
                 "DeadlineSmokeTest", Progress.NONE);
 
         assertThat(r.errors()).isEmpty();

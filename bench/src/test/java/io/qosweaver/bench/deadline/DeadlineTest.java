@@ -1,10 +1,14 @@
 package io.qosweaver.bench.deadline;
 
-import io.qosweaver.bench.report.Table;
-import io.qosweaver.bench.run.Versions;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RunResult;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.run.Versions;
+import io.qosweaver.bench.testing.TestResults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,16 +16,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.app.Progress;
-import io.qosweaver.bench.app.RunResult;
-import io.qosweaver.bench.testing.TestResults;
 
 /** The deadline experiment's orchestration, aggregation, JSON and report, with made-up runs. */
 public class DeadlineTest {
@@ -33,10 +29,10 @@ public class DeadlineTest {
     @Test
     void theVersionOrderRotatesPerWindow() {
         List<String> v = List.of("a", "b", "c");
-        assertThat(Deadline.order(v, 0)).containsExactly("a", "b", "c");
-        assertThat(Deadline.order(v, 1)).containsExactly("b", "c", "a");
-        assertThat(Deadline.order(v, 2)).containsExactly("c", "a", "b");
-        assertThat(Deadline.order(v, 3)).containsExactly("a", "b", "c");
+        assertThat(Versions.rotated(v, 0)).containsExactly("a", "b", "c");
+        assertThat(Versions.rotated(v, 1)).containsExactly("b", "c", "a");
+        assertThat(Versions.rotated(v, 2)).containsExactly("c", "a", "b");
+        assertThat(Versions.rotated(v, 3)).containsExactly("a", "b", "c");
     }
 
     @Test
@@ -64,7 +60,7 @@ public class DeadlineTest {
         };
         List<Versions.Version> vs = Versions.resolve(List.of("original", "admission", "java-priority",
                 "linux-priority", "qosweaver"));
-        Deadline.Result r = Deadline.run(vs, List.of(12, 3), true, new LinkedHashMap<>(Map.of("period_s", 1.0)),
+        DeadlineResult r = Deadline.run(vs, List.of(12, 3), true, new LinkedHashMap<>(Map.of("period_s", 1.0)),
                 Map.of("nproc", 2), dir, "./qosweaver bench deadline --quick", Progress.NONE, fake);
         io.qosweaver.bench.deadline.DeadlineReport.write(dir, r);
 
@@ -148,7 +144,7 @@ public class DeadlineTest {
             case "jetty-qos" -> TestResults.scenario(v.name(), 1000, new long[] {300, 300}, null, 100.0, 0);
             default -> TestResults.scenario(v.name(), 1000, new long[] {300, 300}, 0.002);
         }, log.toString());
-        Deadline.Result r = Deadline.run(Versions.resolve(List.of("original", "qosweaver", "concurrency-limits",
+        DeadlineResult r = Deadline.run(Versions.resolve(List.of("original", "qosweaver", "concurrency-limits",
                 "jetty-qos")), List.of(3), true, new LinkedHashMap<>(), Map.of(), dir, "test", Progress.NONE, fake);
         String summary = String.join("\n", r.summary());
         assertThat(summary).contains("concurrency-limits on chart_p50_ms (50.00 vs 280, having refused or failed 7000 "

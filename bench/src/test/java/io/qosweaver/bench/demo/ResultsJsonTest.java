@@ -1,25 +1,21 @@
 package io.qosweaver.bench.demo;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.ScenarioReport;
 import io.qosweaver.bench.report.Table;
 import io.qosweaver.bench.run.Machine;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.qosweaver.bench.testing.TestResults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.qosweaver.bench.app.ScenarioResult;
-import io.qosweaver.bench.testing.TestResults;
 
 class ResultsJsonTest {
 
@@ -28,7 +24,7 @@ class ResultsJsonTest {
         Map<String, ScenarioResult> versions = new LinkedHashMap<>();
         versions.put("original", TestResults.scenario("original", 1000, new long[] {1500, 1200, 800, 2000}, null));
         versions.put("qosweaver", TestResults.scenario("qosweaver", 1000, new long[] {300, 320, 310, 305}, 0.004));
-        Demo.Result r = new Demo.Result("deadline", "now", "./qosweaver demo --quick", true,
+        DemoResult r = new DemoResult("deadline", "now", "./qosweaver demo --quick", true,
                 Map.of("period_s", 1.0), Machine.describe(), versions, Map.of(), Map.of());
         JsonNode root = JsonWriter.MAPPER.readTree(JsonWriter.write(r));
         for (String v : List.of("original", "qosweaver")) {

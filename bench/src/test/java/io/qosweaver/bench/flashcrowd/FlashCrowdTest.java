@@ -1,12 +1,11 @@
 package io.qosweaver.bench.flashcrowd;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.qosweaver.bench.app.ScenarioResult;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.testing.TestResults;
+import org.junit.jupiter.api.Test;
 
 class FlashCrowdTest {
     static final ScenarioResult IDLE = TestResults.scenario("original", 1000, new long[] {100, 120, 90}, null);

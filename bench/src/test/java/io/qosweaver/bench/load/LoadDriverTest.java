@@ -2,18 +2,16 @@ package io.qosweaver.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
+import io.qosweaver.bench.testing.TestServer.Reply;
+import io.qosweaver.bench.testing.TestServer;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import io.qosweaver.bench.testing.TestServer;
-import io.qosweaver.bench.testing.TestServer.Reply;
 
 /** The driver against a real embedded Jetty: counts, rate, histograms, errors. No absolute timings asserted. */
 class LoadDriverTest {

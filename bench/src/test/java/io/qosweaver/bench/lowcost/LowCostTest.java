@@ -1,26 +1,22 @@
 package io.qosweaver.bench.lowcost;
 
-import io.qosweaver.bench.deadline.DeadlineTest;
-import io.qosweaver.bench.run.Versions;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.ScenarioResult;
+import io.qosweaver.bench.deadline.DeadlineTest;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.Versions;
+import io.qosweaver.bench.testing.TestResults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.app.Progress;
-import io.qosweaver.bench.app.ScenarioResult;
-import io.qosweaver.bench.testing.TestResults;
 
 /** The lowcost experiment's run order, aggregation, ratios, JSON and report, with made-up runs. */
 class LowCostTest {
@@ -57,7 +53,7 @@ class LowCostTest {
             };
         };
         List<Versions.Version> vs = Versions.resolve(List.of("original", "qosweaver", "jetty-qos"));
-        LowCost.Result r = LowCost.run(vs, 2, true, new java.util.LinkedHashMap<>(), Map.of("nproc", 2), dir, "cmd",
+        LowCostResult r = LowCost.run(vs, 2, true, new java.util.LinkedHashMap<>(), Map.of("nproc", 2), dir, "cmd",
                 Progress.NONE, fake);
         assertThat(calls).containsExactly(
                 "0:original:with_collection", "0:original:without_collection",
@@ -69,7 +65,7 @@ class LowCostTest {
         // one from the second run's partial on, two only in the final results
         assertThat(partials).containsExactly("none", "0", "1", "1", "1", "1", "1", "1", "1");
         assertThat(dir.resolve(LowCost.PARTIAL_RESULTS)).as("removed at the end").doesNotExist();
-        LowCost.VersionResult q = r.versions().get("qosweaver");
+        LowCostResult.VersionResult q = r.versions().get("qosweaver");
         assertThat(q.withoutCollection().chartThroughputPerS().n()).isEqualTo(2);
         assertThat(q.throughputLossWithCollectionPct()).isEqualTo(10.0);
         assertThat(q.overheadPct()).isEqualTo(1.0);
@@ -99,8 +95,8 @@ class LowCostTest {
 
     @Test
     void spreadIsMeanMinMaxAndSampleStddev() {
-        LowCost.Spread s = LowCost.Spread.of(java.util.Arrays.asList(1.0, null, 3.0));
-        assertThat(s).isEqualTo(new LowCost.Spread(2.0, 1.0, 3.0, 1.414, 2));
-        assertThat(LowCost.Spread.of(List.of()).mean()).isNull();
+        LowCostResult.Spread s = LowCostResult.Spread.of(java.util.Arrays.asList(1.0, null, 3.0));
+        assertThat(s).isEqualTo(new LowCostResult.Spread(2.0, 1.0, 3.0, 1.414, 2));
+        assertThat(LowCostResult.Spread.of(List.of()).mean()).isNull();
     }
 }

@@ -1,11 +1,9 @@
 package io.qosweaver.bench.pointcuts;
 
-import io.qosweaver.bench.app.PrometheusScrape;
-
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.qosweaver.bench.app.PrometheusScrape;
 import org.junit.jupiter.api.Test;
 
 class IntervalStatsTest {

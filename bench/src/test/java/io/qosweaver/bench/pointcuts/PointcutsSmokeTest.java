@@ -1,21 +1,17 @@
 package io.qosweaver.bench.pointcuts;
 
-import io.qosweaver.bench.run.Layout;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.Layout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.app.Progress;
 
 /**
  * CI smoke test of {@code bench pointcuts} with the real jars at a tiny size: a real profile of one
@@ -53,7 +49,7 @@ class PointcutsSmokeTest {
                 }
             }
         };
-        Pointcuts.Result r = Pointcuts.run(layout, p, sets, List.of(), true, dir, "PointcutsSmokeTest", progress);
+        PointcutsResult r = Pointcuts.run(layout, p, sets, List.of(), true, dir, "PointcutsSmokeTest", progress);
 
         assertThat(r.errors()).isEmpty();
         assertThat(r.joinPoints()).isPositive();
@@ -68,7 +64,7 @@ class PointcutsSmokeTest {
                 .contains("river-monitor listening").doesNotContain("[qosweaver]");
         assertThat(r.original().chartThroughputPerS()).hasSize(2);
         for (Pointcuts.ParamSet s : sets) {
-            Pointcuts.SetResult x = r.parameterSets().get(s.name());
+            PointcutsResult.SetResult x = r.parameterSets().get(s.name());
             assertThat(x.pointcuts()).as(s.name()).isPositive();
             assertThat(x.selectedJoinPoints()).as(s.name()).isGreaterThanOrEqualTo(x.pointcuts());
             assertThat(dir.resolve(x.policy())).as(s.name()).isRegularFile();
@@ -76,7 +72,7 @@ class PointcutsSmokeTest {
             assertThat(x.observed()).as(s.name()).containsOnlyKeys("1", "2");
         }
         // the generated control points are reached at run time: the agent measured intervals between them
-        Pointcuts.Observed single = r.parameterSets().get("t1ms-m300").observed().get("1");
+        PointcutsResult.Observed single = r.parameterSets().get("t1ms-m300").observed().get("1");
         assertThat(single.intervals()).as("intervals measured with one client").isPositive();
         assertThat(single.meanMs()).isPositive();
         assertThat(r.parameterSets().get("t10ms-m1").generationTimeMs()).isNotNull();

@@ -1,24 +1,21 @@
 package io.qosweaver.bench.pointcuts;
 
-import io.qosweaver.bench.report.Table;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.testing.TestResults;
+import io.qosweaver.pointcuts.GenerationReport;
+import io.qosweaver.pointcuts.Profile;
+import io.qosweaver.pointcuts.SynchronizedRegions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.qosweaver.bench.testing.TestResults;
-import io.qosweaver.pointcuts.GenerationReport;
-import io.qosweaver.pointcuts.Profile;
-import io.qosweaver.pointcuts.SynchronizedRegions;
 
 class PointcutsTest {
     @TempDir
@@ -136,14 +133,14 @@ class PointcutsTest {
         with.put("t10ms-m3", TestResults.scenario("t10ms-m3", 15_000, new long[] {900, 1100}, 0.004));
         Map<String, String> errors = new LinkedHashMap<>();
         errors.put("handwritten", "the app exited");
-        Pointcuts.ProfileInfo info = new Pointcuts.ProfileInfo(List.of("fig4.profile"), p.size(), 1, 7, List.of(),
+        PointcutsResult.ProfileInfo info = new PointcutsResult.ProfileInfo(List.of("fig4.profile"), p.size(), 1, 7, List.of(),
                 List.of(), 1.0, "none", 1.0);
-        Pointcuts.Result r = Pointcuts.aggregate(false, "./qosweaver bench pointcuts", Map.of(), Map.of(), info, sets,
+        PointcutsResult r = Pointcuts.aggregate(false, "./qosweaver bench pointcuts", Map.of(), Map.of(), info, sets,
                 gen, policies, dir, originals, TestResults.scenario("original", 15_000, new long[] {20_000, 25_000}, null), without, with, errors);
 
         assertThat(r.original().chartThroughputMeanPerS()).isEqualTo(11.0);
         assertThat(r.original().appCpuMsPerChartMean()).isEqualTo(210.0);
-        Pointcuts.SetResult m3 = r.parameterSets().get("t10ms-m3");
+        PointcutsResult.SetResult m3 = r.parameterSets().get("t10ms-m3");
         assertThat(m3.pointcuts()).isEqualTo(2);
         assertThat(m3.selectedJoinPoints()).isEqualTo(5);
         assertThat(m3.targetIntervalMs()).isEqualTo(10.0);
@@ -156,11 +153,11 @@ class PointcutsTest {
         assertThat(m3.observed().get("40").p99Ms()).isEqualTo(90.0);
         assertThat(m3.collectionTimeMeanMs()).isNotNull();
         assertThat(m3.suspensionTimeMeanMs()).isNotNull();
-        Pointcuts.SetResult all = r.parameterSets().get("all");
+        PointcutsResult.SetResult all = r.parameterSets().get("all");
         assertThat(all.overheadPct()).isEqualTo(50.0);
         assertThat(all.maxOccurrence()).isNull();
         assertThat(all.collectionTimeMeanMs()).as("no run with collection").isNull();
-        Pointcuts.SetResult hand = r.parameterSets().get("handwritten");
+        PointcutsResult.SetResult hand = r.parameterSets().get("handwritten");
         assertThat(hand.pointcuts()).as("counted from its policy file").isEqualTo(2);
         assertThat(hand.selectedJoinPoints()).isNull();
         assertThat(hand.error()).isEqualTo("the app exited");

@@ -1,24 +1,20 @@
 package io.qosweaver.bench.suspension;
 
-import io.qosweaver.bench.deadline.DeadlineTest;
-import io.qosweaver.bench.run.Versions;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qosweaver.bench.app.ScenarioResult.TimelinePoint;
+import io.qosweaver.bench.deadline.DeadlineTest;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.run.Versions;
+import io.qosweaver.bench.testing.TestResults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.app.ScenarioResult.TimelinePoint;
-import io.qosweaver.bench.testing.TestResults;
 
 /** Episodes from a timeline, the version check, and the report, with made-up timelines. */
 class SuspensionTest {
@@ -40,10 +36,10 @@ class SuspensionTest {
                 chart(3.0, 1), collector(4.0, 1), chart(4.1, 40), collector(5.0, 0), // already down: 0 ms
                 collector(6.0, 1), chart(6.5, 3), collector(7.0, 0),                 // never converged
                 collector(8.0, 1), chart(8.05, 0));                                  // still running at the end
-        List<Suspension.Episode> eps = Suspension.episodes(tl, "collector", "chart", 1);
+        List<SuspensionResult.Episode> eps = Suspension.episodes(tl, "collector", "chart", 1);
         assertThat(eps).hasSize(4);
-        assertThat(eps.get(0)).isEqualTo(new Suspension.Episode(1.0, 40, 20.0, 1));
-        assertThat(eps.get(1)).isEqualTo(new Suspension.Episode(4.0, 1, 0.0, 1));
+        assertThat(eps.get(0)).isEqualTo(new SuspensionResult.Episode(1.0, 40, 20.0, 1));
+        assertThat(eps.get(1)).isEqualTo(new SuspensionResult.Episode(4.0, 1, 0.0, 1));
         assertThat(eps.get(2).suspendMs()).isNull();
         assertThat(eps.get(2).minRunning()).isEqualTo(3);
         assertThat(eps.get(3).suspendMs()).isEqualTo(50.0);
@@ -76,13 +72,13 @@ class SuspensionTest {
                 s.runningChartThreads(), s.appCpuS(), s.appCpuMsPerChart(),
                 List.of(chart(0, 40), collector(1, 1), chart(1.01, 1), collector(1.3, 0), chart(1.3, 40),
                         collector(2, 1), chart(2.03, 1), collector(2.3, 0)), List.of());
-        Suspension.VersionResult v = Suspension.versionResult(Versions.get("qosweaver"), withTimeline, 1,
+        SuspensionResult.VersionResult v = Suspension.versionResult(Versions.get("qosweaver"), withTimeline, 1,
                 dir.resolve("app.log"), null);
         assertThat(v.episodes()).isEqualTo(2);
         assertThat(v.suspensionTimeMeanMs()).isEqualTo(20.0);
         assertThat(v.suspensionTimeP99Ms()).isEqualTo(30.0);
         assertThat(v.schedulerSuspensionTimeMeanMs()).isEqualTo(s.suspensionTimeMeanMs());
-        Suspension.Result r = new Suspension.Result("suspension", "now", "cmd", true, Map.of("period_s", 1.0),
+        SuspensionResult r = new SuspensionResult("suspension", "now", "cmd", true, Map.of("period_s", 1.0),
                 Map.of("nproc", 2), List.of("qosweaver"), Map.of("qosweaver", v),
                 Suspension.summary(Map.of("qosweaver", v), 1), Map.of());
         JsonWriter.write(r, dir.resolve("results.json"));

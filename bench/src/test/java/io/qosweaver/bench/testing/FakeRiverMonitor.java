@@ -1,13 +1,12 @@
 package io.qosweaver.bench.testing;
 
+import io.qosweaver.bench.testing.TestServer.Reply;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
-import io.qosweaver.bench.testing.TestServer.Reply;
 
 /**
  * A stand-in for the river monitor that keeps its command-line and HTTP contract (and, with
@@ -19,11 +18,13 @@ public final class FakeRiverMonitor {
         double period = 1;
         int rivers = 100;
         boolean agent = false;
+        boolean failCharts = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--period" -> period = Double.parseDouble(args[++i]);
                 case "--rivers" -> rivers = Integer.parseInt(args[++i]);
                 case "--fake-agent" -> agent = true;
+                case "--fail-charts" -> failCharts = true;
                 default -> { }
             }
         }
@@ -31,9 +32,16 @@ public final class FakeRiverMonitor {
         int n = rivers;
         List<String> records = new ArrayList<>();
         TestServer server = new TestServer();
+        boolean headlessBroken = failCharts;
+        if (headlessBroken) {
+            // what a JVM without its font libraries logs at the first chart, before every chart fails
+            System.err.println("java.lang.UnsatisfiedLinkError: /usr/lib/jvm/lib/libfontmanager.so: libfreetype.so.6:"
+                    + " cannot open shared object file");
+        }
         server.route("/chart", q -> {
             int river = Integer.parseInt(q.replaceAll(".*river=(\\d+).*", "$1"));
             return river < 1 || river > n ? new Reply(400, "text/plain", "unknown river", 0)
+                    : headlessBroken ? new Reply(500, "text/plain", "internal error", 0)
                     : new Reply(200, "image/png", "png", 5);
         });
         server.route("/levels", q -> Reply.ok("<html></html>"));

@@ -1,16 +1,14 @@
 package io.qosweaver.bench.testing;
 
-import io.qosweaver.bench.app.ScenarioStats;
 import io.qosweaver.bench.app.FlashCrowdConfig;
 import io.qosweaver.bench.app.PrometheusScrape;
 import io.qosweaver.bench.app.ScenarioResult;
-
+import io.qosweaver.bench.app.ScenarioStats;
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import io.qosweaver.bench.load.ClassResult;
-import io.qosweaver.bench.load.LoadResult;
 
 /** Builds results the way the runner does, from made-up collections and load. */
 public final class TestResults {

@@ -1,10 +1,11 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.run;
+
+import io.qosweaver.cli.launch.JavaCommand;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Option;
         description = "Run a java command with the QoSWeaver agent and a policy file.",
         footer = "%nExample: qosweaver run --policy examples/policies/river-monitor.yaml -- "
                 + "java -jar examples/river-monitor/target/river-monitor.jar")
-final class RunCommand implements Callable<Integer> {
+public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--policy", required = true, paramLabel = "FILE", description = "the policy file (YAML)")
     Path policy;

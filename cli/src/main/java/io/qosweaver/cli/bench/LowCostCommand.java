@@ -1,17 +1,17 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
+import io.qosweaver.bench.lowcost.LowCost;
+import io.qosweaver.bench.lowcost.LowCostResult;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Versions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import io.qosweaver.bench.run.Layout;
-import io.qosweaver.bench.lowcost.LowCost;
-import io.qosweaver.bench.run.Versions;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code qosweaver bench lowcost}: what each version costs the chart requests (issue 4, Fig. 18, overhead). */
 @Command(name = "lowcost", mixinStandardHelpOptions = true,
@@ -75,7 +75,7 @@ final class LowCostCommand implements Callable<Integer> {
         int h = hours();
         var p = load.params(h, 0, 0.0, List.of("--history-hours", Integer.toString(h)));
         double without = withoutS != null ? withoutS : load.quick ? p.durationS() : FULL_WITHOUT_S;
-        LowCost.Result r = LowCost.run(layout, p, h, without, n, load.quick, versions, dir,
+        LowCostResult r = LowCost.run(layout, p, h, without, n, load.quick, versions, dir,
                 ReportOptions.commandLine(args), report.progress());
         return report.finish("bench lowcost", r, r.summary(), r.errors(), dir);
     }

@@ -1,10 +1,9 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
 import io.qosweaver.bench.run.FlashCrowdParams;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.qosweaver.bench.flashcrowd.FlashCrowd;
 import picocli.CommandLine.Option;
 
 /**

@@ -1,5 +1,10 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.pointcuts;
 
+import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
+import io.qosweaver.pointcuts.GenerationReport;
+import io.qosweaver.pointcuts.PointcutGenerator;
+import io.qosweaver.pointcuts.PointcutsTool;
+import io.qosweaver.pointcuts.SynchronizedRegions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -7,12 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-
-import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
-import io.qosweaver.pointcuts.GenerationReport;
-import io.qosweaver.pointcuts.PointcutGenerator;
-import io.qosweaver.pointcuts.PointcutsTool;
-import io.qosweaver.pointcuts.SynchronizedRegions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -25,7 +24,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "pointcuts", mixinStandardHelpOptions = true,
         description = "Generate control points from profiles (binary from `qosweaver profile`, or plain text).")
-final class PointcutsCommand implements Callable<Integer> {
+public final class PointcutsCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "PROFILE", arity = "1..*", description = "profiles to merge")
     List<Path> profiles = new ArrayList<>();
@@ -77,13 +76,13 @@ final class PointcutsCommand implements Callable<Integer> {
     }
 
     /** The class path followed by the running JDK's modules (see {@link ClassFileSynchronizedRegions#withJdkModules}). */
-    static List<Path> withJdk(List<Path> classPath) {
+    public static List<Path> withJdk(List<Path> classPath) {
         return ClassFileSynchronizedRegions.withJdkModules(classPath,
                 w -> System.err.println("qosweaver pointcuts: warning: " + w));
     }
 
     /** {@code 10ms}, {@code 500us}, {@code 2s}, {@code 100ns}, or a plain number of nanoseconds. */
-    static final class DurationConverter implements ITypeConverter<Duration> {
+    public static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String v) {
             String s = v.trim().toLowerCase(Locale.ROOT);

@@ -1,21 +1,20 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.pointcuts.Pointcuts;
+import io.qosweaver.bench.pointcuts.PointcutsResult;
 import io.qosweaver.bench.report.Table;
-
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.run.Layout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import io.qosweaver.bench.flashcrowd.FlashCrowd;
-import io.qosweaver.bench.run.Layout;
-import io.qosweaver.bench.pointcuts.Pointcuts;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code qosweaver bench pointcuts}: the pointcut generator's parameters on the running app (issue 5). */
 @Command(name = "pointcuts", mixinStandardHelpOptions = true,
@@ -126,7 +125,7 @@ final class PointcutsBenchCommand implements Callable<Integer> {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/pointcuts");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        Pointcuts.Result r = Pointcuts.run(layout, p, s, profiles, quick, dir, ReportOptions.commandLine(args),
+        PointcutsResult r = Pointcuts.run(layout, p, s, profiles, quick, dir, ReportOptions.commandLine(args),
                 report.progress());
         return report.finish("bench pointcuts", r, r.summary(), r.errors(), dir);
     }

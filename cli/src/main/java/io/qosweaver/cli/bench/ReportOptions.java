@@ -1,13 +1,12 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.report.JsonWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.app.Progress;
 import picocli.CommandLine.Option;
 
 /** Options shared by the experiment commands. */

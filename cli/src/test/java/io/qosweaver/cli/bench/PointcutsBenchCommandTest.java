@@ -1,15 +1,15 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.cli.Main;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.qosweaver.bench.pointcuts.Pointcuts;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-
 import org.junit.jupiter.api.Test;
-
-import io.qosweaver.bench.pointcuts.Pointcuts;
 import picocli.CommandLine;
 
 class PointcutsBenchCommandTest {

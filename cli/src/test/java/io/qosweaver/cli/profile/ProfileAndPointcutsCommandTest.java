@@ -1,4 +1,7 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.profile;
+
+import io.qosweaver.cli.Main;
+import io.qosweaver.cli.pointcuts.PointcutsCommand;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

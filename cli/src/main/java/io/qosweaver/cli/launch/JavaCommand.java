@@ -1,11 +1,10 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.launch;
 
+import io.qosweaver.bench.run.Layout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.qosweaver.bench.run.Layout;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -13,15 +12,15 @@ import picocli.CommandLine.Parameters;
  * What {@code run} and {@code profile} share: the java command after {@code --}, the agent jar,
  * and putting the {@code -javaagent} flag right after the java executable.
  */
-final class JavaCommand {
+public final class JavaCommand {
     @Option(names = "--agent", paramLabel = "JAR",
             description = "the agent jar (default: agent/target/qosweaver-agent.jar in the project)")
     Path agent;
 
     @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "the java command, after --")
-    List<String> command = new ArrayList<>();
+    public List<String> command = new ArrayList<>();
 
-    Path agentJar() {
+    public Path agentJar() {
         return agent != null ? agent : Layout.find().agentJar();
     }
 
@@ -31,7 +30,7 @@ final class JavaCommand {
      * @throws IllegalArgumentException with a message for the user when the command is not a
      *                                  java command or the agent jar is missing
      */
-    static List<String> withAgent(List<String> command, Path agentJar, String agentArgs, String usage) {
+    public static List<String> withAgent(List<String> command, Path agentJar, String agentArgs, String usage) {
         if (command == null || command.isEmpty()) {
             throw new IllegalArgumentException("no command given; usage: " + usage);
         }
@@ -63,7 +62,7 @@ final class JavaCommand {
      * Runs a command with inherited IO and returns its exit code; stopping qosweaver (Ctrl-C)
      * stops the child too, which still runs its own shutdown hooks (the agent's included).
      */
-    static int run(List<String> cmd) throws java.io.IOException, InterruptedException {
+    public static int run(List<String> cmd) throws java.io.IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).inheritIO().start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (p.isAlive()) {

@@ -1,17 +1,17 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.cli.Main;
+
 import static org.assertj.core.api.Assertions.assertThat;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-
-import org.junit.jupiter.api.Test;
 
 import io.qosweaver.bench.deadline.Deadline;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.run.Versions;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class DeadlineCommandTest {

@@ -1,22 +1,21 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.deadline.Deadline;
+import io.qosweaver.bench.deadline.DeadlineResult;
+import io.qosweaver.bench.flashcrowd.FlashCrowd;
 import io.qosweaver.bench.report.Table;
-
+import io.qosweaver.bench.run.FlashCrowdParams;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Versions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import io.qosweaver.bench.deadline.Deadline;
-import io.qosweaver.bench.flashcrowd.FlashCrowd;
-import io.qosweaver.bench.run.Layout;
-import io.qosweaver.bench.run.Versions;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code qosweaver bench deadline}: every version, every chart window, one invocation (issue 4). */
 @Command(name = "deadline", mixinStandardHelpOptions = true,
@@ -74,7 +73,7 @@ final class DeadlineCommand implements Callable<Integer> {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/deadline");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        Deadline.Result r = Deadline.run(layout, params(), hours(), load.quick, versions, dir,
+        DeadlineResult r = Deadline.run(layout, params(), hours(), load.quick, versions, dir,
                 ReportOptions.commandLine(args), report.progress());
         return report.finish("bench deadline", r, r.summary(), r.errors(), dir);
     }

@@ -1,18 +1,17 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
+import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Versions;
-
+import io.qosweaver.bench.suspension.Suspension;
+import io.qosweaver.bench.suspension.SuspensionResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import io.qosweaver.bench.run.Layout;
-import io.qosweaver.bench.suspension.Suspension;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code qosweaver bench suspension}: running chart threads over time, time to suspend (issue 4, Fig. 16). */
 @Command(name = "suspension", mixinStandardHelpOptions = true,
@@ -67,7 +66,7 @@ final class SuspensionCommand implements Callable<Integer> {
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/suspension");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
         int h = hours();
-        Suspension.Result r = Suspension.run(layout, load.params(h, 0, 0.0,
+        SuspensionResult r = Suspension.run(layout, load.params(h, 0, 0.0,
                         List.of("--history-hours", Integer.toString(h))), h, allowed, load.quick, versions, dir,
                 ReportOptions.commandLine(args), report.progress());
         return report.finish("bench suspension", r, r.summary(), r.errors(), dir);

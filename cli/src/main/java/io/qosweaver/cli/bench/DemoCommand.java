@@ -1,25 +1,25 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.demo.Demo;
+import io.qosweaver.bench.demo.DemoResult;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.report.Table;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Versions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import io.qosweaver.bench.demo.Demo;
-import io.qosweaver.bench.run.Layout;
-import io.qosweaver.bench.run.Versions;
-import io.qosweaver.bench.report.JsonWriter;
-import io.qosweaver.bench.report.Table;
-import io.qosweaver.bench.app.Progress;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code qosweaver demo}: the river monitor under the flash crowd, original vs QoSWeaver. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Build what is missing, run the flash crowd on the unmodified river monitor without and "
                 + "with QoSWeaver, print the table, write results.json and index.html.")
-final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer> {
     @Mixin
     FlashCrowdOptions options = new FlashCrowdOptions();
     @Mixin
@@ -46,7 +46,7 @@ final class DemoCommand implements Callable<Integer> {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/demo");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        Demo.Result r = Demo.run(layout, options.params(), options.quick(), versions, dir,
+        DemoResult r = Demo.run(layout, options.params(), options.quick(), versions, dir,
                 ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
         if (report.json) {
             System.out.println(JsonWriter.write(r));

@@ -1,4 +1,4 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.run;
 
 import java.lang.instrument.Instrumentation;
 

@@ -1,11 +1,10 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.run.FlashCrowdParams;
+import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class FlashCrowdOptionsTest {

@@ -1,5 +1,8 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.profile;
 
+import io.qosweaver.cli.launch.JavaCommand;
+
+import io.qosweaver.pointcuts.BinaryProfileReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +13,6 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import io.qosweaver.pointcuts.BinaryProfileReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Option;
         footer = {"%nExample: qosweaver profile --include org.jfree --out chart.qwp --start-paused --metrics-port 9404 -- "
                 + "java -jar examples/river-monitor/target/river-monitor.jar",
                 "then: curl -X POST http://127.0.0.1:9404/profile/start; one request; curl -X POST .../profile/stop"})
-final class ProfileCommand implements Callable<Integer> {
+public final class ProfileCommand implements Callable<Integer> {
 
     @Option(names = "--include", required = true, split = ",", paramLabel = "PKG",
             description = "packages whose code is profiled (the callers; callees may be anything, the JDK too)."

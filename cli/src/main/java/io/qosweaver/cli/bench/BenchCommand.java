@@ -1,24 +1,23 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
-import java.nio.file.Path;
-
-import java.util.concurrent.Callable;
-
+import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
-import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.flashcrowd.FlashCrowdResult;
 import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Table;
-import io.qosweaver.bench.app.Progress;
-import picocli.CommandLine;
+import io.qosweaver.bench.run.Layout;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code qosweaver bench <experiment>}. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run an experiment of the papers.",
         subcommands = {BenchCommand.FlashCrowdCommand.class, DeadlineCommand.class, SuspensionCommand.class,
                 LowCostCommand.class, PointcutsBenchCommand.class})
-final class BenchCommand implements Runnable {
+public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -47,7 +46,7 @@ final class BenchCommand implements Runnable {
             Layout layout = Layout.find();
             Path dir = reportDir != null ? reportDir : layout.root().resolve("target/flashcrowd");
             String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-            FlashCrowd.Result r = FlashCrowd.run(layout, options.params(), dir,
+            FlashCrowdResult r = FlashCrowd.run(layout, options.params(), dir,
                     ReportOptions.commandLine(args), report.quiet ? Progress.NONE : Progress.stderr());
             if (report.json) {
                 System.out.println(JsonWriter.write(r));

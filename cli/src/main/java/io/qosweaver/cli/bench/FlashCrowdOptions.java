@@ -1,7 +1,7 @@
-package io.qosweaver.cli;
+package io.qosweaver.cli.bench;
 
-import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
