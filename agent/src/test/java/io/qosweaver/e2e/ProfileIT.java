@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.qosweaver.agent.bootstrap.CallProbe;
-import io.qosweaver.agent.pointcut.PointcutParser;
-import io.qosweaver.agent.policy.PolicyFile;
+import io.qosweaver.model.pointcut.PointcutParser;
+import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.agent.testing.ProfileFiles;
 import io.qosweaver.e2e.profiled.TinyApp;
 import io.qosweaver.pointcuts.BinaryProfileReader;
 import io.qosweaver.pointcuts.GenerationReport;
 import io.qosweaver.pointcuts.PointcutsTool;
-import io.qosweaver.pointcuts.Signatures;
+import io.qosweaver.model.signature.Signatures;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;

@@ -1,5 +1,8 @@
 package io.qosweaver.pointcuts;
 
+import io.qosweaver.model.signature.Descriptors;
+import io.qosweaver.model.signature.Signatures;
+
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -262,7 +265,7 @@ public final class ClassFileSynchronizedRegions implements SynchronizedRegions {
                 int nat = ref2[ref];
                 String owner = utf8[ref1[ref1[ref]]];
                 if (owner.startsWith("[")) {
-                    owner = Signatures.descriptorToName(owner);
+                    owner = Descriptors.toName(owner);
                 }
                 String sig = Signatures.fromDescriptor(owner, utf8[ref1[nat]], utf8[ref2[nat]]);
                 result.add(Signatures.withoutDeclaringType(sig));

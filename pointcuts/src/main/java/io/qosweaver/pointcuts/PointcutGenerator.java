@@ -1,5 +1,7 @@
 package io.qosweaver.pointcuts;
 
+import io.qosweaver.model.signature.Signatures;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,7 @@
 package io.qosweaver.pointcuts;
 
+import io.qosweaver.model.signature.Signatures;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;

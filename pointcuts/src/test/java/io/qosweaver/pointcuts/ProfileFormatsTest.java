@@ -1,5 +1,6 @@
 package io.qosweaver.pointcuts;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,14 +58,6 @@ class ProfileFormatsTest {
                 .hasMessageStartingWith("p.txt:1: ").hasMessageContaining("thread id");
         assertThatThrownBy(() -> readText("2 a.A.m() void a.A.n()\n"))
                 .hasMessageStartingWith("p.txt:1: ").hasMessageContaining("return type");
-    }
-
-    @Test
-    void signaturesFromDescriptors() {
-        assertThat(Signatures.fromDescriptor("a/b/Outer$Inner", "f", "(I[[Ljava/lang/String;J)[Z"))
-                .isEqualTo("boolean[] a.b.Outer$Inner.f(int, java.lang.String[][], long)");
-        assertThat(Signatures.withoutDeclaringType("void a.b.C.f(int)")).isEqualTo("void f(int)");
-        assertThat(Signatures.declaringType("void a.b.C$D.f(int)")).isEqualTo("a.b.C$D");
     }
 
     private List<JoinPoint> randomJoinPoints(int n, long seed) {

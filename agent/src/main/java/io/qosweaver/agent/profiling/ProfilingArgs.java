@@ -118,7 +118,7 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, long
                 debug);
     }
 
-    /** The agent argument string for these packages (what {@link ProfileLauncher} passes). */
+    /** The agent argument string that profiles these packages into {@code out} (the form {@link #parse} reads). */
     public static String format(Path out, List<String> include) {
         return "profile=" + out + ",include=" + String.join("+", include);
     }

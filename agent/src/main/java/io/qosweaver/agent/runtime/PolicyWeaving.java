@@ -2,7 +2,7 @@ package io.qosweaver.agent.runtime;
 
 import io.qosweaver.agent.bootstrap.ServletTaskClasses;
 import io.qosweaver.agent.log.AgentLog;
-import io.qosweaver.agent.policy.PolicyFile;
+import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.servlet.ServletUnit;

@@ -4,7 +4,7 @@ import io.qosweaver.agent.control.Switch;
 import io.qosweaver.scheduler.Scheduler;
 import io.qosweaver.scheduler.SchedulerConfig;
 import io.qosweaver.scheduler.spi.TaskClassSpec;
-import io.qosweaver.agent.policy.PolicyFile;
+import io.qosweaver.model.policy.PolicyFile;
 import java.util.ArrayList;
 import java.util.List;
 import io.qosweaver.scheduler.stats.PrometheusText;

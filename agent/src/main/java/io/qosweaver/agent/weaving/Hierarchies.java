@@ -1,7 +1,7 @@
 package io.qosweaver.agent.weaving;
 
-import io.qosweaver.agent.pointcut.MethodSignature;
-import io.qosweaver.agent.pointcut.TypeHierarchy;
+import io.qosweaver.model.pointcut.MethodSignature;
+import io.qosweaver.model.pointcut.TypeHierarchy;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Predicate;

@@ -1,6 +1,6 @@
 package io.qosweaver.agent.weaving;
 
-import io.qosweaver.agent.pointcut.Pointcut;
+import io.qosweaver.model.pointcut.Pointcut;
 import java.util.List;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.qosweaver.agent.log.AgentLog;
-import io.qosweaver.agent.policy.PolicyFile;
+import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
 import io.qosweaver.scheduler.Scheduler;

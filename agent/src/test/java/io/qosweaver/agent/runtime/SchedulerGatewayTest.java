@@ -2,7 +2,7 @@ package io.qosweaver.agent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qosweaver.agent.policy.PolicyFile;
+import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.scheduler.SchedulerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

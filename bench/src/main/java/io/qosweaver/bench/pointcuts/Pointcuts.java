@@ -1,9 +1,5 @@
 package io.qosweaver.bench.pointcuts;
 
-import io.qosweaver.bench.report.Reports;
-
-import io.qosweaver.bench.stats.Ratios;
-
 import io.qosweaver.bench.app.FlashCrowdConfig;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
@@ -11,13 +7,18 @@ import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.app.Warmup;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
 import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.report.Reports;
 import io.qosweaver.bench.report.Table;
 import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.stats.Ratios;
 import io.qosweaver.bench.stats.Round;
+import io.qosweaver.model.policy.PolicyFile;
+import io.qosweaver.model.policy.PolicyFileException;
+import io.qosweaver.model.policy.PolicyText;
 import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
 import io.qosweaver.pointcuts.GenerationReport;
 import io.qosweaver.pointcuts.PointcutGenerator;
@@ -288,11 +289,16 @@ public final class Pointcuts {
                 } else {
                     GenerationReport g = generate(profile, s, regions, p.randomSeed(), slowdown);
                     generated.put(s.name(), g);
-                    Files.writeString(out, policy(template, s, g, files));
+                    try {
+                        Files.writeString(out, policy(template, s, g, files));
+                    } catch (PolicyFileException e) {
+                        throw new IOException("cannot write the policy of " + s.name() + ": " + e.getMessage(), e);
+                    }
                     progress.update(String.format(Locale.ROOT, "[pointcuts] %s: %d pointcuts select %d join points, "
                                     + "predicted interval %s ms, generated in %.0f ms", s.name(), g.pointcuts().size(),
                             g.selectedJoinPoints(), ms(g.intervalMeanNanos()), g.generationNanos() / 1e6));
                 }
+                countControlPoints(out); // refused here, not by the agent of the first run
                 policyOf.put(s.name(), out);
             }
             profile = null; // the runs below do not need it; let the heap go
@@ -369,44 +375,22 @@ public final class Pointcuts {
 
     /**
      * The river-monitor policy with its control points replaced by the generated ones: the
-     * template's own header comment gives way to ours, its controlPoints section to the set's.
+     * template's own header comment gives way to ours, its controlPoints section (found on the
+     * YAML tree, with the comments above it) to the set's.
      */
-    static String policy(String template, ParamSet s, GenerationReport g, List<Path> profiles) {
+    static String policy(String template, ParamSet s, GenerationReport g, List<Path> profiles)
+            throws PolicyFileException {
         StringBuilder b = new StringBuilder();
         b.append("# bench pointcuts, parameter set ").append(s.name()).append(" (").append(s.kind()).append(") from ")
                 .append(profiles.stream().map(f -> f.getFileName().toString()).toList()).append(".\n");
         b.append("# Task classes and policy: examples/policies/river-monitor.yaml; control points replaced.\n");
-        String[] lines = template.split("\n", -1);
+        String body = PolicyText.replaceSection("river-monitor.yaml", template, "controlPoints", g.controlPointsYaml());
         int i = 0;
-        while (i < lines.length && lines[i].startsWith("#")) {
-            i++; // the template's header
+        while (body.startsWith("#", i)) {
+            int eol = body.indexOf('\n', i);
+            i = eol < 0 ? body.length() : eol + 1; // the template's header
         }
-        boolean skipping = false;
-        List<String> comments = new ArrayList<>(); // top-level comments belong to the key that follows
-        for (; i < lines.length; i++) {
-            String line = lines[i];
-            if (line.startsWith("#")) {
-                comments.add(line);
-                continue;
-            }
-            boolean topLevel = !line.isEmpty() && !Character.isWhitespace(line.charAt(0));
-            if (topLevel && line.startsWith("controlPoints:")) {
-                skipping = true;
-                comments.clear();
-                b.append(g.controlPointsYaml());
-                continue;
-            }
-            if (skipping && topLevel) {
-                skipping = false;
-                b.append('\n');
-            }
-            if (!skipping) {
-                comments.forEach(c -> b.append(c).append('\n'));
-                b.append(line).append('\n');
-            }
-            comments.clear();
-        }
-        return b.toString();
+        return b.append(body, i, body.length()).toString();
     }
 
     private static ChartLoadRunner.Plan plan(Params p, String version, List<String> jvm, List<String> appCommand,
@@ -431,7 +415,7 @@ public final class Pointcuts {
                             PointcutsResult.ProfileInfo info, List<ParamSet> sets, Map<String, GenerationReport> generated,
                             Map<String, Path> policyOf, Path reportDir, List<ChartLoadRunner.Result> originals,
                             ScenarioResult originalFlash, Map<String, ChartLoadRunner.Result> without,
-                            Map<String, ScenarioResult> with, Map<String, String> errors) {
+                            Map<String, ScenarioResult> with, Map<String, String> errors) throws IOException {
         List<Double> baseThr = originals.stream().map(o -> o.overhead().throughputPerS()).toList();
         List<Double> baseCpu = originals.stream().map(o -> o.overhead().appCpuMsPerChart()).toList();
         Double thrMean = mean(baseThr);
@@ -534,22 +518,15 @@ public final class Pointcuts {
         return out;
     }
 
-    static int countControlPoints(Path policy) {
+    /**
+     * The control points of a policy file, read as the agent reads it: a set whose policy the
+     * agent would refuse fails here, before any run.
+     */
+    static int countControlPoints(Path policy) throws IOException {
         try {
-            boolean in = false;
-            int n = 0;
-            for (String line : Files.readAllLines(policy)) {
-                if (line.startsWith("controlPoints:")) {
-                    in = true;
-                } else if (in && !line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && !line.startsWith("#")) {
-                    in = false;
-                } else if (in && line.stripLeading().startsWith("- ")) {
-                    n++;
-                }
-            }
-            return n;
-        } catch (IOException e) {
-            return 0;
+            return PolicyFile.load(policy).controlPoints().size();
+        } catch (PolicyFileException e) {
+            throw new IOException("the agent would refuse this policy: " + e.getMessage(), e);
         }
     }
 

@@ -118,7 +118,10 @@ class PointcutsTest {
         gen.put("all", Pointcuts.generate(p, sets.get(1), SynchronizedRegions.NONE, 1, 1.0));
         Map<String, Path> policies = new LinkedHashMap<>();
         for (Pointcuts.ParamSet s : sets) {
-            policies.put(s.name(), Files.writeString(dir.resolve(s.name() + ".yaml"), "controlPoints:\n  - a\n  - b\n"));
+            policies.put(s.name(), Files.writeString(dir.resolve(s.name() + ".yaml"),
+                    "taskClasses:\n  - name: t\n    servletPath: /t\ncontrolPoints:\n"
+                            + "  - \"call(void a.B.c()) && withincode(void a.B.d())\"\n"
+                            + "  - \"call(void a.B.e()) && withincode(void a.B.d())\"\npolicy:\n  name: importance\n"));
         }
         List<ChartLoadRunner.Result> originals = List.of(
                 new ChartLoadRunner.Result("original", window(40, 10.0, 200.0, null), List.of(), "a.log"),

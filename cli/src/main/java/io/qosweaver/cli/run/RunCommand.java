@@ -1,7 +1,8 @@
 package io.qosweaver.cli.run;
 
 import io.qosweaver.cli.launch.JavaCommand;
-
+import io.qosweaver.model.policy.PolicyFile;
+import io.qosweaver.model.policy.PolicyFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,11 +36,37 @@ public final class RunCommand implements Callable<Integer> {
         List<String> cmd;
         try {
             cmd = rewrite(java.command, java.agentJar(), policy, metricsPort);
+            String warning = check(policy);
+            if (warning != null) {
+                System.err.println("qosweaver run: " + warning);
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("qosweaver run: " + e.getMessage());
             return 2;
         }
         return JavaCommand.run(cmd);
+    }
+
+    /**
+     * Reads the policy file as the agent will, before a JVM is started for nothing: a file the
+     * agent would refuse is refused here with the agent's message ({@code FILE:LINE:COLUMN:
+     * problem}); one that asks to fail open is started anyway, and the returned warning says the
+     * application will run unscheduled. What the policy's name and parameters mean is checked by
+     * the agent's scheduler only.
+     *
+     * @return null when the file reads, else the warning for a file that fails open
+     * @throws IllegalArgumentException when the agent would refuse the file
+     */
+    static String check(Path policy) {
+        try {
+            PolicyFile.load(policy);
+            return null;
+        } catch (PolicyFileException e) {
+            if (PolicyFile.declaresFailOpen(policy)) {
+                return e.getMessage() + " (failOpen: true, so the application starts unscheduled)";
+            }
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     /**

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RunCommandTest {
+    private static final String VALID = "taskClasses:\n  - name: chart\n    servletPath: /chart\n"
+            + "    importance: low\npolicy:\n  name: importance\n";
     @TempDir
     Path dir;
     Path policy;
@@ -22,7 +24,7 @@ class RunCommandTest {
 
     @BeforeEach
     void files() throws Exception {
-        policy = Files.writeString(dir.resolve("policy.yaml"), "policy: importance\n");
+        policy = Files.writeString(dir.resolve("policy.yaml"), VALID);
         agent = Files.write(dir.resolve("qosweaver-agent.jar"), new byte[] {1});
     }
 
@@ -84,6 +86,45 @@ class RunCommandTest {
                 java, "-Xshare:auto", "-version")).isZero();
         assertThat(Main.commandLine().execute("run", "--policy", policy.toString(), "--agent", noop.toString(), "--",
                 java, "-cp", dir.toString(), "NoSuchMainClass")).isEqualTo(1);
+    }
+
+    @Test
+    void aPolicyFileTheAgentWouldRefuseIsRefusedBeforeAnyJvmStarts() throws Exception {
+        Path broken = Files.writeString(dir.resolve("broken.yaml"), VALID.replace("servletPath: /chart",
+                "entry: call(void a.B.c())"));
+        Path marker = dir.resolve("started");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String err = stderrOf(() -> assertThat(Main.commandLine().execute("run", "--policy", broken.toString(),
+                "--agent", noopAgentJar().toString(), "--", java, "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:LogFile=" + marker, "-XX:+LogVMOutput", "-version")).isEqualTo(2));
+        assertThat(err).contains("qosweaver run: " + broken + ":3:").contains("call(...) is not allowed");
+        assertThat(marker).as("no JVM was started").doesNotExist();
+    }
+
+    @Test
+    void aBrokenPolicyThatFailsOpenStartsWithAWarning() throws Exception {
+        Path broken = Files.writeString(dir.resolve("open.yaml"), "failOpen: true\n" + VALID + "  lowLimit: [1\n");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String err = stderrOf(() -> assertThat(Main.commandLine().execute("run", "--policy", broken.toString(),
+                "--agent", noopAgentJar().toString(), "--", java, "-Xshare:auto", "-version")).isZero());
+        assertThat(err).contains("qosweaver run: " + broken + ":").contains("YAML syntax error")
+                .contains("the application starts unscheduled");
+    }
+
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    private static String stderrOf(Body body) throws Exception {
+        PrintStream err = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(buf, true));
+        try {
+            body.run();
+        } finally {
+            System.setErr(err);
+        }
+        return buf.toString();
     }
 
     private Path noopAgentJar() throws Exception {

@@ -1,7 +1,7 @@
 package io.qosweaver.agent.unit.callprobe;
 
 import io.qosweaver.agent.bootstrap.CallProbe;
-import io.qosweaver.pointcuts.Signatures;
+import io.qosweaver.model.signature.Signatures;
 import java.util.concurrent.atomic.AtomicLong;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;

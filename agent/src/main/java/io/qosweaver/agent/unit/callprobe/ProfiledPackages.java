@@ -97,6 +97,8 @@ public final class ProfiledPackages {
         d.put("io.qosweaver.agent", OURS);
         d.put("io.qosweaver.scheduler", OURS);
         d.put("io.qosweaver.pointcuts", OURS);
+        d.put("io.qosweaver.model", OURS);
+        d.put("io.qosweaver.platform", OURS);
         d.put("io.qosweaver.cli", OURS);
         // The Byte Buddy the agent runs: net.bytebuddy on a plain class path (in-process tests), and
         // io.qosweaver.agent.shaded.net.bytebuddy in the agent jar, where the shade plugin relocates

@@ -1,8 +1,8 @@
 package io.qosweaver.agent.unit.controlpoint;
 
-import io.qosweaver.agent.pointcut.MethodSignature;
-import io.qosweaver.agent.pointcut.Pointcut;
-import io.qosweaver.agent.pointcut.TypeHierarchy;
+import io.qosweaver.model.pointcut.MethodSignature;
+import io.qosweaver.model.pointcut.Pointcut;
+import io.qosweaver.model.pointcut.TypeHierarchy;
 import io.qosweaver.agent.weaving.Hierarchies;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;

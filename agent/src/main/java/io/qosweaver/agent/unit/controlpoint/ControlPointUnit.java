@@ -1,6 +1,6 @@
 package io.qosweaver.agent.unit.controlpoint;
 
-import io.qosweaver.agent.pointcut.Pointcut;
+import io.qosweaver.model.pointcut.Pointcut;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.PointcutTypes;
 import io.qosweaver.agent.weaving.WeavingStats;

@@ -4,7 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isMethod;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
-import io.qosweaver.agent.pointcut.Pointcut;
+import io.qosweaver.model.pointcut.Pointcut;
 import io.qosweaver.agent.weaving.Hierarchies;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.PointcutTypes;

@@ -10,7 +10,7 @@ import io.qosweaver.agent.profiling.ProfilingArgs;
 import io.qosweaver.agent.profiling.ProfilingMXBean;
 import io.qosweaver.agent.profiling.ProfilingSession;
 import io.qosweaver.pointcuts.BinaryProfileWriter;
-import io.qosweaver.pointcuts.Signatures;
+import io.qosweaver.model.signature.Signatures;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +55,8 @@ class ProfiledPackagesTest {
                 "'javax' also covers javax.management, javax.net, javax.security");
         assertThatThrownBy(() -> parse("jdk")).hasMessageContaining("'jdk' also covers jdk.internal, which is never");
         assertThatThrownBy(() -> parse("io.qosweaver")).hasMessageContaining("never profiled")
-                .hasMessageContaining("io.qosweaver.agent, io.qosweaver.scheduler, io.qosweaver.pointcuts, io.qosweaver.cli");
+                .hasMessageContaining("io.qosweaver.agent, io.qosweaver.scheduler, io.qosweaver.pointcuts, io.qosweaver.model,"
+                        + " io.qosweaver.platform, io.qosweaver.cli");
         assertThatThrownBy(() -> parse("net")).hasMessageContaining("'net' also covers net.bytebuddy");
     }
 

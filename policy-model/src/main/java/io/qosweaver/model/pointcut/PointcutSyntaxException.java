@@ -1,4 +1,4 @@
-package io.qosweaver.agent.pointcut;
+package io.qosweaver.model.pointcut;
 
 /**
  * A pointcut the parser cannot read. {@link #column()} is 1-based within the pointcut text, so the

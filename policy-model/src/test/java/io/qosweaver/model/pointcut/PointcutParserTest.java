@@ -1,4 +1,4 @@
-package io.qosweaver.agent.pointcut;
+package io.qosweaver.model.pointcut;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

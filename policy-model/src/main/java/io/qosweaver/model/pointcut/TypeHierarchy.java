@@ -1,4 +1,4 @@
-package io.qosweaver.agent.pointcut;
+package io.qosweaver.model.pointcut;
 
 import java.util.function.Predicate;
 

@@ -3,4 +3,4 @@
  * {@code ||}, {@code !}, with AspectJ-like method and type patterns, matched against signatures
  * without loading classes.
  */
-package io.qosweaver.agent.pointcut;
+package io.qosweaver.model.pointcut;

@@ -1,4 +1,4 @@
-package io.qosweaver.agent.policy;
+package io.qosweaver.model.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.qosweaver.pointcuts;
+package io.qosweaver.model.signature;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,18 +26,8 @@ public final class Signatures {
 
     /** From bytecode names: owner {@code a/b/C}, name, descriptor {@code (I[Ljava/lang/String;)V}. */
     public static String fromDescriptor(String internalOwner, String name, String descriptor) {
-        StringBuilder params = new StringBuilder();
-        int i = 1;
-        while (descriptor.charAt(i) != ')') {
-            int end = endOfType(descriptor, i);
-            if (params.length() > 0) {
-                params.append(", ");
-            }
-            params.append(descriptorToName(descriptor.substring(i, end)));
-            i = end;
-        }
-        String ret = descriptorToName(descriptor.substring(i + 1));
-        return ret + ' ' + internalOwner.replace('/', '.') + '.' + name + '(' + params + ')';
+        return Descriptors.returnType(descriptor) + ' ' + internalOwner.replace('/', '.') + '.' + name + '('
+                + String.join(", ", Descriptors.parameterTypes(descriptor)) + ')';
     }
 
     /**
@@ -145,34 +135,5 @@ public final class Signatures {
             }
         }
         return true;
-    }
-
-    private static int endOfType(String d, int i) {
-        while (d.charAt(i) == '[') {
-            i++;
-        }
-        return d.charAt(i) == 'L' ? d.indexOf(';', i) + 1 : i + 1;
-    }
-
-    /** {@code [Ljava/lang/String;} to {@code java.lang.String[]}. */
-    static String descriptorToName(String d) {
-        int dims = 0;
-        while (d.charAt(dims) == '[') {
-            dims++;
-        }
-        String base = switch (d.charAt(dims)) {
-            case 'V' -> "void";
-            case 'Z' -> "boolean";
-            case 'B' -> "byte";
-            case 'C' -> "char";
-            case 'S' -> "short";
-            case 'I' -> "int";
-            case 'J' -> "long";
-            case 'F' -> "float";
-            case 'D' -> "double";
-            case 'L' -> d.substring(dims + 1, d.length() - 1).replace('/', '.');
-            default -> throw new IllegalArgumentException("bad descriptor '" + d + "'");
-        };
-        return base + "[]".repeat(dims);
     }
 }

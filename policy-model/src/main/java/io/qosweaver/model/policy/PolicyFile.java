@@ -1,8 +1,8 @@
-package io.qosweaver.agent.policy;
+package io.qosweaver.model.policy;
 
-import io.qosweaver.agent.pointcut.Pointcut;
-import io.qosweaver.agent.pointcut.PointcutParser;
-import io.qosweaver.agent.pointcut.PointcutSyntaxException;
+import io.qosweaver.model.pointcut.Pointcut;
+import io.qosweaver.model.pointcut.PointcutParser;
+import io.qosweaver.model.pointcut.PointcutSyntaxException;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
@@ -18,12 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -156,21 +150,7 @@ public final class PolicyFile {
         }
 
         PolicyFile read(Reader reader) throws PolicyFileException {
-            Node root;
-            try {
-                LoaderOptions options = new LoaderOptions();
-                options.setAllowDuplicateKeys(false);
-                root = new Yaml(new SafeConstructor(options), new org.yaml.snakeyaml.representer.Representer(
-                        new DumperOptions()), new DumperOptions(), options).compose(reader);
-            } catch (MarkedYAMLException e) {
-                Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-                String problem = (e.getContext() != null ? e.getContext() + ": " : "")
-                        + (e.getProblem() != null ? e.getProblem() : e.getMessage());
-                throw new PolicyFileException(file, m == null ? 0 : m.getLine() + 1,
-                        m == null ? 0 : m.getColumn() + 1, "YAML syntax error: " + problem.replace('\n', ' '));
-            } catch (YAMLException e) {
-                throw new PolicyFileException(file, 0, 0, "YAML syntax error: " + e.getMessage());
-            }
+            Node root = YamlTree.compose(file, reader);
             if (root == null) {
                 throw new PolicyFileException(file, 1, 0, "the policy file is empty");
             }

@@ -1,4 +1,4 @@
-package io.qosweaver.agent.policy;
+package io.qosweaver.model.policy;
 
 /**
  * A policy file the agent refuses, with the place to fix it: {@code FILE:LINE[:COLUMN]: problem}.
