@@ -15,9 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -160,6 +162,55 @@ class AgentIT {
         assertThat(wrong.statusCode()).as("GET cannot switch it").isEqualTo(405);
     }
 
+
+    /**
+     * {@code request:} task classes on a real servlet container (Jetty 12 ee10, through the servlet
+     * unit): by path, method and a header's regular expression, in the file's order, beside a
+     * {@code servletPath} class; a request no class selects stays unmanaged.
+     */
+    @Test
+    void requestClassesSelectByPathMethodAndHeaderInAServletContainer() throws Exception {
+        Path policy = Files.writeString(dir.resolve("request.yaml"), """
+                taskClasses:
+                  - name: gold
+                    request: {path: /light, header: {name: X-Tenant, matches: "gold|platinum"}}
+                    importance: high
+                  - name: posts
+                    request: {path: [/work, /work/*], method: POST}
+                    importance: low
+                  - name: light
+                    servletPath: /light
+                    importance: low
+                policy:
+                  name: importance
+                """);
+        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eApp.class.getName(), appClassPath);
+        Pattern appPort = Pattern.compile("PORT=(\\d+)");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
+        assertThat(c.process().isAlive()).as(c.err()).isTrue();
+        int port = c.port(appPort, c.out());
+        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err());
+        URI light = URI.create("http://127.0.0.1:" + port + "/light");
+        for (String tenant : List.of("gold", "platinum", "golden")) {
+            assertThat(HTTP.send(HttpRequest.newBuilder(light).header("X-Tenant", tenant).build(),
+                    HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("light");
+        }
+        assertThat(get(port, "/light")).isEqualTo("light");
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/work"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(post.statusCode()).as("the servlet has no doPost").isEqualTo(405);
+        }
+        assertThat(get(port, "/work")).startsWith("work ");
+
+        String timeline = get(mport, "/timeline?since=0");
+        Map<String, Long> lines = timeline.lines().filter(l -> !l.startsWith("#")).map(l -> l.split(" ")[2])
+                .collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+        assertThat(lines).as(timeline).containsEntry("gold", 4L).containsEntry("light", 4L).containsEntry("posts", 4L)
+                .doesNotContainKey("work");
+        assertThat(get(mport, "/metrics")).containsPattern(
+                "qosweaver_agent_join_points_woven\\{kind=\"servlet\",pointcut=\"\\S+request.yaml:2\"} [1-9]");
+    }
 
     @Test
     void brokenPolicyExitsNonZeroNamingFileAndLine() throws Exception {

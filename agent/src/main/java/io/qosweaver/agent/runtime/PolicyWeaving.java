@@ -1,8 +1,9 @@
 package io.qosweaver.agent.runtime;
 
-import io.qosweaver.agent.bootstrap.ServletTaskClasses;
+import io.qosweaver.agent.bootstrap.RequestTaskClasses;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.model.policy.PolicyFile;
+import io.qosweaver.model.policy.RequestSelector;
 import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.servlet.ServletUnit;
@@ -18,8 +19,9 @@ import net.bytebuddy.matcher.ElementMatchers;
 
 /**
  * A policy file's instrumentation units: one entry unit per task class with an {@code entry}
- * pointcut, one servlet unit for the {@code servletPath} task classes, one control-point unit for
- * all control points; installed together by {@link Weaving}.
+ * pointcut, one servlet unit for the task classes that select requests ({@code request} and
+ * {@code servletPath}), one control-point unit for all control points; installed together by
+ * {@link Weaving}.
  */
 final class PolicyWeaving {
     private PolicyWeaving() {}
@@ -27,22 +29,22 @@ final class PolicyWeaving {
     static Weaving install(Instrumentation inst, PolicyFile policy, AgentLog log) {
         WeavingStats stats = new WeavingStats();
         List<InstrumentationUnit> units = new ArrayList<>();
-        List<String> servletPatterns = new ArrayList<>();
-        List<String> servletTaskClasses = new ArrayList<>();
-        String servletLocation = null;
+        List<RequestTaskClasses.Selector> selectors = new ArrayList<>();
+        List<String> requestClasses = new ArrayList<>();
+        String requestLocation = null;
         for (PolicyFile.TaskClassDef t : policy.taskClasses()) {
             if (t.entry() != null) {
                 units.add(new EntryUnit(t.name(), t.entry(), stats.add("entry", t.location(), t.entryText())));
             } else {
-                servletPatterns.add(t.servletPath());
-                servletLocation = servletLocation == null ? t.location() : servletLocation;
-                servletTaskClasses.add(t.name());
+                selectors.add(selector(t));
+                requestClasses.add(t.name());
+                requestLocation = requestLocation == null ? t.location() : requestLocation;
             }
         }
-        if (!servletPatterns.isEmpty()) {
-            ServletTaskClasses.configure(servletPatterns.toArray(new String[0]), servletTaskClasses.toArray(new String[0]));
-            units.add(new ServletUnit(stats.add("servlet", servletLocation,
-                    "Servlet.service(ServletRequest, ServletResponse) for " + servletPatterns)));
+        if (!selectors.isEmpty()) {
+            RequestTaskClasses.configure(selectors.toArray(new RequestTaskClasses.Selector[0]));
+            units.add(new ServletUnit(stats.add("servlet", requestLocation,
+                    "Servlet.service(ServletRequest, ServletResponse) for " + requestClasses)));
         }
         if (!policy.controlPoints().isEmpty()) {
             List<ControlPointUnit.Target> targets = new ArrayList<>();
@@ -54,6 +56,26 @@ final class PolicyWeaving {
         // Woven code in named modules (JDK classes chosen by a withincode) calls QoS and the
         // bootstrap helpers, which sit in the bootstrap loader's unnamed module.
         return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
-                Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(ServletTaskClasses.class));
+                Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(RequestTaskClasses.class));
+    }
+
+    /** A task class's row in the bootstrap table (which knows nothing of the policy model). */
+    static RequestTaskClasses.Selector selector(PolicyFile.TaskClassDef t) {
+        if (t.servletPath() != null) {
+            return new RequestTaskClasses.Selector(t.name(), true, new String[] {t.servletPath()}, new String[0],
+                    new String[0], new String[0], new String[0], 0);
+        }
+        RequestSelector r = t.request();
+        int n = r.headers().size();
+        String[] names = new String[n];
+        String[] values = new String[n];
+        String[] regexes = new String[n];
+        for (int i = 0; i < n; i++) {
+            names[i] = r.headers().get(i).name();
+            values[i] = r.headers().get(i).value();
+            regexes[i] = r.headers().get(i).regex();
+        }
+        return new RequestTaskClasses.Selector(t.name(), false, r.paths().toArray(new String[0]),
+                r.methods().toArray(new String[0]), names, values, regexes, r.port());
     }
 }

@@ -15,6 +15,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +29,18 @@ import java.util.regex.Pattern;
  * given JVM flags, its stdout and stderr copied to a log file, considered ready when it prints
  * {@code ... listening on http://HOST:PORT ...}. If the QoSWeaver agent prints
  * {@code [qosweaver] metrics on URL}, that URL is kept for scraping.
+ *
+ * <p>A child outlives nothing: when the harness's JVM ends (an experiment interrupted with
+ * Ctrl-C, or killed with SIGTERM), a shutdown hook stops every child still running, so that no
+ * app is left loading the machine that the next run measures on.
  */
 public final class AppProcess implements AutoCloseable {
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(AppProcess::stopAll, "qosweaver-bench-stop-children"));
+    }
+
     static final Pattern READY = Pattern.compile("(?<!generator )listening on (http://[^\\s()]+)");
     static final Pattern METRICS = Pattern.compile("\\[qosweaver\\] metrics on (http://\\S+)");
 
@@ -64,6 +76,8 @@ public final class AppProcess implements AutoCloseable {
         cmd.addAll(appArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Process p = pb.start();
+        LIVE.add(p);
+        p.onExit().thenRun(() -> LIVE.remove(p));
         AppProcess app = new AppProcess(p, logFile);
         app.logLine("cmd", String.join(" ", cmd));
         return app;
@@ -173,6 +187,22 @@ public final class AppProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** Every child still running: SIGTERM, then a kill after 5 s. */
+    private static void stopAll() {
+        for (Process p : LIVE) {
+            p.destroy();
+        }
+        for (Process p : LIVE) {
+            try {
+                if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+            }
+        }
     }
 
     /** SIGTERM (shutdown hooks run), then a kill after 10 s. */

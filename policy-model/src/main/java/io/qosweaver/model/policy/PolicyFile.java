@@ -31,9 +31,12 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  */
 public final class PolicyFile {
 
-    /** A task class: entered by the execution of an entry method, or by a servlet path. */
+    /**
+     * A task class: entered by the execution of an entry method, by a servlet path, or by what a
+     * request is; exactly one of {@code entry}, {@code servletPath} and {@code request} is set.
+     */
     public record TaskClassDef(String name, String entryText, Pointcut entry, String servletPath,
-            Map<String, String> attributes, String location) {}
+            RequestSelector request, Map<String, String> attributes, String location) {}
 
     /** A control-point pointcut; {@code disjuncts} are its top-level {@code ||} alternatives. */
     public record ControlPointDef(String text, Pointcut pointcut, String location) {}
@@ -221,10 +224,15 @@ public final class PolicyFile {
             Map<String, String> attrs = new LinkedHashMap<>();
             Map<String, Integer> attrLines = new LinkedHashMap<>();
             Set<String> seen = new HashSet<>();
+            RequestSelector request = null;
             for (NodeTuple t : m.getValue()) {
                 String k = key(t);
                 if (!seen.add(k)) {
                     throw error(t.getKeyNode(), "duplicate key '" + k + "' in a task class");
+                }
+                if (k.equals("request")) {
+                    request = request(t.getValueNode());
+                    continue;
                 }
                 ScalarNode v = scalar(t.getValueNode(), k);
                 switch (k) {
@@ -232,7 +240,7 @@ public final class PolicyFile {
                     case "entry" -> entryNode = v;
                     case "servletPath" -> {
                         servletPath = v.getValue();
-                        checkServletPath(servletPath, v);
+                        checkPath(servletPath, v, "servletPath");
                     }
                     default -> {
                         attrs.put(k, v.getValue());
@@ -247,11 +255,14 @@ public final class PolicyFile {
             for (Map.Entry<String, Integer> a : attrLines.entrySet()) {
                 keyLines.put("taskClasses." + name + "." + a.getKey(), a.getValue());
             }
-            if (entryNode == null && servletPath == null) {
-                throw error(item, "task class '" + name + "' needs 'entry' (an execution pointcut) or 'servletPath'");
+            int selectors = (entryNode != null ? 1 : 0) + (servletPath != null ? 1 : 0) + (request != null ? 1 : 0);
+            if (selectors == 0) {
+                throw error(item, "task class '" + name + "' needs 'entry' (an execution pointcut), 'request'"
+                        + " (what requests it takes) or 'servletPath'");
             }
-            if (entryNode != null && servletPath != null) {
-                throw error(item, "task class '" + name + "' has both 'entry' and 'servletPath'; choose one");
+            if (selectors > 1) {
+                throw error(item, "task class '" + name + "' has more than one of 'entry', 'request' and"
+                        + " 'servletPath'; choose one");
             }
             Pointcut entry = null;
             if (entryNode != null) {
@@ -269,7 +280,7 @@ public final class PolicyFile {
                 }
             }
             return new TaskClassDef(name, entryNode == null ? null : entryNode.getValue(), entry, servletPath,
-                    attrs, file + ":" + line(item));
+                    request, attrs, file + ":" + line(item));
         }
 
         private void checkControlPoint(Pointcut p, ScalarNode s) throws PolicyFileException {
@@ -286,13 +297,115 @@ public final class PolicyFile {
             }
         }
 
-        private void checkServletPath(String p, ScalarNode node) throws PolicyFileException {
+        private void checkPath(String p, ScalarNode node, String key) throws PolicyFileException {
             boolean ok = p.startsWith("*.") ? p.indexOf('/') < 0 && p.length() > 2
                     : p.startsWith("/") && (p.indexOf('*') < 0 || p.endsWith("/*") && p.indexOf('*') == p.length() - 1);
             if (!ok) {
-                throw error(node, "bad servletPath '" + p + "': use an exact path (/chart), a prefix (/api/*)"
+                throw error(node, "bad " + key + " '" + p + "': use an exact path (/chart), a prefix (/api/*)"
                         + " or an extension (*.png)");
             }
+        }
+
+        private static final Set<String> REQUEST_KEYS = Set.of("path", "method", "header", "port");
+        private static final Set<String> HEADER_KEYS = Set.of("name", "value", "matches");
+        private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+        /** {@code request: {path: ..., method: ..., header: ..., port: ...}}. */
+        private RequestSelector request(Node n) throws PolicyFileException {
+            MappingNode m = mapping(n, "request");
+            Map<String, NodeTuple> e = entries(m, REQUEST_KEYS, "request");
+            if (e.isEmpty()) {
+                throw error(n, "request: {} names no condition; to take every request write request: {path: /*}");
+            }
+            List<String> paths = new ArrayList<>();
+            if (e.containsKey("path")) {
+                for (ScalarNode s : scalars(e.get("path").getValueNode(), "request.path")) {
+                    checkPath(s.getValue(), s, "request path");
+                    paths.add(s.getValue());
+                }
+            }
+            List<String> methods = new ArrayList<>();
+            if (e.containsKey("method")) {
+                for (ScalarNode s : scalars(e.get("method").getValueNode(), "request.method")) {
+                    String v = s.getValue();
+                    if (!TOKEN.matcher(v).matches()) {
+                        throw error(s, "bad request method '" + v + "': an HTTP method is one word (GET, POST, ...)");
+                    }
+                    String upper = v.toUpperCase(java.util.Locale.ROOT);
+                    if (!v.equals(upper) && STANDARD_METHODS.contains(upper)) {
+                        throw error(s, "request method '" + v + "' never matches: HTTP methods are case-sensitive;"
+                                + " write " + upper);
+                    }
+                    methods.add(v);
+                }
+            }
+            List<RequestSelector.HeaderCondition> headers = new ArrayList<>();
+            if (e.containsKey("header")) {
+                Node h = e.get("header").getValueNode();
+                List<Node> items = h instanceof SequenceNode seq ? seq.getValue() : List.of(h);
+                if (items.isEmpty()) {
+                    throw error(h, "request.header is an empty list");
+                }
+                for (Node item : items) {
+                    headers.add(header(item));
+                }
+            }
+            int port = 0;
+            if (e.containsKey("port")) {
+                port = positiveInt(e.get("port").getValueNode(), "request.port");
+                if (port > 65535) {
+                    throw error(e.get("port").getValueNode(), "request.port must be a port number (1-65535), not " + port);
+                }
+            }
+            return new RequestSelector(paths, methods, headers, port);
+        }
+
+        private static final Set<String> STANDARD_METHODS =
+                Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
+
+        /** {@code {name: X, value: V}} or {@code {name: X, matches: REGEX}}. */
+        private RequestSelector.HeaderCondition header(Node n) throws PolicyFileException {
+            MappingNode m = mapping(n, "request.header (name: and value: or matches:)");
+            Map<String, NodeTuple> e = entries(m, HEADER_KEYS, "request.header");
+            NodeTuple nameTuple = require(e, "name", n);
+            ScalarNode name = scalar(nameTuple.getValueNode(), "request.header.name");
+            if (!TOKEN.matcher(name.getValue()).matches()) {
+                throw error(name, "bad header name '" + name.getValue() + "'");
+            }
+            if (e.containsKey("value") == e.containsKey("matches")) {
+                throw error(n, "request.header needs exactly one of 'value' (the exact value) and 'matches'"
+                        + " (a regular expression)");
+            }
+            if (e.containsKey("value")) {
+                return new RequestSelector.HeaderCondition(name.getValue(),
+                        scalar(e.get("value").getValueNode(), "request.header.value").getValue(), null);
+            }
+            ScalarNode regex = scalar(e.get("matches").getValueNode(), "request.header.matches");
+            try {
+                Pattern.compile(regex.getValue());
+            } catch (java.util.regex.PatternSyntaxException x) {
+                throw error(regex, "bad regular expression in request.header.matches: "
+                        + x.getDescription() + " near index " + x.getIndex());
+            }
+            return new RequestSelector.HeaderCondition(name.getValue(), null, regex.getValue());
+        }
+
+        /** One scalar, or a non-empty list of them. */
+        private List<ScalarNode> scalars(Node n, String what) throws PolicyFileException {
+            if (n instanceof ScalarNode s) {
+                return List.of(s);
+            }
+            if (n instanceof SequenceNode seq) {
+                if (seq.getValue().isEmpty()) {
+                    throw error(n, what + " is an empty list");
+                }
+                List<ScalarNode> out = new ArrayList<>();
+                for (Node item : seq.getValue()) {
+                    out.add(scalar(item, what));
+                }
+                return out;
+            }
+            throw error(n, what + " must be a value or a list of values");
         }
 
         private Pointcut pointcut(ScalarNode s) throws PolicyFileException {

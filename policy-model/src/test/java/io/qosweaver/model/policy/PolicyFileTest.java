@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,6 +132,66 @@ class PolicyFileTest {
             return e;
         }
         throw new AssertionError("accepted: " + text);
+    }
+
+    @Test
+    void requestSelectorsTakeAValueOrAListForEachKey() throws Exception {
+        PolicyFile p = PolicyFile.parse("p.yaml", """
+                taskClasses:
+                  - name: lookup
+                    request: {path: /api/lookup/*}
+                    importance: high
+                  - name: report
+                    request:
+                      path: [/api/report, /api/report/*, "*.csv"]
+                      method: [POST, PUT]
+                      header: {name: X-Tenant, matches: "gold|platinum"}
+                      port: 8443
+                    importance: low
+                  - name: rest
+                    request: {path: /*, header: [{name: Accept, value: text/html}, {name: X-A, value: b}]}
+                policy:
+                  name: importance
+                """);
+        assertThat(p.taskClasses().get(0).request()).isEqualTo(
+                new RequestSelector(List.of("/api/lookup/*"), List.of(), List.of(), 0));
+        assertThat(p.taskClasses().get(0).attributes()).isEqualTo(Map.of("importance", "high"));
+        assertThat(p.taskClasses().get(0).servletPath()).isNull();
+        assertThat(p.taskClasses().get(0).entry()).isNull();
+        RequestSelector report = p.taskClasses().get(1).request();
+        assertThat(report.paths()).containsExactly("/api/report", "/api/report/*", "*.csv");
+        assertThat(report.methods()).containsExactly("POST", "PUT");
+        assertThat(report.headers()).containsExactly(new RequestSelector.HeaderCondition("X-Tenant", null, "gold|platinum"));
+        assertThat(report.port()).isEqualTo(8443);
+        assertThat(p.taskClasses().get(2).request().headers()).containsExactly(
+                new RequestSelector.HeaderCondition("Accept", "text/html", null),
+                new RequestSelector.HeaderCondition("X-A", "b", null));
+    }
+
+    @Test
+    void aBadRequestSelectorIsNamedWithItsLine() {
+        String head = "taskClasses:\n  - name: a\n";
+        String tail = "policy:\n  name: importance\n";
+        assertBroken(head + "    request: {paht: /x}\n" + tail, 3, "unknown request key 'paht' (expected one of header,"
+                + " method, path, port)");
+        assertBroken(head + "    request: {}\n" + tail, 3, "request: {} names no condition; to take every request write"
+                + " request: {path: /*}");
+        assertBroken(head + "    request: /x\n" + tail, 3, "request must be a mapping");
+        assertBroken(head + "    request:\n      path: [/x, api/*]\n" + tail, 4, "bad request path 'api/*'");
+        assertBroken(head + "    request:\n      path: /a*\n" + tail, 4, "bad request path '/a*'");
+        assertBroken(head + "    request:\n      path: []\n" + tail, 4, "request.path is an empty list");
+        assertBroken(head + "    request:\n      method: post\n" + tail, 4, "HTTP methods are case-sensitive; write POST");
+        assertBroken(head + "    request:\n      method: GET POST\n" + tail, 4, "bad request method 'GET POST'");
+        assertBroken(head + "    request:\n      port: 70000\n" + tail, 4, "request.port must be a port number");
+        assertBroken(head + "    request:\n      port: http\n" + tail, 4, "request.port must be a positive whole number");
+        assertBroken(head + "    request:\n      header: {name: X-A}\n" + tail, 4, "needs exactly one of 'value'");
+        assertBroken(head + "    request:\n      header: {name: X-A, value: a, matches: b}\n" + tail, 4,
+                "needs exactly one of 'value'");
+        assertBroken(head + "    request:\n      header: {value: a}\n" + tail, 4, "missing 'name'");
+        assertBroken(head + "    request:\n      header: {name: X-A, matches: \"(a\"}\n" + tail, 4,
+                "bad regular expression in request.header.matches: Unclosed group");
+        assertBroken(head + "    request: {path: /x}\n    servletPath: /x\n" + tail, 2,
+                "more than one of 'entry', 'request' and 'servletPath'");
     }
 
     private static void assertBroken(String text, int line, String problem) {

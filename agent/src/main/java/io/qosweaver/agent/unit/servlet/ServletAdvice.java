@@ -1,11 +1,11 @@
 package io.qosweaver.agent.unit.servlet;
 
-import io.qosweaver.agent.bootstrap.ServletTaskClasses;
+import io.qosweaver.agent.bootstrap.RequestTaskClasses;
 import net.bytebuddy.asm.Advice;
 
 /**
  * Inlined into {@code service(ServletRequest, ServletResponse)} of servlets (jakarta and javax):
- * a request whose path matches a {@code servletPath} task class runs inside that task class.
+ * a request that a {@code request} or {@code servletPath} task class selects runs inside it.
  * The request is passed as Object so that one advice serves both servlet APIs.
  */
 public final class ServletAdvice {
@@ -13,11 +13,11 @@ public final class ServletAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static boolean enter(@Advice.Argument(0) Object request) {
-        return ServletTaskClasses.enter(request);
+        return RequestTaskClasses.enterServlet(request);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     static void exit(@Advice.Enter boolean entered) {
-        ServletTaskClasses.exit(entered);
+        RequestTaskClasses.exit(entered);
     }
 }

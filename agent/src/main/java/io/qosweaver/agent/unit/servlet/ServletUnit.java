@@ -17,8 +17,8 @@ import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * {@link ServletAdvice} in every servlet class that declares {@code service(ServletRequest,
- * ServletResponse)} (usually {@code HttpServlet}); the path table is configured separately
- * ({@code ServletTaskClasses.configure}).
+ * ServletResponse)} (usually {@code HttpServlet}); the table of task classes is configured
+ * separately ({@code RequestTaskClasses.configure}).
  */
 public final class ServletUnit implements InstrumentationUnit {
     private static final ElementMatcher.Junction<MethodDescription> SERVICE = named("service")
