@@ -209,7 +209,66 @@ class AgentIT {
         assertThat(lines).as(timeline).containsEntry("gold", 4L).containsEntry("light", 4L).containsEntry("posts", 4L)
                 .doesNotContainKey("work");
         assertThat(get(mport, "/metrics")).containsPattern(
-                "qosweaver_agent_join_points_woven\\{kind=\"servlet\",pointcut=\"\\S+request.yaml:2\"} [1-9]");
+                "qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+request.yaml:2\"} [1-9]");
+    }
+
+    /**
+     * On a server that routes nothing through a servlet (a Jetty 12 core handler), {@code request}
+     * classes are classified at Jetty's own entry, and control points run inside them.
+     */
+    @Test
+    void requestClassesWorkWithoutAnyServletOnJetty12() throws Exception {
+        Path policy = Files.writeString(dir.resolve("core.yaml"), """
+                taskClasses:
+                  - name: heavy
+                    request: {path: /work/*}
+                    importance: low
+                  - name: other
+                    request: {path: /*, method: GET}
+                    importance: high
+                controlPoints:
+                  - call(int io.qosweaver.e2e.E2eApp.step(int)) && withincode(* io.qosweaver.e2e.E2eCoreApp$1.handle(..))
+                policy:
+                  name: importance
+                """);
+        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eCoreApp.class.getName(), appClassPath);
+        Pattern appPort = Pattern.compile("PORT=(\\d+)");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
+        assertThat(c.process().isAlive()).as(c.err()).isTrue();
+        int port = c.port(appPort, c.out());
+        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err());
+        for (int i = 0; i < 3; i++) {
+            assertThat(get(port, "/work/x")).startsWith("core ");
+        }
+        assertThat(get(port, "/levels")).isEqualTo("core 0");
+        Map<String, Long> lines = get(mport, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
+                .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+        assertThat(lines).containsEntry("heavy", 6L).containsEntry("other", 2L);
+        String metrics = get(mport, "/metrics");
+        assertThat(metrics).containsPattern("qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+core.yaml:2\"} 1");
+        Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(metrics);
+        assertThat(cps.find()).as(metrics).isTrue();
+        assertThat(Double.parseDouble(cps.group(1))).as("3 requests x 100 control points inside 'heavy'")
+                .isGreaterThanOrEqualTo(300);
+    }
+
+    @Test
+    void requestClassesOnAJvmWithoutAnySupportedServerAreReportedOnce() throws Exception {
+        Path policy = Files.writeString(dir.resolve("noserver.yaml"), """
+                matchCheckSeconds: 1
+                taskClasses:
+                  - name: api
+                    request: {path: /api/*}
+                    importance: low
+                policy:
+                  name: importance
+                """);
+        ChildJvms.Child c = launch("policy=" + policy, E2eCoreApp.class.getName(), appClassPath, "idle");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.err().contains("have seen no supported server")
+                || !c.process().isAlive());
+        assertThat(c.err()).contains("task classes that select requests (" + policy + ":3: [api] in Jetty 12"
+                + " Server.handle and Servlet.service) have seen no supported server after 1 s");
+        assertThat(c.err().split("no supported server", -1)).as("one line, not one per integration").hasSize(2);
     }
 
     @Test

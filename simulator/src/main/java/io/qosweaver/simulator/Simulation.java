@@ -94,7 +94,7 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
         Ticker ticker = () -> Math.round(now * 1000);
         Policy policy = factory.create(new PolicyContext(new Parameters(version, Map.of()), ticker, this,
                 () -> new JavaPriorities(cpu.javaPrioritiesReachOs(), "simulated: " + cpu.description()), this,
-                warnings::add));
+                warnings::add, w.cores()));
         machine = StateMachine.create(policy, ticker, List.of(
                 new TaskClassSpec("collect", Map.of("importance", "high")),
                 new TaskClassSpec("chart", Map.of("importance", "low"))), this);

@@ -1,16 +1,14 @@
 package io.qosweaver.agent.bootstrap;
 
 import io.qosweaver.scheduler.QoS;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.regex.Pattern;
 
 /**
  * The table behind the task classes that select requests ({@code request:} and
- * {@code servletPath:} in the policy file), and the servlet integration's entry. Advice woven into
- * servers and servlets of any class loader calls it, so it sits on the bootstrap class path next
- * to the scheduler and depends on nothing but the JDK and {@link QoS}.
+ * {@code servletPath:} in the policy file). The integrations' helpers ({@link ServletRequests},
+ * {@link Jetty12Requests}) read a request and call {@link #enter}; they and it sit on the bootstrap
+ * class path next to the scheduler, so advice in any class loader reaches one copy, and depend on
+ * nothing but the JDK and {@link QoS}.
  *
  * <p>Rows are tried in the file's order; the first that matches wins. A request row holds a list
  * of paths (servlet-mapping rules on the request path), of methods, header conditions and a port;
@@ -92,6 +90,11 @@ public final class RequestTaskClasses {
                 this.headerRegexes[i] = headerRegexes[i] == null ? null : Pattern.compile(headerRegexes[i]);
             }
             this.port = port;
+        }
+
+        /** Whether this row selects by what the request is (not by servlet path). */
+        public boolean selectsByRequest() {
+            return !servletPath;
         }
 
         boolean pathMatches(String path) {
@@ -203,118 +206,33 @@ public final class RequestTaskClasses {
         return null;
     }
 
-    // ---- the servlet integration: Servlet.service(ServletRequest, ServletResponse) ----
-
-    private static final int SERVLET_PATH = 0;
-    private static final int PATH_INFO = 1;
-    private static final int REQUEST_URI = 2;
-    private static final int METHOD = 3;
-    private static final int LOCAL_PORT = 4;
-    private static final int HEADER = 5;
-
     /**
-     * The accessors of the request's public {@code HttpServletRequest} interface (jakarta or
-     * javax), per request class, so that one helper serves both servlet APIs without linking either.
+     * Enters the task class of a request, if any (what every integration's advice calls on entry);
+     * the advice passes the result to {@link #exit}. {@code servletPath} is null where it is not
+     * known (servlet-path rows never match there).
      */
-    private static final ClassValue<MethodHandle[]> SERVLET = new ClassValue<>() {
-        @Override
-        protected MethodHandle[] computeValue(Class<?> type) {
-            Class<?> api = find(type);
-            if (api == null) {
-                return null;
-            }
-            try {
-                MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-                MethodType string = MethodType.methodType(String.class);
-                return new MethodHandle[] {
-                    lookup.findVirtual(api, "getServletPath", string),
-                    lookup.findVirtual(api, "getPathInfo", string),
-                    lookup.findVirtual(api, "getRequestURI", string),
-                    lookup.findVirtual(api, "getMethod", string),
-                    lookup.findVirtual(api, "getLocalPort", MethodType.methodType(int.class)),
-                    lookup.findVirtual(api, "getHeader", MethodType.methodType(String.class, String.class))
-                };
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return null;
-            }
-        }
-
-        private Class<?> find(Class<?> type) {
-            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                for (Class<?> i : c.getInterfaces()) {
-                    Class<?> hit = findInterface(i);
-                    if (hit != null) {
-                        return hit;
-                    }
-                }
-            }
-            return null;
-        }
-
-        private Class<?> findInterface(Class<?> i) {
-            String n = i.getName();
-            if (n.equals("jakarta.servlet.http.HttpServletRequest") || n.equals("javax.servlet.http.HttpServletRequest")) {
-                return i;
-            }
-            for (Class<?> s : i.getInterfaces()) {
-                Class<?> hit = findInterface(s);
-                if (hit != null) {
-                    return hit;
-                }
-            }
-            return null;
-        }
-    };
-
-    /** {@code HttpServletRequest.getHeader(name)}. */
-    private static final class ServletHeaders implements HeaderReader {
-        @Override
-        public String header(Object request, String name) throws Throwable {
-            return (String) SERVLET.get(request.getClass())[HEADER].invoke(request, name);
-        }
-    }
-
-    private static final HeaderReader SERVLET_HEADERS = new ServletHeaders();
-
-    /** Enters the request's task class, if any; the advice passes the result to {@link #exit}. */
-    public static boolean enterServlet(Object request) {
-        try {
-            if (request == null) {
-                return false;
-            }
-            MethodHandle[] h = SERVLET.get(request.getClass());
-            if (h == null) {
-                return false;
-            }
-            Table t = table;
-            String taskClass = t.requestRows
-                    ? classify(t, (String) h[METHOD].invoke(request), (String) h[REQUEST_URI].invoke(request),
-                            (int) h[LOCAL_PORT].invoke(request), t.servletPathRows ? servletPath(h, request) : null,
-                            request, SERVLET_HEADERS)
-                    : classify(t, null, null, 0, servletPath(h, request), request, null);
-            if (taskClass == null) {
-                return false;
-            }
-            QoS.enter(taskClass);
-            return true;
-        } catch (Throwable t) {
+    public static boolean enter(String method, String path, int localPort, String servletPath, Object request,
+            HeaderReader headers) throws Throwable {
+        String taskClass = classify(method, path, localPort, servletPath, request, headers);
+        if (taskClass == null) {
             return false;
         }
+        QoS.enter(taskClass);
+        return true;
+    }
+
+    /** Whether some row selects by request, and some by servlet path: integrations read only what is needed. */
+    static boolean requestRows() {
+        return table.requestRows;
+    }
+
+    static boolean servletPathRows() {
+        return table.servletPathRows;
     }
 
     public static void exit(boolean entered) {
         if (entered) {
             QoS.exit();
         }
-    }
-
-    /** The path inside the context: servletPath + pathInfo, or the request URI when both are empty. */
-    private static String servletPath(MethodHandle[] h, Object request) throws Throwable {
-        String servletPath = (String) h[SERVLET_PATH].invoke(request);
-        String pathInfo = (String) h[PATH_INFO].invoke(request);
-        if (pathInfo == null || pathInfo.isEmpty()) {
-            return servletPath == null || servletPath.isEmpty() ? (String) h[REQUEST_URI].invoke(request) : servletPath;
-        }
-        return servletPath == null || servletPath.isEmpty() ? pathInfo : servletPath + pathInfo;
     }
 }

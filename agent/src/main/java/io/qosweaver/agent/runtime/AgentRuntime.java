@@ -216,7 +216,12 @@ public final class AgentRuntime {
             return;
         }
         for (WeavingStats.PointcutStats p : w.stats().pointcuts()) {
-            if (p.joinPoints() == 0) {
+            if (p.joinPoints() == 0 && p.kind().equals("request")) {
+                log.loud("task classes that select requests (" + p.location() + ": " + p.text() + ") have seen no"
+                        + " supported server after " + seconds + " s: the agent classifies requests in Jetty 12"
+                        + " (Server.handle) and in any servlet container (Servlet.service); this JVM has loaded neither"
+                        + " yet");
+            } else if (p.joinPoints() == 0) {
                 log.loud(p.kind() + " pointcut " + p.location() + " has matched no loaded method after " + seconds
                         + " s: " + p.text());
             }
@@ -252,17 +257,17 @@ public final class AgentRuntime {
         sb.append("# HELP qosweaver_agent_pointcuts Pointcuts in the policy file\n");
         sb.append("# TYPE qosweaver_agent_pointcuts gauge\n");
         long entries = 0;
-        long servlets = 0;
+        long requests = 0;
         long cps = 0;
         for (WeavingStats.PointcutStats p : s.pointcuts()) {
             switch (p.kind()) {
                 case "entry" -> entries++;
-                case "servlet" -> servlets++;
+                case "request" -> requests++;
                 default -> cps++;
             }
         }
         sb.append("qosweaver_agent_pointcuts{kind=\"entry\"} ").append(entries).append('\n');
-        sb.append("qosweaver_agent_pointcuts{kind=\"servlet\"} ").append(servlets).append('\n');
+        sb.append("qosweaver_agent_pointcuts{kind=\"request\"} ").append(requests).append('\n');
         sb.append("qosweaver_agent_pointcuts{kind=\"controlPoint\"} ").append(cps).append('\n');
         sb.append("# HELP qosweaver_agent_unmatched_pointcuts Pointcuts that have selected no join point yet\n");
         sb.append("# TYPE qosweaver_agent_unmatched_pointcuts gauge\n");

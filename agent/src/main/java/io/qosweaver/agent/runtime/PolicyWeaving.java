@@ -1,11 +1,14 @@
 package io.qosweaver.agent.runtime;
 
+import io.qosweaver.agent.bootstrap.Jetty12Requests;
 import io.qosweaver.agent.bootstrap.RequestTaskClasses;
+import io.qosweaver.agent.bootstrap.ServletRequests;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.RequestSelector;
 import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
+import io.qosweaver.agent.unit.jetty12.Jetty12Unit;
 import io.qosweaver.agent.unit.servlet.ServletUnit;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.Weaving;
@@ -19,9 +22,9 @@ import net.bytebuddy.matcher.ElementMatchers;
 
 /**
  * A policy file's instrumentation units: one entry unit per task class with an {@code entry}
- * pointcut, one servlet unit for the task classes that select requests ({@code request} and
- * {@code servletPath}), one control-point unit for all control points; installed together by
- * {@link Weaving}.
+ * pointcut; for the task classes that select requests, the servlet unit ({@code request} and
+ * {@code servletPath}) and the Jetty 12 unit ({@code request}); one control-point unit for all
+ * control points; installed together by {@link Weaving}.
  */
 final class PolicyWeaving {
     private PolicyWeaving() {}
@@ -43,8 +46,15 @@ final class PolicyWeaving {
         }
         if (!selectors.isEmpty()) {
             RequestTaskClasses.configure(selectors.toArray(new RequestTaskClasses.Selector[0]));
-            units.add(new ServletUnit(stats.add("servlet", requestLocation,
-                    "Servlet.service(ServletRequest, ServletResponse) for " + requestClasses)));
+            // One count for every integration: the check after matchCheckSeconds warns only when
+            // no supported server at all was seen, not for each server the application does not use.
+            boolean byRequest = selectors.stream().anyMatch(s -> s.selectsByRequest());
+            WeavingStats.PointcutStats woven = stats.add("request", requestLocation, requestClasses
+                    + (byRequest ? " in Jetty 12 Server.handle and Servlet.service" : " in Servlet.service"));
+            units.add(new ServletUnit(woven));
+            if (byRequest) {
+                units.add(new Jetty12Unit(woven));
+            }
         }
         if (!policy.controlPoints().isEmpty()) {
             List<ControlPointUnit.Target> targets = new ArrayList<>();
@@ -56,7 +66,8 @@ final class PolicyWeaving {
         // Woven code in named modules (JDK classes chosen by a withincode) calls QoS and the
         // bootstrap helpers, which sit in the bootstrap loader's unnamed module.
         return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
-                Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(RequestTaskClasses.class));
+                Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(RequestTaskClasses.class),
+                Weaving.bootstrapCopy(ServletRequests.class), Weaving.bootstrapCopy(Jetty12Requests.class));
     }
 
     /** A task class's row in the bootstrap table (which knows nothing of the policy model). */

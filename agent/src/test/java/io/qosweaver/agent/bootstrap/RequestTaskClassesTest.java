@@ -85,7 +85,7 @@ class RequestTaskClassesTest {
     void aRequestMatchingNoRowIsUnmanaged() throws Throwable {
         assertThat(classify("GET", "/", 80, "/", Map.of())).as("empty table").isNull();
         RequestTaskClasses.configure(new RequestTaskClasses.Selector[] {request("x", new String[] {"/x"}, NONE, 0)});
-        assertThat(RequestTaskClasses.enterServlet(new Object())).as("not a servlet request").isFalse();
-        assertThat(RequestTaskClasses.enterServlet(null)).isFalse();
+        assertThat(ServletRequests.enter(new Object())).as("not a servlet request").isFalse();
+        assertThat(ServletRequests.enter(null)).isFalse();
     }
 }

@@ -22,6 +22,9 @@ import io.qosweaver.scheduler.spi.ThreadView;
  * needs nothing at control points: waiting at entry does not count as a pending yield, so control
  * points keep their fast path while this policy is installed.
  *
+ * <p>{@code lowCap}, as for importance, admits at most that many low threads at any time (here
+ * at their entry: a running one is never stopped).
+ *
  * <p>{@code lowLimit} defaults to 1 as in the paper ("It limits the maximum number to one while a
  * high-importance thread is collecting water levels"); 0 admits no low request during a high task.
  * The suspension-time metric measures, per high task, the time until the running low threads are
@@ -31,14 +34,15 @@ import io.qosweaver.scheduler.spi.ThreadView;
 final class AdmissionPolicy extends ImportancePolicy {
     static final String NAME = "admission";
 
-    AdmissionPolicy(int lowLimit) {
-        super(NAME, lowLimit, true);
+    AdmissionPolicy(int lowLimit, int lowCap) {
+        super(NAME, lowLimit, lowCap, true);
     }
 
     static Policy create(PolicyContext context) {
-        // Same parameter and messages as importance, so that a file switches by name only.
-        Parameters p = context.parameters().allowOnly(java.util.List.of(LOW_LIMIT), "lowLimit, an integer >= 0");
-        return new AdmissionPolicy(lowLimit(p));
+        // Same parameters and messages as importance, so that a file switches by name only.
+        Parameters p = context.parameters().allowOnly(java.util.List.of(LOW_LIMIT, LOW_CAP),
+                "lowLimit and lowCap, a number of threads (an integer >= 0, or a multiple of the cores such as 1x)");
+        return new AdmissionPolicy(lowLimit(p, context.cores()), lowCap(p, context.cores()));
     }
 
     /** Only entries are limited: threads already running over the limit keep their slots. */

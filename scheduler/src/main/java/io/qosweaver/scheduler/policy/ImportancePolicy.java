@@ -21,6 +21,13 @@ import java.util.List;
  * the high-importance thread the stablest" (a 50% share per group) while still letting charts
  * progress; 0 is allowed for a strict priority.
  *
+ * <p>{@code lowCap} (default: none) bounds the running low-importance threads at all times, not
+ * only while a high task runs: with more low threads than cores, each waits behind the others in
+ * the OS's run queue, and so does every thread that is not ours (the server's acceptors and
+ * selectors, a light request before it is classified). {@code 1x} keeps them at the core count;
+ * an integer is absolute. While a high task runs the tighter of {@code lowLimit} and
+ * {@code lowCap} applies. Both may be written relative to the cores ({@code lowLimit: 0.5x}).
+ *
  * <p>{@code suspendAtEntry} (default false): a low thread that arrives while the limit is full
  * runs until its first control point, where it parks. With {@code true} it waits at its scope's
  * entry instead, before its body runs, as the paper's {@code add()} does; with sparse control
@@ -30,33 +37,50 @@ class ImportancePolicy implements Policy {
     static final String NAME = "importance";
     static final String LOW_LIMIT = "lowLimit";
     static final String SUSPEND_AT_ENTRY = "suspendAtEntry";
+    static final String LOW_CAP = "lowCap";
+    static final String LOW_CAP_MEANING = "the number of low-importance threads that run at any time";
     static final String LOW_LIMIT_MEANING =
             "the number of low-importance threads that keep running while a high one runs";
 
     private final String name;
     private final int lowLimit;
+    private final int lowCap;
     private final boolean suspendAtEntry;
     /** Threads whose role is a high class (callbacks are serialized by the mechanism). */
     private int highThreads;
+    /** Whether the cap has been set: at the first callback, before any thread is admitted. */
+    private boolean capApplied;
 
-    ImportancePolicy(String name, int lowLimit, boolean suspendAtEntry) {
+    ImportancePolicy(String name, int lowLimit, int lowCap, boolean suspendAtEntry) {
         this.name = name;
-        this.lowLimit = lowLimit;
+        this.lowLimit = Math.min(lowLimit, lowCap);
+        this.lowCap = lowCap;
         this.suspendAtEntry = suspendAtEntry;
     }
 
     static Policy create(PolicyContext context) {
-        Parameters p = context.parameters().allowOnly(List.of(LOW_LIMIT, SUSPEND_AT_ENTRY),
-                "lowLimit, an integer >= 0; suspendAtEntry, true or false");
-        return new ImportancePolicy(NAME, lowLimit(p), p.booleanValue(SUSPEND_AT_ENTRY, false));
+        Parameters p = context.parameters().allowOnly(List.of(LOW_LIMIT, LOW_CAP, SUSPEND_AT_ENTRY),
+                "lowLimit and lowCap, a number of threads (an integer >= 0, or a multiple of the cores such as 1x);"
+                        + " suspendAtEntry, true or false");
+        return new ImportancePolicy(NAME, lowLimit(p, context.cores()), lowCap(p, context.cores()),
+                p.booleanValue(SUSPEND_AT_ENTRY, false));
     }
 
-    static int lowLimit(Parameters p) {
-        return p.intValue(LOW_LIMIT, 1, 0, Integer.MAX_VALUE, LOW_LIMIT_MEANING);
+    static int lowLimit(Parameters p, int cores) {
+        return p.threadCount(LOW_LIMIT, 1, cores, LOW_LIMIT_MEANING);
     }
 
+    static int lowCap(Parameters p, int cores) {
+        return p.threadCount(LOW_CAP, Control.UNLIMITED, cores, LOW_CAP_MEANING);
+    }
+
+    /** The limit while a high task runs: the tighter of lowLimit and lowCap. */
     int lowLimit() {
         return lowLimit;
+    }
+
+    int lowCap() {
+        return lowCap;
     }
 
     int highThreads() {
@@ -77,6 +101,12 @@ class ImportancePolicy implements Policy {
     public void onRoleChange(Control c, ThreadView t, TaskClass from, TaskClass to, Cause cause) {
         // Order: free the slot first, then move the limit, then admit, so that a thread switching
         // from low to high never counts against the limit it just imposed.
+        if (!capApplied) {
+            capApplied = true;
+            if (lowCap != Control.UNLIMITED) {
+                applyLimit(c, lowCap);
+            }
+        }
         if (Importance.isLow(from)) {
             c.release(t);
         }
@@ -90,7 +120,7 @@ class ImportancePolicy implements Policy {
         if (before == 0 && highThreads > 0) {
             applyLimit(c, lowLimit);
         } else if (before > 0 && highThreads == 0) {
-            applyLimit(c, Control.UNLIMITED);
+            applyLimit(c, lowCap);
         }
         if (Importance.isLow(to)) {
             admit(c, t);

@@ -67,6 +67,38 @@ public final class Parameters {
                 + (meaning.isEmpty() ? "" : " (" + meaning + ")") + ", got '" + v + "'");
     }
 
+    /**
+     * A number of threads: an integer in [0, max], or a multiple of {@code cores} written
+     * {@code 1x}, {@code 1.5x}, {@code 0.5x} (rounded, and at least 1 unless the factor is 0), so
+     * that one policy file means the same on a 2-core and a 64-core server. {@code meaning}
+     * completes the message as in {@link #intValue}.
+     */
+    public int threadCount(String key, int dflt, int cores, String meaning) {
+        String v = values.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        String t = v.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (t.endsWith("x")) {
+                double f = Double.parseDouble(t.substring(0, t.length() - 1).trim());
+                if (f >= 0 && f <= 1_000 && !t.substring(0, t.length() - 1).isBlank()) {
+                    return f == 0 ? 0 : (int) Math.max(1, Math.round(f * cores));
+                }
+            } else {
+                int i = Integer.parseInt(t);
+                if (i >= 0) {
+                    return i;
+                }
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new PolicyConfigException("policy." + key, key + " must be a number of threads, an integer >= 0 or a"
+                + " multiple of the cores such as 1x or 1.5x (" + cores + " cores here)"
+                + (meaning.isEmpty() ? "" : " (" + meaning + ")") + ", got '" + v + "'");
+    }
+
     /** A boolean ({@code true} or {@code false}). */
     public boolean booleanValue(String key, boolean dflt) {
         String v = values.get(key);

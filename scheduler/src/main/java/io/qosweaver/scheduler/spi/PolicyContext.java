@@ -19,9 +19,21 @@ public final class PolicyContext {
     private final Supplier<JavaPriorities> javaPriorities;
     private final ThreadCpuClock cpuClock;
     private final Consumer<String> warnings;
+    private final int cores;
 
+    /** With the processors this JVM may use as {@link #cores()}. */
     public PolicyContext(Parameters parameters, Ticker ticker, NativeThreads nativeThreads,
             Supplier<JavaPriorities> javaPriorities, ThreadCpuClock cpuClock, Consumer<String> warnings) {
+        this(parameters, ticker, nativeThreads, javaPriorities, cpuClock, warnings,
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    public PolicyContext(Parameters parameters, Ticker ticker, NativeThreads nativeThreads,
+            Supplier<JavaPriorities> javaPriorities, ThreadCpuClock cpuClock, Consumer<String> warnings, int cores) {
+        if (cores < 1) {
+            throw new IllegalArgumentException("cores must be >= 1, got " + cores);
+        }
+        this.cores = cores;
         this.parameters = parameters;
         this.ticker = ticker;
         this.nativeThreads = nativeThreads;
@@ -43,6 +55,15 @@ public final class PolicyContext {
 
     public Ticker ticker() {
         return ticker;
+    }
+
+    /**
+     * The processors managed work may use: what limits written relative to the cores
+     * ({@code lowCap: 1x}) are relative to. At run time the JVM's available processors (its
+     * affinity and container limits count); in the simulator, the model's.
+     */
+    public int cores() {
+        return cores;
     }
 
     /** Native priorities and affinity (may be unavailable: ask it). */

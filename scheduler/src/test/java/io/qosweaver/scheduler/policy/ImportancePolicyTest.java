@@ -72,6 +72,55 @@ class ImportancePolicyTest {
     }
 
     @Test
+    void aLowCapHoldsAtAllTimesAndTheTighterLimitWhileAHighRuns() {
+        ImportancePolicy p = (ImportancePolicy) ImportancePolicy.create(
+                Views.context("importance", Map.of("lowCap", "1x", "lowLimit", "3"), 4));
+        assertThat(p.lowCap()).isEqualTo(4);
+        assertThat(p.lowLimit()).as("lowLimit 3 under a cap of 4").isEqualTo(3);
+        ScriptedControl c = new ScriptedControl();
+        ThreadView l1 = Views.thread("l1"), h = Views.thread("h");
+        p.onRoleChange(c, l1, null, low, Cause.SCOPE);
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        p.onRoleChange(c, h, high, null, Cause.SCOPE);
+        p.onRoleChange(c, l1, low, null, Cause.SCOPE);
+        assertThat(c.calls).as("the cap before the first admission, and back to it after the high task")
+                .containsExactly("limit 4", "admit l1", "limit 3", "limit 4", "release l1");
+
+        ImportancePolicy tight = (ImportancePolicy) ImportancePolicy.create(
+                Views.context("importance", Map.of("lowCap", "2", "lowLimit", "5"), 4));
+        assertThat(tight.lowLimit()).as("a lowLimit above the cap is the cap").isEqualTo(2);
+    }
+
+    @Test
+    void withoutALowCapNothingIsLimitedOutsideHighTasks() {
+        ImportancePolicy p = create(Map.of());
+        assertThat(p.lowCap()).isEqualTo(io.qosweaver.scheduler.spi.Control.UNLIMITED);
+        ScriptedControl c = new ScriptedControl();
+        p.onRoleChange(c, Views.thread("l"), null, low, Cause.SCOPE);
+        assertThat(c.calls).containsExactly("admit l");
+    }
+
+    @Test
+    void limitsMayBeWrittenRelativeToTheCores() {
+        assertThat(((ImportancePolicy) ImportancePolicy.create(Views.context("importance",
+                Map.of("lowCap", "1.5x", "lowLimit", "0.5x"), 16))).lowCap()).isEqualTo(24);
+        assertThat(((ImportancePolicy) ImportancePolicy.create(Views.context("importance",
+                Map.of("lowLimit", "0.5x"), 16))).lowLimit()).isEqualTo(8);
+        assertThat(((ImportancePolicy) ImportancePolicy.create(Views.context("importance",
+                Map.of("lowLimit", "0.1x"), 2))).lowLimit()).as("a positive factor keeps one thread").isEqualTo(1);
+        assertThat(((ImportancePolicy) ImportancePolicy.create(Views.context("importance",
+                Map.of("lowLimit", "0x"), 2))).lowLimit()).isZero();
+        for (String bad : new String[] {"x", "-1x", "1.5", "two", "1e9x"}) {
+            assertThatThrownBy(() -> ImportancePolicy.create(Views.context("importance", Map.of("lowCap", bad), 2)))
+                    .as(bad).isInstanceOf(PolicyConfigException.class)
+                    .hasMessageContaining("a multiple of the cores such as 1x or 1.5x (2 cores here)")
+                    .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowCap");
+        }
+        assertThat(((ImportancePolicy) AdmissionPolicy.create(Views.context("admission", Map.of("lowCap", "1x"), 2)))
+                .lowCap()).as("admission takes the same parameters").isEqualTo(2);
+    }
+
+    @Test
     void defaultLowLimitIsOneAsInThePaper() {
         assertThat(create(Map.of()).lowLimit()).isEqualTo(1);
         assertThat(create(Map.of("lowLimit", " 0 ")).lowLimit()).isZero();

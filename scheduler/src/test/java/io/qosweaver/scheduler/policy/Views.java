@@ -21,6 +21,11 @@ final class Views {
         return context(policy, parameters, NativeThreads.get());
     }
 
+    static PolicyContext context(String policy, Map<String, String> parameters, int cores) {
+        return new PolicyContext(new Parameters(policy, parameters), System::nanoTime, NativeThreads.get(),
+                JavaPriorities::ofThisJvm, ThreadCpuClock.jvm(), WARNINGS::add, cores);
+    }
+
     static PolicyContext context(String policy, Map<String, String> parameters, NativeThreads nt) {
         return new PolicyContext(new Parameters(policy, parameters), System::nanoTime, nt,
                 JavaPriorities::ofThisJvm, ThreadCpuClock.jvm(), WARNINGS::add);

@@ -1,6 +1,7 @@
 package io.qosweaver.agent.unit.servlet;
 
 import io.qosweaver.agent.bootstrap.RequestTaskClasses;
+import io.qosweaver.agent.bootstrap.ServletRequests;
 import net.bytebuddy.asm.Advice;
 
 /**
@@ -13,7 +14,7 @@ public final class ServletAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static boolean enter(@Advice.Argument(0) Object request) {
-        return RequestTaskClasses.enterServlet(request);
+        return ServletRequests.enter(request);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
