@@ -252,6 +252,55 @@ class AgentIT {
                 .isGreaterThanOrEqualTo(300);
     }
 
+    /**
+     * Tomcat 11 through its Coyote adapter: requests are classified before Catalina maps them, so a
+     * request that no servlet serves (the mapper's 404) is classified too, and control points in the
+     * servlet run inside the request's class.
+     */
+    @Test
+    void requestClassesOnTomcatAreClassifiedAtTheCoyoteAdapter() throws Exception {
+        Path policy = Files.writeString(dir.resolve("tomcat.yaml"), """
+                taskClasses:
+                  - name: heavy
+                    request: {path: /work, header: {name: X-Tenant, value: gold}}
+                    importance: low
+                  - name: unmapped
+                    request: {path: /nothing/*}
+                    importance: low
+                controlPoints:
+                  - call(int io.qosweaver.e2e.E2eTomcatApp.step(int)) && withincode(* io.qosweaver.e2e.E2eTomcatApp$WorkServlet.doGet(..))
+                policy:
+                  name: importance
+                """);
+        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eTomcatApp.class.getName(),
+                ChildJvms.tomcatClassPath());
+        Pattern appPort = Pattern.compile("PORT=(\\d+)");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
+        assertThat(c.process().isAlive()).as(c.err()).isTrue();
+        int port = c.port(appPort, c.out());
+        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err());
+        URI work = URI.create("http://127.0.0.1:" + port + "/work");
+        for (int i = 0; i < 3; i++) {
+            assertThat(HTTP.send(HttpRequest.newBuilder(work).header("X-Tenant", "gold").build(),
+                    HttpResponse.BodyHandlers.ofString()).body()).startsWith("work ");
+        }
+        assertThat(get(port, "/work")).as("no header: unmanaged").startsWith("work ");
+        HttpResponse<String> none = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/nothing/here")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(none.statusCode()).isEqualTo(404);
+
+        Map<String, Long> lines = get(mport, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
+                .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+        assertThat(lines).containsEntry("heavy", 6L).containsEntry("unmapped", 2L);
+        String metrics = get(mport, "/metrics");
+        assertThat(metrics).containsPattern(
+                "qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+tomcat.yaml:2\"} [2-9]");
+        Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(metrics);
+        assertThat(cps.find()).as(metrics).isTrue();
+        assertThat(Double.parseDouble(cps.group(1))).as("3 managed requests x 100 control points")
+                .isGreaterThanOrEqualTo(300);
+    }
+
     @Test
     void requestClassesOnAJvmWithoutAnySupportedServerAreReportedOnce() throws Exception {
         Path policy = Files.writeString(dir.resolve("noserver.yaml"), """
@@ -267,7 +316,7 @@ class AgentIT {
         await().atMost(60, TimeUnit.SECONDS).until(() -> c.err().contains("have seen no supported server")
                 || !c.process().isAlive());
         assertThat(c.err()).contains("task classes that select requests (" + policy + ":3: [api] in Jetty 12"
-                + " Server.handle and Servlet.service) have seen no supported server after 1 s");
+                + " Server.handle, Tomcat CoyoteAdapter.service and Servlet.service) have seen no supported server after 1 s");
         assertThat(c.err().split("no supported server", -1)).as("one line, not one per integration").hasSize(2);
     }
 

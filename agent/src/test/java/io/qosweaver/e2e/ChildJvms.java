@@ -44,8 +44,15 @@ final class ChildJvms {
     /** Jetty, the servlet API, SLF4J and the test classes: the test app's class path, nothing of ours. */
     static String appClassPath() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(e -> e.contains("jetty") || e.contains("servlet") || e.contains("slf4j")
-                        || e.endsWith("test-classes"))
+                .filter(e -> (e.contains("jetty") || e.contains("servlet") || e.contains("slf4j")
+                        || e.endsWith("test-classes")) && !e.contains("tomcat"))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** Tomcat (with its own servlet API) and the test classes: no Jetty, nothing of ours. */
+    static String tomcatClassPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> e.contains("tomcat") || e.endsWith("test-classes"))
                 .collect(Collectors.joining(File.pathSeparator));
     }
 

@@ -219,8 +219,8 @@ public final class AgentRuntime {
             if (p.joinPoints() == 0 && p.kind().equals("request")) {
                 log.loud("task classes that select requests (" + p.location() + ": " + p.text() + ") have seen no"
                         + " supported server after " + seconds + " s: the agent classifies requests in Jetty 12"
-                        + " (Server.handle) and in any servlet container (Servlet.service); this JVM has loaded neither"
-                        + " yet");
+                        + " (Server.handle), Tomcat (CoyoteAdapter) and any servlet container (Servlet.service);"
+                        + " this JVM has loaded none of them yet");
             } else if (p.joinPoints() == 0) {
                 log.loud(p.kind() + " pointcut " + p.location() + " has matched no loaded method after " + seconds
                         + " s: " + p.text());

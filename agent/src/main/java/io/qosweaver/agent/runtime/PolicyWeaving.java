@@ -3,6 +3,7 @@ package io.qosweaver.agent.runtime;
 import io.qosweaver.agent.bootstrap.Jetty12Requests;
 import io.qosweaver.agent.bootstrap.RequestTaskClasses;
 import io.qosweaver.agent.bootstrap.ServletRequests;
+import io.qosweaver.agent.bootstrap.TomcatRequests;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.RequestSelector;
@@ -10,6 +11,7 @@ import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.jetty12.Jetty12Unit;
 import io.qosweaver.agent.unit.servlet.ServletUnit;
+import io.qosweaver.agent.unit.tomcat.TomcatUnit;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
@@ -23,8 +25,8 @@ import net.bytebuddy.matcher.ElementMatchers;
 /**
  * A policy file's instrumentation units: one entry unit per task class with an {@code entry}
  * pointcut; for the task classes that select requests, the servlet unit ({@code request} and
- * {@code servletPath}) and the Jetty 12 unit ({@code request}); one control-point unit for all
- * control points; installed together by {@link Weaving}.
+ * {@code servletPath}) and the server units, Jetty 12 and Tomcat ({@code request}); one
+ * control-point unit for all control points; installed together by {@link Weaving}.
  */
 final class PolicyWeaving {
     private PolicyWeaving() {}
@@ -50,10 +52,12 @@ final class PolicyWeaving {
             // no supported server at all was seen, not for each server the application does not use.
             boolean byRequest = selectors.stream().anyMatch(s -> s.selectsByRequest());
             WeavingStats.PointcutStats woven = stats.add("request", requestLocation, requestClasses
-                    + (byRequest ? " in Jetty 12 Server.handle and Servlet.service" : " in Servlet.service"));
+                    + (byRequest ? " in Jetty 12 Server.handle, Tomcat CoyoteAdapter.service and Servlet.service"
+                            : " in Servlet.service"));
             units.add(new ServletUnit(woven));
             if (byRequest) {
                 units.add(new Jetty12Unit(woven));
+                units.add(new TomcatUnit(woven));
             }
         }
         if (!policy.controlPoints().isEmpty()) {
@@ -67,7 +71,8 @@ final class PolicyWeaving {
         // bootstrap helpers, which sit in the bootstrap loader's unnamed module.
         return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
                 Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(RequestTaskClasses.class),
-                Weaving.bootstrapCopy(ServletRequests.class), Weaving.bootstrapCopy(Jetty12Requests.class));
+                Weaving.bootstrapCopy(ServletRequests.class), Weaving.bootstrapCopy(Jetty12Requests.class),
+                Weaving.bootstrapCopy(TomcatRequests.class));
     }
 
     /** A task class's row in the bootstrap table (which knows nothing of the policy model). */

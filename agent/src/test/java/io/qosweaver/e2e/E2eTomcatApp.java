@@ -1,0 +1,53 @@
+package io.qosweaver.e2e;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import org.apache.catalina.Context;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+
+/**
+ * A small embedded Tomcat app for the Coyote integration, run in a child JVM whose class path holds
+ * Tomcat only (no Jetty): /work is the heavy servlet, and nothing is mapped under /nothing, so those
+ * requests end in the mapper's 404 without any servlet.
+ */
+public final class E2eTomcatApp {
+    private E2eTomcatApp() {}
+
+    public static int step(int x) {
+        return x * 31 + 7;
+    }
+
+    public static final class WorkServlet extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            int s = 0;
+            for (int i = 0; i < 100; i++) {
+                s = step(s);
+            }
+            resp.setContentType("text/plain");
+            resp.getWriter().print("work " + s);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(Files.createTempDirectory("e2e-tomcat").toString());
+        Connector connector = new Connector();
+        connector.setPort(0);
+        connector.setProperty("address", "127.0.0.1");
+        tomcat.setConnector(connector);
+        Context context = tomcat.addContext("", null);
+        Tomcat.addServlet(context, "work", new WorkServlet());
+        context.addServletMappingDecoded("/work", "work");
+        tomcat.start();
+        System.out.println("PORT=" + connector.getLocalPort());
+        System.out.flush();
+        tomcat.getServer().await();
+    }
+}
