@@ -6,21 +6,18 @@ import java.lang.invoke.MethodHandle;
  * The servlet integration's helper: {@code Servlet.service(ServletRequest, ServletResponse)} of
  * any container calls {@link #enter}. It reads the request through its public
  * {@code HttpServletRequest} interface (jakarta or javax), per request class, so that one helper
- * serves both servlet APIs without linking either.
+ * serves both servlet APIs without linking either: the request URI for {@code request} classes,
+ * and servletPath + pathInfo for {@code servletPath} classes.
  */
 public final class ServletRequests {
     private ServletRequests() {}
 
-    private static final int SERVLET_PATH = 0;
-    private static final int PATH_INFO = 1;
-    private static final int REQUEST_URI = 2;
-    private static final int METHOD = 3;
-    private static final int LOCAL_PORT = 4;
-    private static final int HEADER = 5;
+    /** The request's access, and the two getters of the path inside the context. */
+    private record Servlet(RequestAccess access, MethodHandle servletPath, MethodHandle pathInfo) {}
 
-    private static final ClassValue<MethodHandle[]> API = new ClassValue<>() {
+    private static final ClassValue<Servlet> API = new ClassValue<>() {
         @Override
-        protected MethodHandle[] computeValue(Class<?> type) {
+        protected Servlet computeValue(Class<?> type) {
             Class<?> api = PublicApi.supertype(type, "jakarta.servlet.http.HttpServletRequest");
             if (api == null) {
                 api = PublicApi.supertype(type, "javax.servlet.http.HttpServletRequest");
@@ -29,29 +26,15 @@ public final class ServletRequests {
                 return null;
             }
             try {
-                return new MethodHandle[] {
-                    PublicApi.method(api, "getServletPath"),
-                    PublicApi.method(api, "getPathInfo"),
-                    PublicApi.method(api, "getRequestURI"),
-                    PublicApi.method(api, "getMethod"),
-                    PublicApi.method(api, "getLocalPort"),
-                    PublicApi.method(api, "getHeader", String.class)
-                };
+                return new Servlet(new RequestAccess(PublicApi.method(api, "getMethod"),
+                        PublicApi.method(api, "getRequestURI"), PublicApi.method(api, "getLocalPort"),
+                        PublicApi.method(api, "getHeader", String.class)),
+                        PublicApi.method(api, "getServletPath"), PublicApi.method(api, "getPathInfo"));
             } catch (ReflectiveOperationException | RuntimeException e) {
                 return null;
             }
         }
     };
-
-    /** {@code HttpServletRequest.getHeader(name)}. */
-    private static final class Headers implements RequestTaskClasses.HeaderReader {
-        @Override
-        public String header(Object request, String name) throws Throwable {
-            return (String) API.get(request.getClass())[HEADER].invoke(request, name);
-        }
-    }
-
-    private static final Headers HEADERS = new Headers();
 
     /** Enters the request's task class, if any; the advice passes the result to {@link RequestTaskClasses#exit}. */
     public static boolean enter(Object request) {
@@ -59,27 +42,28 @@ public final class ServletRequests {
             if (request == null) {
                 return false;
             }
-            MethodHandle[] h = API.get(request.getClass());
-            if (h == null) {
+            Servlet s = API.get(request.getClass());
+            if (s == null) {
                 return false;
             }
-            String servletPath = RequestTaskClasses.servletPathRows() ? servletPath(h, request) : null;
+            RequestAccess a = s.access();
+            String servletPath = RequestTaskClasses.servletPathRows() ? servletPath(s, request) : null;
             if (!RequestTaskClasses.requestRows()) {
                 return RequestTaskClasses.enter(null, null, 0, servletPath, request, null);
             }
-            return RequestTaskClasses.enter((String) h[METHOD].invoke(request), (String) h[REQUEST_URI].invoke(request),
-                    (int) h[LOCAL_PORT].invoke(request), servletPath, request, HEADERS);
+            return RequestTaskClasses.enter(a.method(request), a.path(request), a.localPort(request), servletPath,
+                    request, a);
         } catch (Throwable t) {
             return false;
         }
     }
 
     /** The path inside the context: servletPath + pathInfo, or the request URI when both are empty. */
-    private static String servletPath(MethodHandle[] h, Object request) throws Throwable {
-        String servletPath = (String) h[SERVLET_PATH].invoke(request);
-        String pathInfo = (String) h[PATH_INFO].invoke(request);
+    private static String servletPath(Servlet s, Object request) throws Throwable {
+        String servletPath = (String) s.servletPath().invoke(request);
+        String pathInfo = (String) s.pathInfo().invoke(request);
         if (pathInfo == null || pathInfo.isEmpty()) {
-            return servletPath == null || servletPath.isEmpty() ? (String) h[REQUEST_URI].invoke(request) : servletPath;
+            return servletPath == null || servletPath.isEmpty() ? s.access().path(request) : servletPath;
         }
         return servletPath == null || servletPath.isEmpty() ? pathInfo : servletPath + pathInfo;
     }
