@@ -301,6 +301,44 @@ class AgentIT {
                 .isGreaterThanOrEqualTo(300);
     }
 
+    /**
+     * Undertow 2 with a blocking handler and no servlet: a request is classified on the worker
+     * thread it is dispatched to, never on the IO thread that parsed it.
+     */
+    @Test
+    void requestClassesOnUndertowAreClassifiedOnWorkerThreads() throws Exception {
+        Path policy = Files.writeString(dir.resolve("undertow.yaml"), """
+                taskClasses:
+                  - name: heavy
+                    request: {path: /work/*, method: GET}
+                    importance: low
+                  - name: io
+                    request: {path: /io}
+                    importance: low
+                controlPoints:
+                  - call(int io.qosweaver.e2e.E2eUndertowApp.step(int)) && withincode(* io.qosweaver.e2e.E2eUndertowApp.work(..))
+                policy:
+                  name: importance
+                """);
+        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eUndertowApp.class.getName(),
+                ChildJvms.undertowClassPath());
+        Pattern appPort = Pattern.compile("PORT=(\\d+)");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
+        assertThat(c.process().isAlive()).as(c.err()).isTrue();
+        int port = c.port(appPort, c.out());
+        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err());
+        for (int i = 0; i < 3; i++) {
+            assertThat(get(port, "/work/x")).startsWith("undertow ");
+        }
+        assertThat(get(port, "/io")).as("answered on the IO thread").isEqualTo("io");
+        Map<String, Long> lines = get(mport, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
+                .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+        assertThat(lines).containsEntry("heavy", 6L).doesNotContainKey("io");
+        Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(get(mport, "/metrics"));
+        assertThat(cps.find()).isTrue();
+        assertThat(Double.parseDouble(cps.group(1))).isGreaterThanOrEqualTo(300);
+    }
+
     @Test
     void requestClassesOnAJvmWithoutAnySupportedServerAreReportedOnce() throws Exception {
         Path policy = Files.writeString(dir.resolve("noserver.yaml"), """
@@ -316,7 +354,8 @@ class AgentIT {
         await().atMost(60, TimeUnit.SECONDS).until(() -> c.err().contains("have seen no supported server")
                 || !c.process().isAlive());
         assertThat(c.err()).contains("task classes that select requests (" + policy + ":3: [api] in Jetty 12"
-                + " Server.handle, Tomcat CoyoteAdapter.service and Servlet.service) have seen no supported server after 1 s");
+                + " Server.handle, Tomcat CoyoteAdapter.service, Undertow Connectors.executeRootHandler and Servlet.service)"
+                + " have seen no supported server after 1 s");
         assertThat(c.err().split("no supported server", -1)).as("one line, not one per integration").hasSize(2);
     }
 

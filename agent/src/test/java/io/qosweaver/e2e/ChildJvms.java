@@ -45,7 +45,15 @@ final class ChildJvms {
     static String appClassPath() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> (e.contains("jetty") || e.contains("servlet") || e.contains("slf4j")
-                        || e.endsWith("test-classes")) && !e.contains("tomcat"))
+                        || e.endsWith("test-classes")) && !e.contains("tomcat") && !e.contains("undertow"))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** Undertow core with its XNIO, JBoss and SmallRye libraries, and the test classes: no Jetty, nothing of ours. */
+    static String undertowClassPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> e.contains("undertow") || e.contains("xnio") || e.contains("jboss") || e.contains("wildfly")
+                        || e.contains("smallrye") || e.endsWith("test-classes"))
                 .collect(Collectors.joining(File.pathSeparator));
     }
 

@@ -55,13 +55,14 @@ final class RequestAccess implements RequestTaskClasses.HeaderReader {
      * that cannot be read runs unmanaged.
      */
     static boolean enter(Object request, ClassValue<RequestAccess> api) {
+        return request != null && enter(request, api.get(request.getClass()));
+    }
+
+    /** As {@link #enter(Object, ClassValue)}, with the access already found ({@code a} may be null). */
+    static boolean enter(Object request, RequestAccess a) {
         try {
-            if (request == null || !RequestTaskClasses.requestRows()) {
-                return false;
-            }
-            RequestAccess a = api.get(request.getClass());
-            return a != null && RequestTaskClasses.enter(a.method(request), a.path(request), a.localPort(request),
-                    null, request, a);
+            return a != null && RequestTaskClasses.requestRows() && RequestTaskClasses.enter(a.method(request),
+                    a.path(request), a.localPort(request), null, request, a);
         } catch (Throwable t) {
             return false;
         }

@@ -219,7 +219,8 @@ public final class AgentRuntime {
             if (p.joinPoints() == 0 && p.kind().equals("request")) {
                 log.loud("task classes that select requests (" + p.location() + ": " + p.text() + ") have seen no"
                         + " supported server after " + seconds + " s: the agent classifies requests in Jetty 12"
-                        + " (Server.handle), Tomcat (CoyoteAdapter) and any servlet container (Servlet.service);"
+                        + " (Server.handle), Tomcat (CoyoteAdapter), Undertow (Connectors.executeRootHandler) and any"
+                        + " servlet container (Servlet.service);"
                         + " this JVM has loaded none of them yet");
             } else if (p.joinPoints() == 0) {
                 log.loud(p.kind() + " pointcut " + p.location() + " has matched no loaded method after " + seconds

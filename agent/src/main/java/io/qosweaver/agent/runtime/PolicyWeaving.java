@@ -4,6 +4,7 @@ import io.qosweaver.agent.bootstrap.Jetty12Requests;
 import io.qosweaver.agent.bootstrap.RequestTaskClasses;
 import io.qosweaver.agent.bootstrap.ServletRequests;
 import io.qosweaver.agent.bootstrap.TomcatRequests;
+import io.qosweaver.agent.bootstrap.UndertowRequests;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.RequestSelector;
@@ -12,6 +13,7 @@ import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.jetty12.Jetty12Unit;
 import io.qosweaver.agent.unit.servlet.ServletUnit;
 import io.qosweaver.agent.unit.tomcat.TomcatUnit;
+import io.qosweaver.agent.unit.undertow.UndertowUnit;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
@@ -25,7 +27,7 @@ import net.bytebuddy.matcher.ElementMatchers;
 /**
  * A policy file's instrumentation units: one entry unit per task class with an {@code entry}
  * pointcut; for the task classes that select requests, the servlet unit ({@code request} and
- * {@code servletPath}) and the server units, Jetty 12 and Tomcat ({@code request}); one
+ * {@code servletPath}) and the server units, Jetty 12, Tomcat and Undertow ({@code request}); one
  * control-point unit for all control points; installed together by {@link Weaving}.
  */
 final class PolicyWeaving {
@@ -52,12 +54,13 @@ final class PolicyWeaving {
             // no supported server at all was seen, not for each server the application does not use.
             boolean byRequest = selectors.stream().anyMatch(s -> s.selectsByRequest());
             WeavingStats.PointcutStats woven = stats.add("request", requestLocation, requestClasses
-                    + (byRequest ? " in Jetty 12 Server.handle, Tomcat CoyoteAdapter.service and Servlet.service"
-                            : " in Servlet.service"));
+                    + (byRequest ? " in Jetty 12 Server.handle, Tomcat CoyoteAdapter.service, Undertow"
+                            + " Connectors.executeRootHandler and Servlet.service" : " in Servlet.service"));
             units.add(new ServletUnit(woven));
             if (byRequest) {
                 units.add(new Jetty12Unit(woven));
                 units.add(new TomcatUnit(woven));
+                units.add(new UndertowUnit(woven));
             }
         }
         if (!policy.controlPoints().isEmpty()) {
@@ -72,7 +75,7 @@ final class PolicyWeaving {
         return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
                 Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(RequestTaskClasses.class),
                 Weaving.bootstrapCopy(ServletRequests.class), Weaving.bootstrapCopy(Jetty12Requests.class),
-                Weaving.bootstrapCopy(TomcatRequests.class));
+                Weaving.bootstrapCopy(TomcatRequests.class), Weaving.bootstrapCopy(UndertowRequests.class));
     }
 
     /** A task class's row in the bootstrap table (which knows nothing of the policy model). */
