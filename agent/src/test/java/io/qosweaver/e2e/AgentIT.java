@@ -184,12 +184,9 @@ class AgentIT {
                 policy:
                   name: importance
                 """);
-        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eApp.class.getName(), appClassPath);
-        Pattern appPort = Pattern.compile("PORT=(\\d+)");
-        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
-        assertThat(c.process().isAlive()).as(c.err()).isTrue();
-        int port = c.port(appPort, c.out());
-        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err());
+        App app = startWithMetrics(policy, E2eApp.class.getName(), appClassPath);
+        int port = app.port();
+        int mport = app.metricsPort();
         URI light = URI.create("http://127.0.0.1:" + port + "/light");
         for (String tenant : List.of("gold", "platinum", "golden")) {
             assertThat(HTTP.send(HttpRequest.newBuilder(light).header("X-Tenant", tenant).build(),
@@ -203,10 +200,8 @@ class AgentIT {
         }
         assertThat(get(port, "/work")).startsWith("work ");
 
-        String timeline = get(mport, "/timeline?since=0");
-        Map<String, Long> lines = timeline.lines().filter(l -> !l.startsWith("#")).map(l -> l.split(" ")[2])
-                .collect(Collectors.groupingBy(n -> n, Collectors.counting()));
-        assertThat(lines).as(timeline).containsEntry("gold", 4L).containsEntry("light", 4L).containsEntry("posts", 4L)
+        Map<String, Long> lines = timelineLines(mport);
+        assertThat(lines).containsEntry("gold", 4L).containsEntry("light", 4L).containsEntry("posts", 4L)
                 .doesNotContainKey("work");
         assertThat(get(mport, "/metrics")).containsPattern(
                 "qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+request.yaml:2\"} [1-9]");
@@ -231,18 +226,14 @@ class AgentIT {
                 policy:
                   name: importance
                 """);
-        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eCoreApp.class.getName(), appClassPath);
-        Pattern appPort = Pattern.compile("PORT=(\\d+)");
-        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
-        assertThat(c.process().isAlive()).as(c.err()).isTrue();
-        int port = c.port(appPort, c.out());
-        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err());
+        App app = startWithMetrics(policy, E2eCoreApp.class.getName(), appClassPath);
+        int port = app.port();
+        int mport = app.metricsPort();
         for (int i = 0; i < 3; i++) {
             assertThat(get(port, "/work/x")).startsWith("core ");
         }
         assertThat(get(port, "/levels")).isEqualTo("core 0");
-        Map<String, Long> lines = get(mport, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
-                .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+        Map<String, Long> lines = timelineLines(mport);
         assertThat(lines).containsEntry("heavy", 6L).containsEntry("other", 2L);
         String metrics = get(mport, "/metrics");
         assertThat(metrics).containsPattern("qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+core.yaml:2\"} 1");
@@ -272,13 +263,9 @@ class AgentIT {
                 policy:
                   name: importance
                 """);
-        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eTomcatApp.class.getName(),
-                ChildJvms.tomcatClassPath());
-        Pattern appPort = Pattern.compile("PORT=(\\d+)");
-        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
-        assertThat(c.process().isAlive()).as(c.err()).isTrue();
-        int port = c.port(appPort, c.out());
-        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err());
+        App app = startWithMetrics(policy, E2eTomcatApp.class.getName(), ChildJvms.tomcatClassPath());
+        int port = app.port();
+        int mport = app.metricsPort();
         URI work = URI.create("http://127.0.0.1:" + port + "/work");
         for (int i = 0; i < 3; i++) {
             assertThat(HTTP.send(HttpRequest.newBuilder(work).header("X-Tenant", "gold").build(),
@@ -289,8 +276,7 @@ class AgentIT {
                 + "/nothing/here")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(none.statusCode()).isEqualTo(404);
 
-        Map<String, Long> lines = get(mport, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
-                .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+        Map<String, Long> lines = timelineLines(mport);
         assertThat(lines).containsEntry("heavy", 6L).containsEntry("unmapped", 2L);
         String metrics = get(mport, "/metrics");
         assertThat(metrics).containsPattern(
@@ -320,19 +306,14 @@ class AgentIT {
                 policy:
                   name: importance
                 """);
-        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", E2eUndertowApp.class.getName(),
-                ChildJvms.undertowClassPath());
-        Pattern appPort = Pattern.compile("PORT=(\\d+)");
-        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
-        assertThat(c.process().isAlive()).as(c.err()).isTrue();
-        int port = c.port(appPort, c.out());
-        int mport = c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err());
+        App app = startWithMetrics(policy, E2eUndertowApp.class.getName(), ChildJvms.undertowClassPath());
+        int port = app.port();
+        int mport = app.metricsPort();
         for (int i = 0; i < 3; i++) {
             assertThat(get(port, "/work/x")).startsWith("undertow ");
         }
         assertThat(get(port, "/io")).as("answered on the IO thread").isEqualTo("io");
-        Map<String, Long> lines = get(mport, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
-                .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+        Map<String, Long> lines = timelineLines(mport);
         assertThat(lines).containsEntry("heavy", 6L).doesNotContainKey("io");
         Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(get(mport, "/metrics"));
         assertThat(cps.find()).isTrue();
@@ -357,6 +338,24 @@ class AgentIT {
                 + " Server.handle, Tomcat CoyoteAdapter.service, Undertow Connectors.executeRootHandler and Servlet.service)"
                 + " have seen no supported server after 1 s");
         assertThat(c.err().split("no supported server", -1)).as("one line, not one per integration").hasSize(2);
+    }
+
+    private record App(ChildJvms.Child child, int port, int metricsPort) {}
+
+    /** The app under the agent with a metrics port, once it serves: its port and the agent's. */
+    private App startWithMetrics(Path policy, String mainClass, String classPath, String... args) throws Exception {
+        ChildJvms.Child c = launch("policy=" + policy + ",metricsPort=0", mainClass, classPath, args);
+        Pattern appPort = Pattern.compile("PORT=(\\d+)");
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(appPort, c.out()) > 0 || !c.process().isAlive());
+        assertThat(c.process().isAlive()).as(c.err()).isTrue();
+        return new App(c, c.port(appPort, c.out()),
+                c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err()));
+    }
+
+    /** Lines of the scheduler's timeline per task class (one per enter and one per exit of a lone thread). */
+    private static Map<String, Long> timelineLines(int metricsPort) throws Exception {
+        return get(metricsPort, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
+                .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
     }
 
     @Test

@@ -56,11 +56,11 @@ final class PolicyWeaving {
             WeavingStats.PointcutStats woven = stats.add("request", requestLocation, requestClasses
                     + (byRequest ? " in Jetty 12 Server.handle, Tomcat CoyoteAdapter.service, Undertow"
                             + " Connectors.executeRootHandler and Servlet.service" : " in Servlet.service"));
-            units.add(new ServletUnit(woven));
+            units.add(ServletUnit.create(woven));
             if (byRequest) {
-                units.add(new Jetty12Unit(woven));
-                units.add(new TomcatUnit(woven));
-                units.add(new UndertowUnit(woven));
+                units.add(Jetty12Unit.create(woven));
+                units.add(TomcatUnit.create(woven));
+                units.add(UndertowUnit.create(woven));
             }
         }
         if (!policy.controlPoints().isEmpty()) {

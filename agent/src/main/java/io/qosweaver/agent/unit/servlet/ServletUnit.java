@@ -7,10 +7,9 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.qosweaver.agent.weaving.AdviceUnit;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.WeavingStats;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -20,40 +19,21 @@ import net.bytebuddy.matcher.ElementMatcher;
  * ServletResponse)} (usually {@code HttpServlet}); the table of task classes is configured
  * separately ({@code RequestTaskClasses.configure}).
  */
-public final class ServletUnit implements InstrumentationUnit {
+public final class ServletUnit {
+    private ServletUnit() {}
+
     private static final ElementMatcher.Junction<MethodDescription> SERVICE = named("service")
             .and(takesArguments(2))
             .and(takesArgument(0, named("jakarta.servlet.ServletRequest"))
                     .or(takesArgument(0, named("javax.servlet.ServletRequest"))))
             .and(not(isAbstract()));
 
-    private final WeavingStats.PointcutStats stats;
-
-    public ServletUnit(WeavingStats.PointcutStats stats) {
-        this.stats = stats;
-    }
-
-    @Override
-    public String name() {
-        return "servlets";
-    }
-
-    @Override
-    public ElementMatcher<? super TypeDescription> types() {
-        return not(isInterface()).and(new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
+    public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
+        return new AdviceUnit("servlets", not(isInterface()).and(new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
             @Override
             public boolean matches(TypeDescription t) {
                 return !t.getDeclaredMethods().filter(SERVICE).isEmpty();
             }
-        });
-    }
-
-    @Override
-    public AgentBuilder.Transformer transformer() {
-        var visitor = Advice.to(ServletAdvice.class).on(SERVICE);
-        return (b, type, loader, module, pd) -> {
-            stats.woven(type.getDeclaredMethods().filter(SERVICE).size());
-            return b.visit(visitor);
-        };
+        }), SERVICE, ServletAdvice.class, stats);
     }
 }
