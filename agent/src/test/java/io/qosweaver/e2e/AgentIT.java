@@ -26,6 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * End to end: the shaded agent jar with -javaagent on a real Jetty 12 ee10 server in a child JVM.
@@ -320,6 +322,42 @@ class AgentIT {
         assertThat(Double.parseDouble(cps.group(1))).isGreaterThanOrEqualTo(300);
     }
 
+    /**
+     * Jetty 9.4, 10 and 11 through {@code Server.handle(HttpChannel)}, and Tomcat 9 and 10 through
+     * the Coyote adapter, each on its own class path of the jars the build copied; every request
+     * ends in the server's own 404, and is classified before that.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"jetty-9.4", "jetty-10", "jetty-11", "tomcat-9", "tomcat-10"})
+    void requestClassesOnOlderServersAreClassifiedAtTheServersEntry(String server) throws Exception {
+        Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(server);
+        assertThat(jars).as("copied by the build (pre-integration-test)").isDirectory();
+        String classPath;
+        try (var files = Files.list(jars)) {
+            classPath = files.map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator))
+                    + java.io.File.pathSeparator + ChildJvms.testClasses();
+        }
+        Path policy = Files.writeString(dir.resolve("server.yaml"), """
+                taskClasses:
+                  - name: heavy
+                    request: {path: /work/*, header: {name: X-Tenant, value: gold}}
+                    importance: low
+                policy:
+                  name: importance
+                """);
+        String main = server.startsWith("jetty") ? E2eJettyChannelApp.class.getName() : E2eTomcatAnyApp.class.getName();
+        App app = startWithMetrics(policy, main, classPath);
+        assertThat(app.child().out()).contains("VERSION=" + server.substring(server.indexOf('-') + 1));
+        for (String tenant : List.of("gold", "gold", "silver")) {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port()
+                    + "/work/x")).header("X-Tenant", tenant).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as("the default handler's answer").isEqualTo(404);
+        }
+        assertThat(timelineLines(app.metricsPort())).containsEntry("heavy", 4L);
+        assertThat(get(app.metricsPort(), "/metrics")).containsPattern(
+                "qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+server.yaml:2\"} [1-9]");
+    }
+
     @Test
     void requestClassesOnAJvmWithoutAnySupportedServerAreReportedOnce() throws Exception {
         Path policy = Files.writeString(dir.resolve("noserver.yaml"), """
@@ -334,7 +372,7 @@ class AgentIT {
         ChildJvms.Child c = launch("policy=" + policy, E2eCoreApp.class.getName(), appClassPath, "idle");
         await().atMost(60, TimeUnit.SECONDS).until(() -> c.err().contains("have seen no supported server")
                 || !c.process().isAlive());
-        assertThat(c.err()).contains("task classes that select requests (" + policy + ":3: [api] in Jetty 12"
+        assertThat(c.err()).contains("task classes that select requests (" + policy + ":3: [api] in Jetty"
                 + " Server.handle, Tomcat CoyoteAdapter.service, Undertow Connectors.executeRootHandler and Servlet.service)"
                 + " have seen no supported server after 1 s");
         assertThat(c.err().split("no supported server", -1)).as("one line, not one per integration").hasSize(2);

@@ -57,6 +57,12 @@ final class ChildJvms {
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
+    /** This module's test classes directory, for class paths built of other jars. */
+    static String testClasses() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> e.endsWith("test-classes")).findFirst().orElseThrow();
+    }
+
     /** Tomcat (with its own servlet API) and the test classes: no Jetty, nothing of ours. */
     static String tomcatClassPath() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))

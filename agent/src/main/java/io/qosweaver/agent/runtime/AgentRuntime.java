@@ -218,8 +218,8 @@ public final class AgentRuntime {
         for (WeavingStats.PointcutStats p : w.stats().pointcuts()) {
             if (p.joinPoints() == 0 && p.kind().equals("request")) {
                 log.loud("task classes that select requests (" + p.location() + ": " + p.text() + ") have seen no"
-                        + " supported server after " + seconds + " s: the agent classifies requests in Jetty 12"
-                        + " (Server.handle), Tomcat (CoyoteAdapter), Undertow (Connectors.executeRootHandler) and any"
+                        + " supported server after " + seconds + " s: the agent classifies requests in Jetty 9.4"
+                        + " to 12 (Server.handle), Tomcat (CoyoteAdapter), Undertow (Connectors.executeRootHandler) and any"
                         + " servlet container (Servlet.service);"
                         + " this JVM has loaded none of them yet");
             } else if (p.joinPoints() == 0) {

@@ -1,6 +1,7 @@
 package io.qosweaver.agent.runtime;
 
 import io.qosweaver.agent.bootstrap.Jetty12Requests;
+import io.qosweaver.agent.bootstrap.JettyChannelRequests;
 import io.qosweaver.agent.bootstrap.RequestTaskClasses;
 import io.qosweaver.agent.bootstrap.ServletRequests;
 import io.qosweaver.agent.bootstrap.TomcatRequests;
@@ -11,6 +12,7 @@ import io.qosweaver.model.policy.RequestSelector;
 import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.jetty12.Jetty12Unit;
+import io.qosweaver.agent.unit.jettychannel.JettyChannelUnit;
 import io.qosweaver.agent.unit.servlet.ServletUnit;
 import io.qosweaver.agent.unit.tomcat.TomcatUnit;
 import io.qosweaver.agent.unit.undertow.UndertowUnit;
@@ -27,8 +29,9 @@ import net.bytebuddy.matcher.ElementMatchers;
 /**
  * A policy file's instrumentation units: one entry unit per task class with an {@code entry}
  * pointcut; for the task classes that select requests, the servlet unit ({@code request} and
- * {@code servletPath}) and the server units, Jetty 12, Tomcat and Undertow ({@code request}); one
- * control-point unit for all control points; installed together by {@link Weaving}.
+ * {@code servletPath}) and the server units, Jetty 9.4 to 12, Tomcat and Undertow
+ * ({@code request}); one control-point unit for all control points; installed together by
+ * {@link Weaving}.
  */
 final class PolicyWeaving {
     private PolicyWeaving() {}
@@ -54,11 +57,12 @@ final class PolicyWeaving {
             // no supported server at all was seen, not for each server the application does not use.
             boolean byRequest = selectors.stream().anyMatch(s -> s.selectsByRequest());
             WeavingStats.PointcutStats woven = stats.add("request", requestLocation, requestClasses
-                    + (byRequest ? " in Jetty 12 Server.handle, Tomcat CoyoteAdapter.service, Undertow"
+                    + (byRequest ? " in Jetty Server.handle, Tomcat CoyoteAdapter.service, Undertow"
                             + " Connectors.executeRootHandler and Servlet.service" : " in Servlet.service"));
             units.add(ServletUnit.create(woven));
             if (byRequest) {
                 units.add(Jetty12Unit.create(woven));
+                units.add(JettyChannelUnit.create(woven));
                 units.add(TomcatUnit.create(woven));
                 units.add(UndertowUnit.create(woven));
             }
@@ -75,6 +79,7 @@ final class PolicyWeaving {
         return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
                 Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(RequestTaskClasses.class),
                 Weaving.bootstrapCopy(ServletRequests.class), Weaving.bootstrapCopy(Jetty12Requests.class),
+                Weaving.bootstrapCopy(JettyChannelRequests.class),
                 Weaving.bootstrapCopy(TomcatRequests.class), Weaving.bootstrapCopy(UndertowRequests.class));
     }
 
