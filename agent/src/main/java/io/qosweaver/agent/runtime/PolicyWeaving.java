@@ -72,7 +72,7 @@ final class PolicyWeaving {
             for (PolicyFile.ControlPointDef cp : policy.controlPoints()) {
                 targets.add(new ControlPointUnit.Target(cp.pointcut(), stats.add("controlPoint", cp.location(), cp.text())));
             }
-            units.add(new ControlPointUnit(targets));
+            units.add(new ControlPointUnit(targets, log::loud));
         }
         // Woven code in named modules (JDK classes chosen by a withincode) calls QoS and the
         // bootstrap helpers, which sit in the bootstrap loader's unnamed module.

@@ -74,6 +74,33 @@ public class PolicyWeavingTest {
     }
 
     @Test
+    void aControlPointWovenWhereItsMethodHoldsAMonitorIsReportedOncePerMethod() throws Exception {
+        PolicyFile policy = PolicyFile.parse("locked.yaml", """
+                taskClasses:
+                  - name: t
+                    entry: execution(void nowhere.Missing.run())
+                controlPoints:
+                  - call(int io.qosweaver.testtargets.LockedWorker.step(int)) && withincode(* io.qosweaver.testtargets.LockedWorker.*(..))
+                policy:
+                  name: importance
+                """);
+        Scheduler.install(SchedulerGateway.configOf(policy));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        weaving = PolicyWeaving.install(inst, policy, new AgentLog(new PrintStream(log, true), false));
+        io.qosweaver.testtargets.LockedWorker w = new io.qosweaver.testtargets.LockedWorker();
+        long before = controlPoints();
+        assertThat(w.inBlock(3) + w.inMethod(3) + w.outside(3)).isNotZero();
+        assertThat(controlPoints() - before).as("all three woven").isEqualTo(9);
+        String text = log.toString();
+        assertThat(text).contains("control point locked.yaml:5 is woven into int io.qosweaver.testtargets.LockedWorker"
+                + ".inBlock(int) at a call to int io.qosweaver.testtargets.LockedWorker.step(int) made while a monitor"
+                + " is held");
+        assertThat(text).contains("LockedWorker.inMethod(int) at a call to");
+        assertThat(text).doesNotContain("LockedWorker.outside(int) at a call to");
+        assertThat(text.split("is woven into", -1)).as("once per method, not per call site").hasSize(3);
+    }
+
+    @Test
     void entryAdviceEntersAndExitsAlsoOnException() throws Exception {
         weave();
         Worker w = new Worker();

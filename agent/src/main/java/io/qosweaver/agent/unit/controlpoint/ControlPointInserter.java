@@ -4,6 +4,8 @@ import io.qosweaver.model.pointcut.MethodSignature;
 import io.qosweaver.model.pointcut.Pointcut;
 import io.qosweaver.model.pointcut.TypeHierarchy;
 import io.qosweaver.agent.weaving.Hierarchies;
+import io.qosweaver.model.signature.Signatures;
+import io.qosweaver.pointcuts.SynchronizedRegions;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,10 +38,19 @@ import net.bytebuddy.utility.OpenedClassReader;
 final class ControlPointInserter implements AsmVisitorWrapper {
     static final String QOS = "io/qosweaver/scheduler/QoS";
 
-    private final List<ControlPointUnit.Target> targets;
+    /** Told of each woven call site whose method holds a monitor there. */
+    interface MonitorReport {
+        void inMonitor(ControlPointUnit.Target target, String caller, String callee);
+    }
 
-    ControlPointInserter(List<ControlPointUnit.Target> targets) {
+    private final List<ControlPointUnit.Target> targets;
+    private final SynchronizedRegions regions;
+    private final MonitorReport report;
+
+    ControlPointInserter(List<ControlPointUnit.Target> targets, SynchronizedRegions regions, MonitorReport report) {
         this.targets = List.copyOf(targets);
+        this.regions = regions;
+        this.report = report;
     }
 
     @Override
@@ -78,18 +89,21 @@ final class ControlPointInserter implements AsmVisitorWrapper {
                         candidates.add(t);
                     }
                 }
-                return candidates.isEmpty() ? mv : new Inserter(mv, caller, candidates, calleeHierarchy);
+                return candidates.isEmpty() ? mv : new Inserter(mv, m, caller, candidates, calleeHierarchy);
             }
         };
     }
 
-    private static final class Inserter extends MethodVisitor {
+    private final class Inserter extends MethodVisitor {
+        private final MethodDescription method;
         private final MethodSignature caller;
         private final List<ControlPointUnit.Target> candidates;
         private final TypeHierarchy calleeHierarchy;
 
-        Inserter(MethodVisitor mv, MethodSignature caller, List<ControlPointUnit.Target> candidates, TypeHierarchy calleeHierarchy) {
+        Inserter(MethodVisitor mv, MethodDescription method, MethodSignature caller,
+                List<ControlPointUnit.Target> candidates, TypeHierarchy calleeHierarchy) {
             super(OpenedClassReader.ASM_API, mv);
+            this.method = method;
             this.caller = caller;
             this.candidates = candidates;
             this.calleeHierarchy = calleeHierarchy;
@@ -106,6 +120,7 @@ final class ControlPointInserter implements AsmVisitorWrapper {
                     if (t.pointcut().matches(caller, callee)) {
                         t.stats().woven(1);
                         hit = true;
+                        checkMonitor(t, owner, name, descriptor);
                     }
                 }
                 if (hit) {
@@ -113,6 +128,20 @@ final class ControlPointInserter implements AsmVisitorWrapper {
                 }
             }
             super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+        }
+
+        /** Never lets a failed check change what is woven. */
+        private void checkMonitor(ControlPointUnit.Target t, String owner, String name, String descriptor) {
+            try {
+                String callerText = Signatures.fromDescriptor(method.getDeclaringType().asErasure().getInternalName(),
+                        method.getInternalName(), method.getDescriptor());
+                String calleeText = Signatures.fromDescriptor(owner, name, descriptor);
+                if (regions.holdsMonitor(callerText, calleeText)) {
+                    report.inMonitor(t, callerText, calleeText);
+                }
+            } catch (RuntimeException e) {
+                // unknown: nothing to report
+            }
         }
     }
 }

@@ -4,21 +4,38 @@ import io.qosweaver.model.pointcut.Pointcut;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.PointcutTypes;
 import io.qosweaver.agent.weaving.WeavingStats;
+import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
+import io.qosweaver.pointcuts.SynchronizedRegions;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
-/** Every control-point pointcut of a policy file, woven by one {@link ControlPointInserter}. */
+/**
+ * Every control-point pointcut of a policy file, woven by a {@link ControlPointInserter} per class.
+ * A control point woven at a call made while its method holds a monitor (a synchronized method, or
+ * a call inside a {@code synchronized} block, found from the class file the class loader serves)
+ * is reported once per pointcut and method: a thread suspended there keeps the monitor, and every
+ * thread that needs it waits as well (QoSWeaver 3.4).
+ */
 public final class ControlPointUnit implements InstrumentationUnit {
     /** A pointcut and its counters. */
     public record Target(Pointcut pointcut, WeavingStats.PointcutStats stats) {}
 
     private final List<Target> targets;
+    private final Consumer<String> monitorWarnings;
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-    public ControlPointUnit(List<Target> targets) {
+    /** @param monitorWarnings where a control point woven inside a monitor is reported */
+    public ControlPointUnit(List<Target> targets, Consumer<String> monitorWarnings) {
         this.targets = List.copyOf(targets);
+        this.monitorWarnings = monitorWarnings;
     }
 
     @Override
@@ -37,7 +54,29 @@ public final class ControlPointUnit implements InstrumentationUnit {
 
     @Override
     public AgentBuilder.Transformer transformer() {
-        ControlPointInserter inserter = new ControlPointInserter(targets);
-        return (b, type, loader, module, pd) -> b.visit(inserter);
+        return (b, type, loader, module, pd) -> b.visit(new ControlPointInserter(targets,
+                classFilesOf(loader), this::inMonitor));
+    }
+
+    /** The class files {@code loader} serves, read only when a woven call site must be checked. */
+    private static SynchronizedRegions classFilesOf(ClassLoader loader) {
+        ClassFileLocator locator = ClassFileLocator.ForClassLoader.of(loader);
+        return new ClassFileSynchronizedRegions(name -> {
+            try {
+                ClassFileLocator.Resolution r = locator.locate(name);
+                return r.isResolved() ? r.resolve() : null;
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        });
+    }
+
+    private void inMonitor(Target t, String caller, String callee) {
+        if (warned.add(t.stats().location() + " " + caller)) {
+            monitorWarnings.accept("control point " + t.stats().location() + " is woven into " + caller
+                    + " at a call to " + callee + " made while a monitor is held (a synchronized method or"
+                    + " block): a thread suspended there keeps the monitor, and every thread that needs it waits"
+                    + " too (QoSWeaver 3.4); choose a call outside the synchronized code");
+        }
     }
 }
