@@ -23,7 +23,9 @@ package io.qosweaver.pointcuts;
  * first), so a thread's times are a running sum. Signatures are canonical ({@link Signatures})
  * and are defined before their first use. A file without its end record, with a record cut off,
  * an unknown tag, or an id not defined yet is reported with its byte offset. Meta records carry
- * what the profiler wants to say, e.g. {@code limit} when it stopped at a size limit.
+ * what the profiler wants to say, e.g. {@code limit} when it stopped at a size limit, and the calls
+ * made with a monitor held: {@code monitors} says they were recorded, and each such call is a
+ * {@code inMonitor.N} record whose value is {@code CALLER TAB CALLEE}.
  */
 public final class BinaryProfileFormat {
     static final byte[] MAGIC = {'Q', 'W', 'P', 'F'};
@@ -33,6 +35,10 @@ public final class BinaryProfileFormat {
     static final int THREAD = 0x02;
     static final int JOIN_POINT = 0x03;
     static final int META = 0x04;
+    /** Meta key: the profiler recorded which calls run with a monitor held (its value says how). */
+    public static final String MONITORS_RECORDED = "monitors";
+    /** Meta key prefix of one call made with a monitor held: {@code caller + "\t" + callee}. */
+    public static final String IN_MONITOR_PREFIX = "inMonitor.";
     /** Longer strings are taken as corruption; real signatures are a few hundred bytes. */
     static final int MAX_STRING_BYTES = 1 << 16;
 

@@ -495,7 +495,14 @@ public final class PointcutGenerator {
     }
 
     private static int[] sortByOccurrence(boolean[] eligible, int[] occ, int candidates, int m) {
-        int[] bucket = new int[m + 2];
+        // buckets up to the largest occurrence found, not up to m, which may be as large as an int
+        int max = 0;
+        for (int c = 0; c < candidates; c++) {
+            if (eligible[c]) {
+                max = Math.max(max, Math.min(occ[c], m));
+            }
+        }
+        int[] bucket = new int[max + 2];
         int count = 0;
         for (int c = 0; c < candidates; c++) {
             if (eligible[c]) {
@@ -589,7 +596,9 @@ public final class PointcutGenerator {
 
         void run(int m) {
             int[] ties = new int[16];
-            for (int i = 1; i <= m; i++) {
+            // a slot leaves "active" once i passes every candidate in it, so the loop ends at the
+            // largest occurrence found, however large m is
+            for (int i = 1; i <= m && !active.isEmpty(); i++) {
                 for (int j = active.nextSetBit(0); j >= 0; j = active.nextSetBit(j + 1)) {
                     int p = ptr[j];
                     int end = slotStart[j + 1];

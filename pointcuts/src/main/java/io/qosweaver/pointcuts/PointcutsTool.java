@@ -59,6 +59,12 @@ public final class PointcutsTool {
         if (profile.size() == 0) {
             throw new IOException("the profiles hold no join points: " + profiles);
         }
+        if (profile.recordedRegions() != null) {
+            // what the profiler found when it wove its probe, and what a class path adds
+            options = new PointcutGenerator.Options(options.interval(), options.maxOccurrence(),
+                    SynchronizedRegions.either(profile.recordedRegions(), options.synchronizedRegions()),
+                    options.profileSlowdown());
+        }
         GenerationReport r = new PointcutGenerator(options).generate(profile);
         report.print(r.toText());
         String yaml = r.controlPointsYaml();

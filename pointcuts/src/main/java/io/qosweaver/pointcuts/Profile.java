@@ -25,9 +25,11 @@ public final class Profile {
     private final long[] times;
     private final int[] callers;
     private final int[] callees;
+    private final SynchronizedRegions recordedRegions;
 
     private Profile(String[] signatures, String[] timelineNames, long[] timelineThreads, int[] timelineStart,
-            long[] times, int[] callers, int[] callees) {
+            long[] times, int[] callers, int[] callees, SynchronizedRegions recordedRegions) {
+        this.recordedRegions = recordedRegions;
         this.signatures = signatures;
         this.timelineNames = timelineNames;
         this.timelineThreads = timelineThreads;
@@ -44,6 +46,15 @@ public final class Profile {
             b.read(f);
         }
         return b.build();
+    }
+
+    /**
+     * The calls the profiler found inside monitors when it wove its probe (binary profiles of the
+     * agent record them), or null when no file of this profile recorded them (text profiles, and
+     * binary ones from before they did).
+     */
+    public SynchronizedRegions recordedRegions() {
+        return recordedRegions;
     }
 
     public static Builder builder() {
@@ -110,6 +121,8 @@ public final class Profile {
         private final List<String> signatures = new ArrayList<>();
         private final Map<String, Timeline> timelines = new LinkedHashMap<>();
         private final List<String> warnings = new ArrayList<>();
+        private final java.util.Set<String> callsInMonitor = new java.util.HashSet<>();
+        private boolean monitorsRecorded;
         private String source = "profile";
         private int sourceIndex;
         private long lastThread = Long.MIN_VALUE;
@@ -138,6 +151,14 @@ public final class Profile {
                 String limit = summary.meta().get("limit");
                 if (limit != null) {
                     warnings.add(file + " is partial: the profiler stopped recording because " + limit);
+                }
+                if (summary.meta().containsKey(BinaryProfileFormat.MONITORS_RECORDED)) {
+                    monitorsRecorded = true;
+                    summary.meta().forEach((k, v) -> {
+                        if (k.startsWith(BinaryProfileFormat.IN_MONITOR_PREFIX)) {
+                            callsInMonitor.add(v);
+                        }
+                    });
                 }
             } else {
                 TextProfileReader.read(file, this);
@@ -206,7 +227,8 @@ public final class Profile {
                 at += t.size;
             }
             starts[k] = at;
-            return new Profile(signatures.toArray(new String[0]), names, threads, starts, times, callers, callees);
+            return new Profile(signatures.toArray(new String[0]), names, threads, starts, times, callers, callees,
+                    monitorsRecorded ? SynchronizedRegions.recorded(callsInMonitor) : null);
         }
     }
 

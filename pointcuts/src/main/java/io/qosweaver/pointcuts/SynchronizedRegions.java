@@ -24,4 +24,29 @@ public interface SynchronizedRegions {
     default List<String> missingClasses() {
         return List.of();
     }
+
+    /** Held if either says so; the classes {@code second} could not read are the missing ones. */
+    static SynchronizedRegions either(SynchronizedRegions first, SynchronizedRegions second) {
+        return new SynchronizedRegions() {
+            @Override
+            public boolean holdsMonitor(String caller, String callee) {
+                return first.holdsMonitor(caller, callee) || second.holdsMonitor(caller, callee);
+            }
+
+            @Override
+            public List<String> missingClasses() {
+                return second.missingClasses();
+            }
+        };
+    }
+
+    /**
+     * The calls a profile says were made with a monitor held (the profiler finds them when it
+     * weaves its probe, from the class files it weaves); {@code pairs} holds {@code caller + "\t" +
+     * callee} in canonical form.
+     */
+    static SynchronizedRegions recorded(java.util.Set<String> pairs) {
+        java.util.Set<String> copy = java.util.Set.copyOf(pairs);
+        return (caller, callee) -> copy.contains(caller + '\t' + callee);
+    }
 }

@@ -27,6 +27,16 @@ class PointcutGeneratorTest {
     }
 
     @Test
+    void anyMaximumOccurrenceUpToTheLargestIntWorks() throws Exception {
+        Profile p = Profile.read(List.of(resource("fig4.profile")));
+        GenerationReport huge = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofMillis(10), Integer.MAX_VALUE))
+                .generate(p);
+        GenerationReport large = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofMillis(10), 1_000_000))
+                .generate(p);
+        assertThat(huge.pointcuts()).isEqualTo(large.pointcuts()).isNotEmpty();
+    }
+
+    @Test
     void fig4GivesThePointcutsSelectingF2AndF4() throws Exception {
         Profile p = Profile.read(List.of(resource("fig4.profile")));
         GenerationReport r = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofMillis(10), 3)).generate(p);

@@ -3,6 +3,7 @@ package io.qosweaver.agent.profiling;
 import io.qosweaver.agent.bootstrap.CallProbe;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.agent.unit.callprobe.SignatureTable;
+import io.qosweaver.pointcuts.BinaryProfileFormat;
 import io.qosweaver.pointcuts.BinaryProfileWriter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -267,6 +269,13 @@ final class ProfileRecording {
             }
             if (session.dropped() > 0 || session.errors() > 0) {
                 writer.meta("dropped", session.dropped() + " join points dropped, " + session.errors() + " probe errors");
+            }
+            // which calls ran with a monitor held, from the woven classes' files: the generator
+            // excludes them without being given the application's class path
+            writer.meta(BinaryProfileFormat.MONITORS_RECORDED, "found when the probe was woven");
+            List<String> inMonitor = table.callsInMonitor();
+            for (int i = 0; i < inMonitor.size(); i++) {
+                writer.meta(BinaryProfileFormat.IN_MONITOR_PREFIX + i, inMonitor.get(i));
             }
             joinPoints = writer.joinPointCount();
             writer.close();

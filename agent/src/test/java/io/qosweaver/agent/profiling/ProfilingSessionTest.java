@@ -88,6 +88,35 @@ class ProfilingSessionTest {
         return Thread.currentThread().getId();
     }
 
+    /**
+     * The profile says which calls ran with a monitor held, from the class files the probe was
+     * woven into, and the generator excludes them without being given a class path.
+     */
+    @Test
+    void theProfileRecordsTheCallsMadeWithAMonitorHeld() throws Exception {
+        start("");
+        assertThat(new io.qosweaver.testtargets.profiled.LockedCalls().run(5)).isEqualTo(9);
+        profiling.stop();
+        io.qosweaver.pointcuts.Profile profile = io.qosweaver.pointcuts.Profile.read(List.of(dir.resolve("p.qwp")));
+        io.qosweaver.pointcuts.SynchronizedRegions recorded = profile.recordedRegions();
+        assertThat(recorded).as("recorded by the profiler").isNotNull();
+        String type = "io.qosweaver.testtargets.profiled.LockedCalls";
+        assertThat(recorded.holdsMonitor("int " + type + ".run(int)", "int " + type + ".leaf(int)"))
+                .as("inside the synchronized block").isTrue();
+        assertThat(recorded.holdsMonitor("int " + type + ".locked(int)", "int " + type + ".other(int)"))
+                .as("in the synchronized method").isTrue();
+        assertThat(recorded.holdsMonitor("int " + type + ".run(int)", "int " + type + ".other(int)"))
+                .as("before the block").isFalse();
+
+        io.qosweaver.pointcuts.GenerationReport r = io.qosweaver.pointcuts.PointcutsTool.run(
+                List.of(dir.resolve("p.qwp")), java.time.Duration.ofNanos(1), Integer.MAX_VALUE, null,
+                new PrintStream(java.io.OutputStream.nullOutputStream()));
+        assertThat(r.toText()).as("no class path given").containsPattern("excluded: 2 in synchronized code");
+        assertThat(r.pointcuts()).extracting(p -> p.caller() + " -> " + p.callee())
+                .doesNotContain("int " + type + ".run(int) -> int " + type + ".leaf(int)",
+                        "int " + type + ".locked(int) -> int " + type + ".other(int)");
+    }
+
     @Test
     void recordsCallerCalleeInOrderWithMonotonicTimes() throws Exception {
         start("");

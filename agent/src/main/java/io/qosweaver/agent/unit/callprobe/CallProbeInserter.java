@@ -2,6 +2,9 @@ package io.qosweaver.agent.unit.callprobe;
 
 import io.qosweaver.agent.bootstrap.CallProbe;
 import io.qosweaver.model.signature.Signatures;
+import io.qosweaver.pointcuts.SynchronizedRegions;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.field.FieldDescription;
@@ -36,10 +39,25 @@ final class CallProbeInserter implements AsmVisitorWrapper {
     static final String PROFILER = CallProbe.class.getName().replace('.', '/');
 
     private final SignatureTable table;
-    final AtomicLong callSites = new AtomicLong();
+    private final SynchronizedRegions regions;
+    final AtomicLong callSites;
 
     CallProbeInserter(SignatureTable table) {
+        this(table, SynchronizedRegions.NONE, new AtomicLong());
+    }
+
+    private CallProbeInserter(SignatureTable table, SynchronizedRegions regions, AtomicLong callSites) {
         this.table = table;
+        this.regions = regions;
+        this.callSites = callSites;
+    }
+
+    /**
+     * This inserter for the classes of one transformation, telling the table which woven calls are
+     * made with a monitor held, from those classes' files ({@code regions}); counters shared.
+     */
+    CallProbeInserter withRegions(SynchronizedRegions regions) {
+        return new CallProbeInserter(table, regions, callSites);
     }
 
     @Override
@@ -67,25 +85,55 @@ final class CallProbeInserter implements AsmVisitorWrapper {
                         | Opcodes.ACC_BRIDGE)) != 0) {
                     return mv;
                 }
-                int callerId = table.intern(Signatures.fromDescriptor(owner, name, descriptor));
-                return new Probe(mv, callerId);
+                String caller = Signatures.fromDescriptor(owner, name, descriptor);
+                return new Probe(mv, caller, table.intern(caller), (access & Opcodes.ACC_SYNCHRONIZED) != 0);
             }
         };
     }
 
     private final class Probe extends MethodVisitor {
+        private final String caller;
         private final int callerId;
+        /** A synchronized method, or one with a monitorenter: its calls are checked at the end. */
+        private boolean monitors;
+        private final Set<String> callees = new LinkedHashSet<>();
         private boolean woven;
 
-        Probe(MethodVisitor mv, int callerId) {
+        Probe(MethodVisitor mv, String caller, int callerId, boolean synchronizedMethod) {
             super(OpenedClassReader.ASM_API, mv);
+            this.caller = caller;
             this.callerId = callerId;
+            this.monitors = synchronizedMethod;
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            monitors |= opcode == Opcodes.MONITORENTER;
+            super.visitInsn(opcode);
+        }
+
+        @Override
+        public void visitEnd() {
+            if (monitors) {
+                try {
+                    for (String callee : callees) {
+                        if (regions.holdsMonitor(caller, callee)) {
+                            table.inMonitor(caller, callee);
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    // an unreadable class file: nothing recorded, the generator may still be given a class path
+                }
+            }
+            super.visitEnd();
         }
 
         @Override
         public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
             if (owner.charAt(0) != '[' && !owner.equals(PROFILER)) {
-                int calleeId = table.intern(Signatures.fromDescriptor(owner, name, descriptor));
+                String callee = Signatures.fromDescriptor(owner, name, descriptor);
+                callees.add(callee);
+                int calleeId = table.intern(callee);
                 push(callerId);
                 push(calleeId);
                 super.visitMethodInsn(Opcodes.INVOKESTATIC, PROFILER, "record", "(II)V", false);

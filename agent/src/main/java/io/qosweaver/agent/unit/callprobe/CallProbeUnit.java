@@ -1,5 +1,6 @@
 package io.qosweaver.agent.unit.callprobe;
 
+import io.qosweaver.agent.weaving.ClassFiles;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -41,7 +42,7 @@ public final class CallProbeUnit implements InstrumentationUnit {
 
     @Override
     public AgentBuilder.Transformer transformer() {
-        return (b, type, loader, module, pd) -> b.visit(inserter);
+        return (b, type, loader, module, pd) -> b.visit(inserter.withRegions(ClassFiles.synchronizedRegions(loader)));
     }
 
     /** Call sites given the probe so far. */

@@ -1,18 +1,15 @@
 package io.qosweaver.agent.unit.controlpoint;
 
 import io.qosweaver.model.pointcut.Pointcut;
+import io.qosweaver.agent.weaving.ClassFiles;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.PointcutTypes;
 import io.qosweaver.agent.weaving.WeavingStats;
-import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
-import io.qosweaver.pointcuts.SynchronizedRegions;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -55,20 +52,7 @@ public final class ControlPointUnit implements InstrumentationUnit {
     @Override
     public AgentBuilder.Transformer transformer() {
         return (b, type, loader, module, pd) -> b.visit(new ControlPointInserter(targets,
-                classFilesOf(loader), this::inMonitor));
-    }
-
-    /** The class files {@code loader} serves, read only when a woven call site must be checked. */
-    private static SynchronizedRegions classFilesOf(ClassLoader loader) {
-        ClassFileLocator locator = ClassFileLocator.ForClassLoader.of(loader);
-        return new ClassFileSynchronizedRegions(name -> {
-            try {
-                ClassFileLocator.Resolution r = locator.locate(name);
-                return r.isResolved() ? r.resolve() : null;
-            } catch (IOException | RuntimeException e) {
-                return null;
-            }
-        });
+                ClassFiles.synchronizedRegions(loader), this::inMonitor));
     }
 
     private void inMonitor(Target t, String caller, String callee) {
