@@ -43,8 +43,9 @@ public final class PointcutsCommand implements Callable<Integer> {
     double profileSlowdown;
 
     @Option(names = "--class-path", split = ":", paramLabel = "PATH",
-            description = "the profiled application's jars/dirs: calls inside synchronized code are then excluded"
-                    + " (the JDK's own classes, for profiled JDK packages, are searched after them)")
+            description = "the profiled application's jars/dirs, for calls inside synchronized code that the profile"
+                    + " does not record itself (a text profile, an older binary one); the agent's profiles do, and"
+                    + " such calls are always excluded (the JDK's own classes are searched after these)")
     List<Path> classPath = new ArrayList<>();
 
     @Option(names = "--out", paramLabel = "FILE", description = "where the controlPoints YAML goes (default: stdout)")
