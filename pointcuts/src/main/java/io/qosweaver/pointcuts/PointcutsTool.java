@@ -40,6 +40,28 @@ public final class PointcutsTool {
 
     public static GenerationReport run(List<Path> profiles, PointcutGenerator.Options options, Path out,
             PrintStream report) throws IOException {
+        GenerationReport r = generate(profiles, options, report);
+        String yaml = r.controlPointsYaml();
+        if (out == null) {
+            report.print(yaml);
+        } else {
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(out, yaml, StandardCharsets.UTF_8);
+            report.println("wrote " + r.pointcuts().size() + " control points to " + out);
+        }
+        return r;
+    }
+
+    /**
+     * Reads and merges the profiles, generates, and prints the report (not the YAML): what
+     * {@link #run} does before it writes. The profiles' own record of the calls made with a
+     * monitor held is always used, with {@code options}' regions (a class path) added.
+     */
+    public static GenerationReport generate(List<Path> profiles, PointcutGenerator.Options options, PrintStream report)
+            throws IOException {
         if (profiles.isEmpty()) {
             throw new IllegalArgumentException("no profile given: name at least one profile file");
         }
@@ -67,17 +89,6 @@ public final class PointcutsTool {
         }
         GenerationReport r = new PointcutGenerator(options).generate(profile);
         report.print(r.toText());
-        String yaml = r.controlPointsYaml();
-        if (out == null) {
-            report.print(yaml);
-        } else {
-            Path parent = out.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(out, yaml, StandardCharsets.UTF_8);
-            report.println("wrote " + r.pointcuts().size() + " control points to " + out);
-        }
         return r;
     }
 }

@@ -1,11 +1,16 @@
 package io.qosweaver.cli.pointcuts;
 
+import io.qosweaver.model.policy.PolicyFileException;
+import io.qosweaver.model.policy.PolicyText;
 import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
 import io.qosweaver.pointcuts.GenerationReport;
 import io.qosweaver.pointcuts.PointcutGenerator;
 import io.qosweaver.pointcuts.PointcutsTool;
 import io.qosweaver.pointcuts.SynchronizedRegions;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,6 +56,11 @@ public final class PointcutsCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "where the controlPoints YAML goes (default: stdout)")
     Path out;
 
+    @Option(names = "--into", paramLabel = "POLICY",
+            description = "replace the controlPoints section of this policy file, keeping its task classes, policy and"
+                    + " comments; the result is checked as the agent reads it before it is written")
+    Path into;
+
     @Option(names = "--json", description = "print the report as JSON on stdout")
     boolean json;
 
@@ -63,13 +73,36 @@ public final class PointcutsCommand implements Callable<Integer> {
         try {
             SynchronizedRegions regions = classPath.isEmpty() ? SynchronizedRegions.NONE
                     : ClassFileSynchronizedRegions.fromClassPath(withJdk(classPath));
-            GenerationReport r = PointcutsTool.run(profiles,
-                    new PointcutGenerator.Options(interval, maxOccurrence, regions, profileSlowdown), out,
-                    json ? System.err : System.out);
+            if (into != null && out != null) {
+                System.err.println("qosweaver pointcuts: --into and --out both name where the control points go;"
+                        + " give one");
+                return 2;
+            }
+            PointcutGenerator.Options options = new PointcutGenerator.Options(interval, maxOccurrence, regions,
+                    profileSlowdown);
+            PrintStream report = json ? System.err : System.out;
+            GenerationReport r;
+            if (into == null) {
+                r = PointcutsTool.run(profiles, options, out, report);
+            } else {
+                if (!Files.isRegularFile(into)) {
+                    System.err.println("qosweaver pointcuts: policy file not found: " + into);
+                    return 2;
+                }
+                r = PointcutsTool.generate(profiles, options, report);
+                String updated = PolicyText.replaceSection(into.toString(), Files.readString(into, StandardCharsets.UTF_8),
+                        "controlPoints", r.controlPointsYaml());
+                Files.writeString(into, updated, StandardCharsets.UTF_8);
+                report.println("wrote " + r.pointcuts().size() + " control points into " + into
+                        + " (its other sections kept)");
+            }
             if (json) {
                 System.out.println(r.toJson());
             }
             return 0;
+        } catch (PolicyFileException e) {
+            System.err.println("qosweaver pointcuts: the policy file was left unchanged: " + e.getMessage());
+            return 1;
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("qosweaver pointcuts: " + e.getMessage());
             return 1;

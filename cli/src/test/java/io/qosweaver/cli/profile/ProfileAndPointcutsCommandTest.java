@@ -50,6 +50,42 @@ class ProfileAndPointcutsCommandTest {
     }
 
     @Test
+    void pointcutsCommandWritesIntoAPolicyFileKeepingItsOtherSections() throws Exception {
+        Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
+        String before = """
+                # my policy
+                taskClasses:
+                  - name: main
+                    entry: execution(void demo.Fig4.main(..))   # the whole program
+                    importance: low
+                # hand-written, to be replaced
+                controlPoints:
+                  - call(void demo.Fig4.f1()) && withincode(void demo.Fig4.main(..))
+
+                policy:
+                  name: importance
+                """;
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), before);
+        Run r = run("pointcuts", profile.toString(), "--max-occurrence", "3", "--into", policy.toString());
+        assertThat(r.exit).as(r.err).isZero();
+        assertThat(r.out).contains("wrote 2 control points into " + policy + " (its other sections kept)");
+        String after = Files.readString(policy);
+        assertThat(after).startsWith("# my policy\ntaskClasses:\n  - name: main\n")
+                .contains("entry: execution(void demo.Fig4.main(..))   # the whole program")
+                .contains("call(void demo.Fig4.f2()) && withincode(void demo.Fig4.main(java.lang.String[]))")
+                .doesNotContain("hand-written").doesNotContain("f1()")
+                .endsWith("\npolicy:\n  name: importance\n");
+
+        Path broken = Files.writeString(dir.resolve("broken.yaml"), "taskClasses: [\n");
+        Run bad = run("pointcuts", profile.toString(), "--max-occurrence", "3", "--into", broken.toString());
+        assertThat(bad.exit).isEqualTo(1);
+        assertThat(bad.err).contains("the policy file was left unchanged: " + broken + ":");
+        assertThat(Files.readString(broken)).isEqualTo("taskClasses: [\n");
+        assertThat(run("pointcuts", profile.toString(), "--into", policy.toString(), "--out", "x.yaml").exit)
+                .isEqualTo(2);
+    }
+
+    @Test
     void pointcutsCommandTakesTheProfileSlowdown() throws Exception {
         Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
         // Fig. 4's 10 ms slots, asked for as 1 ms of real time on a profile 10 times slower than real time

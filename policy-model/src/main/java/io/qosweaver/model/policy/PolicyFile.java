@@ -38,7 +38,7 @@ public final class PolicyFile {
     public record TaskClassDef(String name, String entryText, Pointcut entry, String servletPath,
             RequestSelector request, Map<String, String> attributes, String location) {}
 
-    /** A control-point pointcut; {@code disjuncts} are its top-level {@code ||} alternatives. */
+    /** A control-point pointcut: its text, parsed, and where it is in the file. */
     public record ControlPointDef(String text, Pointcut pointcut, String location) {}
 
     private static final Set<String> TOP_KEYS =
