@@ -260,6 +260,9 @@ class AgentIT {
                   - name: unmapped
                     request: {path: /nothing/*}
                     importance: low
+                  - name: async
+                    request: {path: /async}
+                    importance: low
                 controlPoints:
                   - call(int io.qosweaver.e2e.E2eTomcatApp.step(int)) && withincode(* io.qosweaver.e2e.E2eTomcatApp$WorkServlet.doGet(..))
                 policy:
@@ -277,9 +280,12 @@ class AgentIT {
         HttpResponse<String> none = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/nothing/here")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(none.statusCode()).isEqualTo(404);
+        assertThat(get(port, "/async")).as("dispatched to /work").startsWith("work ");
 
         Map<String, Long> lines = timelineLines(mport);
-        assertThat(lines).containsEntry("heavy", 6L).containsEntry("unmapped", 2L);
+        assertThat(lines).containsEntry("heavy", 6L).containsEntry("unmapped", 2L)
+                .as("the async request in its class at its start and again when it resumes (asyncDispatch)")
+                .containsEntry("async", 4L);
         String metrics = get(mport, "/metrics");
         assertThat(metrics).containsPattern(
                 "qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+tomcat.yaml:2\"} [2-9]");

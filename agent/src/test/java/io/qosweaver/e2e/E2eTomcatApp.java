@@ -35,6 +35,20 @@ public final class E2eTomcatApp {
         }
     }
 
+    /**
+     * Starts the request asynchronously and dispatches it to /work from a thread of the
+     * container's: the request resumes through {@code CoyoteAdapter.asyncDispatch}.
+     */
+    public static final class AsyncServlet extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+            jakarta.servlet.AsyncContext ac = req.startAsync();
+            ac.start(() -> ac.dispatch("/work"));
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(Files.createTempDirectory("e2e-tomcat").toString());
@@ -45,6 +59,9 @@ public final class E2eTomcatApp {
         Context context = tomcat.addContext("", null);
         Tomcat.addServlet(context, "work", new WorkServlet());
         context.addServletMappingDecoded("/work", "work");
+        org.apache.catalina.Wrapper async = Tomcat.addServlet(context, "async", new AsyncServlet());
+        async.setAsyncSupported(true);
+        context.addServletMappingDecoded("/async", "async");
         tomcat.start();
         System.out.println("PORT=" + connector.getLocalPort());
         System.out.flush();
