@@ -20,6 +20,10 @@ import java.util.Map;
  * @param emptySlots slots without any join point (nothing could cover them)
  * @param intervalMeanNanos in real time (profile time divided by the slowdown); NaN when fewer
  *     than two join points are selected on every timeline
+ * @param longestGapNanos the longest stretch of a timeline without a selected join point, in real
+ *     time, counting from the timeline's first join point to the first selected one and from the
+ *     last selected one to the timeline's last (a timeline with none selected: its whole length).
+ *     What a thread that must yield may run for before it reaches a control point; the mean hides it.
  */
 public record GenerationReport(
         long intervalNanos,
@@ -37,6 +41,7 @@ public record GenerationReport(
         long intervals,
         double intervalMeanNanos,
         double intervalStdDevNanos,
+        double longestGapNanos,
         int uncoveredSlots,
         int emptySlots,
         long generationNanos,
@@ -67,7 +72,8 @@ public record GenerationReport(
                 .append(profileSlowdown == 1.0 ? "" : ", profile " + slowdown() + "x slower than real time").append(".\n");
         b.append("# ").append(pointcuts.size()).append(" pointcuts select ").append(selectedJoinPoints)
                 .append(" of ").append(joinPoints).append(" profiled join points; predicted interval ")
-                .append(ms(intervalMeanNanos)).append(" ms (sd ").append(ms(intervalStdDevNanos)).append(" ms); ")
+                .append(ms(intervalMeanNanos)).append(" ms (sd ").append(ms(intervalStdDevNanos))
+                .append(" ms, longest gap ").append(ms(longestGapNanos)).append(" ms); ")
                 .append(uncoveredSlots).append(" of ").append(slots).append(" slots uncovered.\n");
         if (pointcuts.isEmpty()) {
             return b.append("controlPoints: []\n").toString();
@@ -93,6 +99,7 @@ public record GenerationReport(
         b.append(String.format(Locale.ROOT, "selected join points %d%n", selectedJoinPoints));
         b.append(String.format(Locale.ROOT, "predicted interval   mean %s ms, sd %s ms (%d intervals)%n",
                 ms(intervalMeanNanos), ms(intervalStdDevNanos), intervals));
+        b.append(String.format(Locale.ROOT, "longest gap          %s ms without a control point%n", ms(longestGapNanos)));
         b.append(String.format(Locale.ROOT, "uncovered slots      %d of %d (%d of them empty)%n", uncoveredSlots, slots, emptySlots));
         b.append(String.format(Locale.ROOT, "generation time      %s ms%n", ms(generationNanos)));
         if (!missingClasses.isEmpty()) {
@@ -123,6 +130,7 @@ public record GenerationReport(
         m.put("selected_join_points", selectedJoinPoints);
         m.put("predicted_interval_mean_ms", Double.isNaN(intervalMeanNanos) ? null : intervalMeanNanos / 1e6);
         m.put("predicted_interval_sd_ms", Double.isNaN(intervalStdDevNanos) ? null : intervalStdDevNanos / 1e6);
+        m.put("predicted_longest_gap_ms", longestGapNanos / 1e6);
         m.put("uncovered_slots", uncoveredSlots);
         m.put("generation_time_ms", generationNanos / 1e6);
         m.put("missing_classes", missingClasses);

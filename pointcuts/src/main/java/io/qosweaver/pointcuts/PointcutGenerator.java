@@ -301,9 +301,15 @@ public final class PointcutGenerator {
         long intervals = 0;
         double mean = 0;
         double m2 = 0;
+        long longestGap = 0;
         for (int tl = 0; tl < profile.timelineCount(); tl++) {
+            int from = profile.timelineStart(tl);
+            int to = profile.timelineStart(tl + 1);
+            if (from == to) {
+                continue;
+            }
             long prev = Long.MIN_VALUE;
-            for (int k = profile.timelineStart(tl), e = profile.timelineStart(tl + 1); k < e; k++) {
+            for (int k = from; k < to; k++) {
                 if (selected[candOf[k]]) {
                     long now = profile.time(k);
                     if (prev != Long.MIN_VALUE) {
@@ -312,10 +318,15 @@ public final class PointcutGenerator {
                         double delta = d - mean;
                         mean += delta / intervals;
                         m2 += delta * (d - mean);
+                        longestGap = Math.max(longestGap, now - prev);
+                    } else {
+                        longestGap = Math.max(longestGap, now - profile.time(from));
                     }
                     prev = now;
                 }
             }
+            long end = profile.time(to - 1);
+            longestGap = Math.max(longestGap, prev == Long.MIN_VALUE ? end - profile.time(from) : end - prev);
         }
         long elapsed = System.nanoTime() - started;
         // reported in real time: profile time divided by the slowdown
@@ -324,7 +335,7 @@ public final class PointcutGenerator {
                 profile.timelineCount(), ix.slots, ix.candidates,
                 ix.withinM, ix.excludedSync, ix.excludedInit, pointcuts, selectedJoinPoints, intervals,
                 intervals == 0 ? Double.NaN : mean / slowdown,
-                intervals == 0 ? Double.NaN : Math.sqrt(m2 / intervals) / slowdown,
+                intervals == 0 ? Double.NaN : Math.sqrt(m2 / intervals) / slowdown, longestGap / slowdown,
                 ix.slots - covered.cardinality(), ix.slots - ix.occupiedSlots, elapsed,
                 options.synchronizedRegions().missingClasses());
     }

@@ -55,6 +55,40 @@ class PointcutGeneratorTest {
     }
 
     @Test
+    void theLongestGapCountsFromTheTimelinesStartAndToItsEnd() throws Exception {
+        Profile p = Profile.read(List.of(resource("fig4.profile")));
+        GenerationReport r = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofMillis(10), 3)).generate(p);
+        assertThat(r.longestGapNanos()).as("the brute-force longest gap").isEqualTo(maxGap(p, r)).isPositive();
+        assertThat(r.toText()).contains("longest gap");
+        assertThat(r.toMap()).containsKey("predicted_longest_gap_ms");
+
+        String one = "0 void a.A.run() void a.A.x()\n50000000 void a.A.run() void a.A.y()\n";
+        Profile.Builder builder = Profile.builder();
+        TextProfileReader.read("one", new StringReader(one), builder.source("one"));
+        GenerationReport none = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofMillis(10), 1))
+                .evaluate(builder.build(), List.of());
+        assertThat(none.longestGapNanos()).as("nothing selected: the whole timeline").isEqualTo(50_000_000.0);
+    }
+
+    /** The longest gap by brute force over the profile's join points. */
+    private static double maxGap(Profile p, GenerationReport r) {
+        Set<String> sel = new HashSet<>();
+        r.pointcuts().forEach(x -> sel.add(x.caller() + "|" + x.callee()));
+        double best = 0;
+        for (int tl = 0; tl < p.timelineCount(); tl++) {
+            long prev = p.time(p.timelineStart(tl));
+            for (int k = p.timelineStart(tl); k < p.timelineStart(tl + 1); k++) {
+                if (sel.contains(p.signature(p.callerId(k)) + "|" + p.signature(p.calleeId(k)))) {
+                    best = Math.max(best, p.time(k) - prev);
+                    prev = p.time(k);
+                }
+            }
+            best = Math.max(best, p.time(p.timelineStart(tl + 1) - 1) - prev);
+        }
+        return best;
+    }
+
+    @Test
     void fig4IntermediateStepsMatchThePaper() throws Exception {
         Profile p = Profile.read(List.of(resource("fig4.profile")));
         // (b): m = 1 gives f1 and f6.
