@@ -71,11 +71,11 @@ public final class PointcutsReport {
     private static List<String[]> table3(PointcutsResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"set", "kind", "t (ms)", "m", "generated pointcuts", "selected join points",
-                "predicted interval mean (ms)", "sd (ms)", "uncovered slots", "generation (ms)"});
+                "predicted interval mean (ms)", "sd (ms)", "longest gap (ms)", "uncovered slots", "generation (ms)"});
         r.parameterSets().forEach((n, s) -> rows.add(new String[] {n, s.kind(), Table.cell(s.targetIntervalMs()),
                 Table.cell(s.maxOccurrence()), Integer.toString(s.pointcuts()), Table.cell(s.selectedJoinPoints()),
                 Table.cell(s.predictedIntervalMeanMs()), Table.cell(s.predictedIntervalSdMs()),
-                s.uncoveredSlots() == null ? "-" : s.uncoveredSlots() + " of " + s.slots(),
+                Table.cell(s.predictedLongestGapMs()), s.uncoveredSlots() == null ? "-" : s.uncoveredSlots() + " of " + s.slots(),
                 Table.cell(s.generationTimeMs())}));
         return rows;
     }

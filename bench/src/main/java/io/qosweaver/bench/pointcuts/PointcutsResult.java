@@ -43,7 +43,8 @@ public record PointcutsResult(String experiment, String generatedAt, String comm
      */
     public record SetResult(String kind, Double targetIntervalMs, Integer maxOccurrence, String policy,
                             int pointcuts, Long selectedJoinPoints, Double predictedIntervalMeanMs,
-                            Double predictedIntervalSdMs, Integer slots, Integer uncoveredSlots,
+                            Double predictedIntervalSdMs, Double predictedLongestGapMs, Integer slots,
+                            Integer uncoveredSlots,
                             Double generationTimeMs, Double observedIntervalMeanMs, Double observedIntervalSdMs,
                             Map<String, Observed> observed, Double controlPointsPerChart,
                             Double chartThroughputPerS, Double appCpuMsPerChart, Double overheadPct,

@@ -146,6 +146,7 @@ class PointcutsTest {
         PointcutsResult.SetResult m3 = r.parameterSets().get("t10ms-m3");
         assertThat(m3.pointcuts()).isEqualTo(2);
         assertThat(m3.selectedJoinPoints()).isEqualTo(5);
+        assertThat(m3.predictedLongestGapMs()).as("Fig. 4: f2 at 30 ms, then f2 at 43 ms").isEqualTo(13.0);
         assertThat(m3.targetIntervalMs()).isEqualTo(10.0);
         assertThat(m3.maxOccurrence()).isEqualTo(3);
         assertThat(m3.policy()).isEqualTo("t10ms-m3.yaml");
