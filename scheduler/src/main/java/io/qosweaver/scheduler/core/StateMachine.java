@@ -123,7 +123,9 @@ public final class StateMachine implements Control {
                 throw new IllegalStateException("policy " + policy.name() + " gave a negative rank");
             }
         }
-        return new StateMachine(policy, ticker, effects, list, ranks);
+        StateMachine machine = new StateMachine(policy, ticker, effects, list, ranks);
+        policy.onStart(machine); // not yet published: no thread, no lock needed
+        return machine;
     }
 
     public Policy policy() {

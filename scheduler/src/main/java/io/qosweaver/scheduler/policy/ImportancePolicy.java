@@ -48,8 +48,6 @@ class ImportancePolicy implements Policy {
     private final boolean suspendAtEntry;
     /** Threads whose role is a high class (callbacks are serialized by the mechanism). */
     private int highThreads;
-    /** Whether the cap has been set: at the first callback, before any thread is admitted. */
-    private boolean capApplied;
 
     ImportancePolicy(String name, int lowLimit, int lowCap, boolean suspendAtEntry) {
         this.name = name;
@@ -97,16 +95,18 @@ class ImportancePolicy implements Policy {
         return Importance.rank(spec);
     }
 
+    /** The cap holds from the start, before any thread is admitted. */
+    @Override
+    public void onStart(Control c) {
+        if (lowCap != Control.UNLIMITED) {
+            applyLimit(c, lowCap);
+        }
+    }
+
     @Override
     public void onRoleChange(Control c, ThreadView t, TaskClass from, TaskClass to, Cause cause) {
         // Order: free the slot first, then move the limit, then admit, so that a thread switching
         // from low to high never counts against the limit it just imposed.
-        if (!capApplied) {
-            capApplied = true;
-            if (lowCap != Control.UNLIMITED) {
-                applyLimit(c, lowCap);
-            }
-        }
         if (Importance.isLow(from)) {
             c.release(t);
         }

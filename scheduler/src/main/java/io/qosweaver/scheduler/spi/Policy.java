@@ -34,6 +34,12 @@ public interface Policy {
     }
 
     /**
+     * Once, when the mechanism is built and before any thread is seen: set the limits, caps and
+     * pacing that hold from the start (an always-on cap, for instance). Default: nothing.
+     */
+    default void onStart(Control control) {}
+
+    /**
      * A thread's role changed, {@code from} and/or {@code to} being observed classes (rank > 0)
      * or {@code null}. Never called for an uninstalled scheduler. If this throws, the mechanism
      * releases the thread (fail open) and reports the error.

@@ -62,6 +62,25 @@ class StateMachineTest {
     }
 
     @Test
+    void aPolicysStartLimitHoldsBeforeAnyThreadIsSeen() {
+        Policy p = Policies.create("importance", PolicyContext.of("importance", Map.of("lowCap", "2"), clock, w -> {}));
+        Controller c = controller(p);
+        StateMachine m = c.machine();
+        assertThat(m.limit()).as("set by onStart, at creation").isEqualTo(2);
+        ThreadState a = state(), b = state(), d = state();
+        enter(c, a, "chart");
+        enter(c, b, "chart");
+        enter(c, d, "chart");
+        assertThat(a.yield).isFalse();
+        assertThat(b.yield).isFalse();
+        assertThat(d.yield).as("the third low thread, with no high one anywhere").isTrue();
+        exit(d);
+        exit(b);
+        exit(a);
+        assertInvariants(c);
+    }
+
+    @Test
     void highEntryFlagsAllButLimitAndHighExitClearsThem() {
         Controller c = controller("importance", 1);
         StateMachine m = c.machine();

@@ -79,11 +79,12 @@ class ImportancePolicyTest {
         assertThat(p.lowLimit()).as("lowLimit 3 under a cap of 4").isEqualTo(3);
         ScriptedControl c = new ScriptedControl();
         ThreadView l1 = Views.thread("l1"), h = Views.thread("h");
+        p.onStart(c);
         p.onRoleChange(c, l1, null, low, Cause.SCOPE);
         p.onRoleChange(c, h, null, high, Cause.SCOPE);
         p.onRoleChange(c, h, high, null, Cause.SCOPE);
         p.onRoleChange(c, l1, low, null, Cause.SCOPE);
-        assertThat(c.calls).as("the cap before the first admission, and back to it after the high task")
+        assertThat(c.calls).as("the cap from the start, and back to it after the high task")
                 .containsExactly("limit 4", "admit l1", "limit 3", "limit 4", "release l1");
 
         ImportancePolicy tight = (ImportancePolicy) ImportancePolicy.create(
@@ -96,6 +97,7 @@ class ImportancePolicyTest {
         ImportancePolicy p = create(Map.of());
         assertThat(p.lowCap()).isEqualTo(io.qosweaver.scheduler.spi.Control.UNLIMITED);
         ScriptedControl c = new ScriptedControl();
+        p.onStart(c);
         p.onRoleChange(c, Views.thread("l"), null, low, Cause.SCOPE);
         assertThat(c.calls).containsExactly("admit l");
     }
