@@ -224,13 +224,14 @@ class AgentIT {
                     request: {path: /*, method: GET}
                     importance: high
                 controlPoints:
-                  - call(int io.qosweaver.e2e.E2eApp.step(int)) && withincode(* io.qosweaver.e2e.E2eCoreApp$1.handle(..))
+                  - call(int io.qosweaver.e2e.E2eWork.step(int)) && withincode(* io.qosweaver.e2e.E2eWork.work(..))
                 policy:
                   name: importance
                 """);
         App app = startWithMetrics(policy, E2eCoreApp.class.getName(), appClassPath);
         int port = app.port();
         int mport = app.metricsPort();
+        assertThat(post(mport, "/intervals/start")).isEqualTo("measuring\n");
         for (int i = 0; i < 3; i++) {
             assertThat(get(port, "/work/x")).startsWith("core ");
         }
@@ -239,10 +240,8 @@ class AgentIT {
         assertThat(lines).containsEntry("heavy", 6L).containsEntry("other", 2L);
         String metrics = get(mport, "/metrics");
         assertThat(metrics).containsPattern("qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+core.yaml:2\"} 1");
-        Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(metrics);
-        assertThat(cps.find()).as(metrics).isTrue();
-        assertThat(Double.parseDouble(cps.group(1))).as("3 requests x 100 control points inside 'heavy'")
-                .isGreaterThanOrEqualTo(300);
+        assertThat(intervalsIn(mport, "heavy")).as("3 requests x 99 intervals between 100 control points, in 'heavy'")
+                .isEqualTo(3 * 99);
     }
 
     /**
@@ -264,13 +263,14 @@ class AgentIT {
                     request: {path: /async}
                     importance: low
                 controlPoints:
-                  - call(int io.qosweaver.e2e.E2eTomcatApp.step(int)) && withincode(* io.qosweaver.e2e.E2eTomcatApp$WorkServlet.doGet(..))
+                  - call(int io.qosweaver.e2e.E2eWork.step(int)) && withincode(* io.qosweaver.e2e.E2eWork.work(..))
                 policy:
                   name: importance
                 """);
         App app = startWithMetrics(policy, E2eTomcatApp.class.getName(), ChildJvms.tomcatClassPath());
         int port = app.port();
         int mport = app.metricsPort();
+        assertThat(post(mport, "/intervals/start")).isEqualTo("measuring\n");
         URI work = URI.create("http://127.0.0.1:" + port + "/work");
         for (int i = 0; i < 3; i++) {
             assertThat(HTTP.send(HttpRequest.newBuilder(work).header("X-Tenant", "gold").build(),
@@ -289,10 +289,9 @@ class AgentIT {
         String metrics = get(mport, "/metrics");
         assertThat(metrics).containsPattern(
                 "qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+tomcat.yaml:2\"} [2-9]");
-        Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(metrics);
-        assertThat(cps.find()).as(metrics).isTrue();
-        assertThat(Double.parseDouble(cps.group(1))).as("3 managed requests x 100 control points")
-                .isGreaterThanOrEqualTo(300);
+        assertThat(intervalsIn(mport, "heavy")).as("3 gold requests x 99 intervals, in 'heavy' (not the plain one)")
+                .isEqualTo(3 * 99);
+        assertThat(intervalsIn(mport, "async")).as("the resumed async request's work, in 'async'").isEqualTo(99);
     }
 
     /**
@@ -310,22 +309,21 @@ class AgentIT {
                     request: {path: /io}
                     importance: low
                 controlPoints:
-                  - call(int io.qosweaver.e2e.E2eUndertowApp.step(int)) && withincode(* io.qosweaver.e2e.E2eUndertowApp.work(..))
+                  - call(int io.qosweaver.e2e.E2eWork.step(int)) && withincode(* io.qosweaver.e2e.E2eWork.work(..))
                 policy:
                   name: importance
                 """);
         App app = startWithMetrics(policy, E2eUndertowApp.class.getName(), ChildJvms.undertowClassPath());
         int port = app.port();
         int mport = app.metricsPort();
+        assertThat(post(mport, "/intervals/start")).isEqualTo("measuring\n");
         for (int i = 0; i < 3; i++) {
             assertThat(get(port, "/work/x")).startsWith("undertow ");
         }
         assertThat(get(port, "/io")).as("answered on the IO thread").isEqualTo("io");
         Map<String, Long> lines = timelineLines(mport);
         assertThat(lines).containsEntry("heavy", 6L).doesNotContainKey("io");
-        Matcher cps = Pattern.compile("(?m)^qosweaver_control_points\\S* (\\S+)$").matcher(get(mport, "/metrics"));
-        assertThat(cps.find()).isTrue();
-        assertThat(Double.parseDouble(cps.group(1))).isGreaterThanOrEqualTo(300);
+        assertThat(intervalsIn(mport, "heavy")).as("3 requests x 99 intervals, in 'heavy'").isEqualTo(3 * 99);
     }
 
     /**
@@ -394,6 +392,13 @@ class AgentIT {
         assertThat(c.process().isAlive()).as(c.err()).isTrue();
         return new App(c, c.port(appPort, c.out()),
                 c.port(Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics"), c.err()));
+    }
+
+    /** How many control-point intervals threads in {@code taskClass} had since {@code /intervals/start}. */
+    private static long intervalsIn(int metricsPort, String taskClass) throws Exception {
+        Matcher m = Pattern.compile("(?m)^qosweaver_control_point_interval_seconds_count\\{task_class=\""
+                + taskClass + "\"} (\\d+)$").matcher(get(metricsPort, "/metrics"));
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
     /** Lines of the scheduler's timeline per task class (one per enter and one per exit of a lone thread). */

@@ -32,12 +32,7 @@ public final class E2eCoreApp {
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
-                int s = 0;
-                if (Request.getPathInContext(request).startsWith("/work")) {
-                    for (int i = 0; i < 100; i++) {
-                        s = E2eApp.step(s);
-                    }
-                }
+                int s = Request.getPathInContext(request).startsWith("/work") ? E2eWork.work() : 0;
                 response.write(true, ByteBuffer.wrap(("core " + s).getBytes(StandardCharsets.UTF_8)), callback);
                 return true;
             }

@@ -17,21 +17,13 @@ import org.apache.catalina.startup.Tomcat;
 public final class E2eTomcatApp {
     private E2eTomcatApp() {}
 
-    public static int step(int x) {
-        return x * 31 + 7;
-    }
-
     public static final class WorkServlet extends HttpServlet {
         private static final long serialVersionUID = 1L;
 
         @Override
         protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-            int s = 0;
-            for (int i = 0; i < 100; i++) {
-                s = step(s);
-            }
             resp.setContentType("text/plain");
-            resp.getWriter().print("work " + s);
+            resp.getWriter().print("work " + E2eWork.work());
         }
     }
 

@@ -13,18 +13,6 @@ import java.net.InetSocketAddress;
 public final class E2eUndertowApp {
     private E2eUndertowApp() {}
 
-    public static int step(int x) {
-        return x * 31 + 7;
-    }
-
-    static String work() {
-        int s = 0;
-        for (int i = 0; i < 100; i++) {
-            s = step(s);
-        }
-        return "undertow " + s;
-    }
-
     public static void main(String[] args) {
         HttpHandler handler = new HttpHandler() {
             @Override
@@ -34,7 +22,7 @@ public final class E2eUndertowApp {
                         exchange.dispatch(this);
                         return;
                     }
-                    exchange.getResponseSender().send(work());
+                    exchange.getResponseSender().send("undertow " + E2eWork.work());
                 } else {
                     exchange.getResponseSender().send("io");
                 }

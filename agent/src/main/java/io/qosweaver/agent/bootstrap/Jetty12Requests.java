@@ -14,26 +14,17 @@ import java.lang.invoke.MethodHandles;
 public final class Jetty12Requests {
     private Jetty12Requests() {}
 
-    private static final ClassValue<RequestAccess> API = new ClassValue<>() {
-        @Override
-        protected RequestAccess computeValue(Class<?> type) {
-            Class<?> api = PublicApi.supertype(type, "org.eclipse.jetty.server.Request");
-            if (api == null) {
-                return null;
-            }
-            try {
-                MethodHandle uri = PublicApi.method(api, "getHttpURI");
-                MethodHandle headers = PublicApi.method(api, "getHeaders");
-                return new RequestAccess(PublicApi.method(api, "getMethod"),
-                        MethodHandles.filterReturnValue(uri, PublicApi.method(uri.type().returnType(), "getPath")),
-                        PublicApi.method(api, "getLocalPort", api),
-                        MethodHandles.filterArguments(PublicApi.method(headers.type().returnType(), "get", String.class),
-                                0, headers));
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return null;
-            }
-        }
-    };
+    private static final String API_TYPE = "org.eclipse.jetty.server.Request";
+
+    private static final ClassValue<RequestAccess> API = RequestAccess.perClass(API_TYPE, api -> {
+        MethodHandle uri = PublicApi.method(api, "getHttpURI");
+        MethodHandle headers = PublicApi.method(api, "getHeaders");
+        return new RequestAccess(PublicApi.method(api, "getMethod"),
+                MethodHandles.filterReturnValue(uri, PublicApi.method(uri.type().returnType(), "getPath")),
+                PublicApi.method(api, "getLocalPort", api),
+                MethodHandles.filterArguments(PublicApi.method(headers.type().returnType(), "get", String.class),
+                        0, headers));
+    });
 
     /** Enters the request's task class, if any; the advice passes the result to {@link RequestTaskClasses#exit}. */
     public static boolean enter(Object request) {

@@ -14,26 +14,17 @@ import java.lang.invoke.MethodHandles;
 public final class JettyChannelRequests {
     private JettyChannelRequests() {}
 
-    private static final ClassValue<RequestAccess> API = new ClassValue<>() {
-        @Override
-        protected RequestAccess computeValue(Class<?> type) {
-            Class<?> api = PublicApi.supertype(type, "org.eclipse.jetty.server.HttpChannel");
-            if (api == null) {
-                return null;
-            }
-            try {
-                MethodHandle request = PublicApi.method(api, "getRequest");
-                Class<?> r = request.type().returnType();
-                return new RequestAccess(
-                        MethodHandles.filterReturnValue(request, PublicApi.method(r, "getMethod")),
-                        MethodHandles.filterReturnValue(request, PublicApi.method(r, "getRequestURI")),
-                        MethodHandles.filterReturnValue(request, PublicApi.method(r, "getLocalPort")),
-                        MethodHandles.filterArguments(PublicApi.method(r, "getHeader", String.class), 0, request));
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return null;
-            }
-        }
-    };
+    private static final String API_TYPE = "org.eclipse.jetty.server.HttpChannel";
+
+    private static final ClassValue<RequestAccess> API = RequestAccess.perClass(API_TYPE, api -> {
+        MethodHandle request = PublicApi.method(api, "getRequest");
+        Class<?> r = request.type().returnType();
+        return new RequestAccess(
+                MethodHandles.filterReturnValue(request, PublicApi.method(r, "getMethod")),
+                MethodHandles.filterReturnValue(request, PublicApi.method(r, "getRequestURI")),
+                MethodHandles.filterReturnValue(request, PublicApi.method(r, "getLocalPort")),
+                MethodHandles.filterArguments(PublicApi.method(r, "getHeader", String.class), 0, request));
+    });
 
     /** Enters the request's task class, if any; the advice passes the result to {@link RequestTaskClasses#exit}. */
     public static boolean enter(Object channel) {

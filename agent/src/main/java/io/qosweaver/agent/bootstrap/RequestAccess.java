@@ -49,6 +49,32 @@ final class RequestAccess implements RequestTaskClasses.HeaderReader {
         return (String) header.invokeExact(request, name);
     }
 
+    /** Builds the access from the server's API type found among the request class's supertypes. */
+    interface Builder {
+        RequestAccess build(Class<?> api) throws ReflectiveOperationException;
+    }
+
+    /**
+     * Per request class, the access built from its supertype named {@code apiType}; null for a
+     * class without that supertype or whose API could not be read (its requests run unmanaged).
+     */
+    static ClassValue<RequestAccess> perClass(String apiType, Builder builder) {
+        return new ClassValue<>() {
+            @Override
+            protected RequestAccess computeValue(Class<?> type) {
+                Class<?> api = PublicApi.supertype(type, apiType);
+                if (api == null) {
+                    return null;
+                }
+                try {
+                    return builder.build(api);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    return null;
+                }
+            }
+        };
+    }
+
     /**
      * What a server integration's helper does on entry: enters the request's task class, if any
      * (the advice passes the result to {@link RequestTaskClasses#exit}). Never throws: a request

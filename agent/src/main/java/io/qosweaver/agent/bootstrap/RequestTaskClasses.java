@@ -5,10 +5,11 @@ import java.util.regex.Pattern;
 
 /**
  * The table behind the task classes that select requests ({@code request:} and
- * {@code servletPath:} in the policy file). The integrations' helpers ({@link ServletRequests},
- * {@link Jetty12Requests}) read a request and call {@link #enter}; they and it sit on the bootstrap
- * class path next to the scheduler, so advice in any class loader reaches one copy, and depend on
- * nothing but the JDK and {@link QoS}.
+ * {@code servletPath:} in the policy file). The integrations' helpers ({@link Jetty12Requests},
+ * {@link JettyChannelRequests}, {@link TomcatRequests}, {@link UndertowRequests} through
+ * {@link RequestAccess}, and {@link ServletRequests}) read a request and call {@link #enter}; they
+ * and it sit on the bootstrap class path next to the scheduler, so advice in any class loader
+ * reaches one copy, and depend on nothing but the JDK and {@link QoS}.
  *
  * <p>Rows are tried in the file's order; the first that matches wins. A request row holds a list
  * of paths (servlet-mapping rules on the request path), of methods, header conditions and a port;
@@ -192,12 +193,7 @@ public final class RequestTaskClasses {
      */
     public static String classify(String method, String path, int localPort, String servletPath, Object request,
             HeaderReader headers) throws Throwable {
-        return classify(table, method, path, localPort, servletPath, request, headers);
-    }
-
-    private static String classify(Table t, String method, String path, int localPort, String servletPath,
-            Object request, HeaderReader headers) throws Throwable {
-        for (Selector s : t.rows) {
+        for (Selector s : table.rows) {
             if (s.servletPath ? servletPath != null && s.pathMatches(servletPath)
                     : s.requestMatches(method, path, localPort, request, headers)) {
                 return s.taskClass;

@@ -14,25 +14,16 @@ import java.lang.invoke.MethodHandles;
 public final class TomcatRequests {
     private TomcatRequests() {}
 
-    private static final ClassValue<RequestAccess> API = new ClassValue<>() {
-        @Override
-        protected RequestAccess computeValue(Class<?> type) {
-            Class<?> api = PublicApi.supertype(type, "org.apache.coyote.Request");
-            if (api == null) {
-                return null;
-            }
-            try {
-                MethodHandle method = PublicApi.method(api, "method");
-                MethodHandle text = PublicApi.method(method.type().returnType(), "toString");
-                return new RequestAccess(MethodHandles.filterReturnValue(method, text),
-                        MethodHandles.filterReturnValue(PublicApi.method(api, "requestURI"), text),
-                        PublicApi.method(api, "getLocalPort"),
-                        PublicApi.method(api, "getHeader", String.class));
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return null;
-            }
-        }
-    };
+    private static final String API_TYPE = "org.apache.coyote.Request";
+
+    private static final ClassValue<RequestAccess> API = RequestAccess.perClass(API_TYPE, api -> {
+        MethodHandle method = PublicApi.method(api, "method");
+        MethodHandle text = PublicApi.method(method.type().returnType(), "toString");
+        return new RequestAccess(MethodHandles.filterReturnValue(method, text),
+                MethodHandles.filterReturnValue(PublicApi.method(api, "requestURI"), text),
+                PublicApi.method(api, "getLocalPort"),
+                PublicApi.method(api, "getHeader", String.class));
+    });
 
     /** Enters the request's task class, if any; the advice passes the result to {@link RequestTaskClasses#exit}. */
     public static boolean enter(Object request) {

@@ -42,12 +42,13 @@ public final class UndertowRequests {
                 MethodHandle headers = PublicApi.method(api, "getRequestHeaders");
                 MethodHandle pathOnly = MethodHandles.lookup().findStatic(UndertowRequests.class, "pathOnly",
                         MethodType.methodType(String.class, String.class));
-                return new Undertow(new RequestAccess(
-                        MethodHandles.filterReturnValue(method, PublicApi.method(method.type().returnType(), "toString")),
+                MethodHandle text = PublicApi.method(method.type().returnType(), "toString");
+                MethodHandle port = PublicApi.method(address.type().returnType(), "getPort");
+                MethodHandle first = PublicApi.method(headers.type().returnType(), "getFirst", String.class);
+                return new Undertow(new RequestAccess(MethodHandles.filterReturnValue(method, text),
                         MethodHandles.filterReturnValue(PublicApi.method(api, "getRequestURI"), pathOnly),
-                        MethodHandles.filterReturnValue(address, PublicApi.method(address.type().returnType(), "getPort")),
-                        MethodHandles.filterArguments(PublicApi.method(headers.type().returnType(), "getFirst",
-                                String.class), 0, headers)),
+                        MethodHandles.filterReturnValue(address, port),
+                        MethodHandles.filterArguments(first, 0, headers)),
                         PublicApi.method(api, "isInIoThread"));
             } catch (ReflectiveOperationException | RuntimeException e) {
                 return null;
@@ -62,7 +63,8 @@ public final class UndertowRequests {
                 return false;
             }
             Undertow u = API.get(exchange.getClass());
-            return u != null && !(boolean) u.inIoThread.invokeExact(exchange) && RequestAccess.enter(exchange, u.access);
+            return u != null && !(boolean) u.inIoThread.invokeExact(exchange)
+                    && RequestAccess.enter(exchange, u.access);
         } catch (Throwable t) {
             return false;
         }

@@ -81,6 +81,39 @@ class RequestTaskClassesTest {
         assertThat(classify("GET", "/app/levels", 80, "/levels", Map.of())).isEqualTo("all");
     }
 
+    /** The class javadoc's claim: paths, methods, ports and exact headers are matched without allocating. */
+    @Test
+    void classifyingAllocatesNothingForPathsMethodsPortsAndExactHeaders() throws Throwable {
+        java.lang.management.ThreadMXBean plain = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(plain instanceof com.sun.management.ThreadMXBean,
+                "this JVM has no com.sun.management.ThreadMXBean");
+        com.sun.management.ThreadMXBean b = (com.sun.management.ThreadMXBean) plain;
+        org.junit.jupiter.api.Assumptions.assumeTrue(b.isThreadAllocatedMemorySupported(), "allocation counting unsupported");
+        b.setThreadAllocatedMemoryEnabled(true);
+        RequestTaskClasses.configure(new RequestTaskClasses.Selector[] {
+            new RequestTaskClasses.Selector("gold", false, new String[] {"/api/lookup", "/api/report/*", "*.csv"},
+                    new String[] {"POST"}, new String[] {"X-Tenant"}, new String[] {"gold"}, new String[] {null}, 8080),
+            request("gets", new String[] {"/api/*"}, new String[] {"GET"}, 0),
+        });
+        Map<String, String> headers = Map.of("X-Tenant", "gold");
+        RequestTaskClasses.HeaderReader reader = (r, n) -> headers.get(n);
+        int calls = 1_000_000;
+        String[] paths = {"/api/report/2024", "/api/x", "/other", "/a.csv"};
+        String[] methods = {"POST", "GET"};
+        int hits = 0;
+        for (int i = 0; i < calls; i++) { // warm up (JIT)
+            hits += RequestTaskClasses.classify(methods[i & 1], paths[i & 3], 8080, null, headers, reader) != null ? 1 : 0;
+        }
+        long id = Thread.currentThread().getId();
+        long before = b.getThreadAllocatedBytes(id);
+        for (int i = 0; i < calls; i++) {
+            hits += RequestTaskClasses.classify(methods[i & 1], paths[i & 3], 8080, null, headers, reader) != null ? 1 : 0;
+        }
+        long after = b.getThreadAllocatedBytes(id);
+        assertThat(hits).isPositive();
+        assertThat((after - before) / (double) calls).as("bytes per classification").isLessThan(0.01);
+    }
+
     @Test
     void aRequestMatchingNoRowIsUnmanaged() throws Throwable {
         assertThat(classify("GET", "/", 80, "/", Map.of())).as("empty table").isNull();

@@ -101,6 +101,10 @@ class PointcutsTest {
         assertThat(Pointcuts.countControlPoints(f)).isEqualTo(2);
         assertThat(Pointcuts.countControlPoints(root.resolve("examples/policies/handwritten/river-monitor.yaml")))
                 .isEqualTo(5);
+        Path broken = Files.writeString(dir.resolve("broken.yaml"), policy.replace("controlPoints:", "controlPoint:"));
+        assertThatThrownBy(() -> Pointcuts.countControlPoints(broken)).isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("the agent would refuse this policy")
+                .hasMessageContaining("unknown top-level key 'controlPoint'");
     }
 
     private static ChartLoadRunner.Window window(int clients, double thr, Double cpu, IntervalStats st) {
