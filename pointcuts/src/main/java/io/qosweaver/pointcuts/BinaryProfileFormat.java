@@ -1,9 +1,12 @@
 package io.qosweaver.pointcuts;
 
 /**
- * The binary profile, version 1: what the agent's profiling mode writes. Little to decode, 6 to 9
- * bytes per join point (a tag, the thread index, the time delta, two ids), written as a stream so
- * that the writer keeps only the signature table and one time stamp per thread in memory.
+ * The binary profile, in two versions sharing the magic number, the signature, meta and end
+ * records.
+ *
+ * <p><b>Version 1</b> records every join point: 6 to 9 bytes each (a tag, the thread index, the
+ * time delta, two ids), written as a stream so that the writer keeps only the signature table and
+ * one time stamp per thread in memory ({@link BinaryProfileWriter}).
  *
  * <pre>
  * file      := magic version record* end
@@ -26,15 +29,48 @@ package io.qosweaver.pointcuts;
  * what the profiler wants to say, e.g. {@code limit} when it stopped at a size limit, and the calls
  * made with a monitor held: {@code monitors} says they were recorded, and each such call is a
  * {@code inMonitor.N} record whose value is {@code CALLER TAB CALLEE}.
+ *
+ * <p><b>Version 2</b> (slot summaries, {@link SlotProfileWriter}) keeps what the generator of
+ * Fig. 3 needs and no more: per thread and <em>base slot</em> (a fixed length of time from the
+ * thread's first join point), each (caller, callee) pair that occurred, how often, and when it
+ * first and last occurred in the slot. Its size grows with the profiled time and the distinct
+ * pairs per slot, not with the join points: a loop that calls the same method a million times in
+ * a slot is one entry. Generation with a target interval that is a multiple of the base slot is
+ * exactly Fig. 3 on the slots of that interval.
+ * <pre>
+ * file      := magic 0x02 uvarint(slotNanos) record* end
+ * signature := as in version 1
+ * timeline  := 0x02 svarint(threadId) svarint(startNanos)   defines the next timeline index (0, 1, 2, ...);
+ *                                                          its slot k is [start + k*slotNanos, start + (k+1)*slotNanos)
+ * pair      := 0x05 uvarint(callerId) uvarint(calleeId)      defines the next pair id (0, 1, 2, ...)
+ * slot      := 0x06 uvarint(timelineIndex) uvarint(slotIndex) uvarint(entries) entry{entries}
+ * entry     := uvarint(pairId) uvarint(count) uvarint(firstOffset) uvarint(lastOffset - firstOffset)
+ * meta      := as in version 1
+ * end       := as in version 1, counting join points (the sum of the entries' counts)
+ * </pre>
+ * Offsets are nanoseconds from the slot's start, below {@code slotNanos}. A timeline's slot
+ * records come in increasing slot order (timelines interleave); a pair appears at most once in
+ * a slot; a count of 1 has equal offsets. The time base is the writer's: the agent subtracts the
+ * probe's own cost from every time stamp and says so in the meta records {@code timeBase} and
+ * {@code probeCostNanos}.
  */
 public final class BinaryProfileFormat {
     static final byte[] MAGIC = {'Q', 'W', 'P', 'F'};
     static final int VERSION = 1;
+    static final int VERSION_SLOTS = 2;
     static final int END = 0x00;
     static final int SIGNATURE = 0x01;
     static final int THREAD = 0x02;
     static final int JOIN_POINT = 0x03;
     static final int META = 0x04;
+    /** Version 2: a timeline (one thread) and its start. Same tag as version 1's thread record. */
+    static final int TIMELINE = 0x02;
+    static final int PAIR = 0x05;
+    static final int SLOT = 0x06;
+    /** Version 2 meta key: what the time stamps are ({@code real: ...} when the probe's cost was taken out). */
+    public static final String TIME_BASE = "timeBase";
+    /** Version 2 meta key: the probe's cost per join point subtracted from the time stamps, in ns. */
+    public static final String PROBE_COST_NANOS = "probeCostNanos";
     /** Meta key: the profiler recorded which calls run with a monitor held (its value says how). */
     public static final String MONITORS_RECORDED = "monitors";
     /** Meta key prefix of one call made with a monitor held: {@code caller + "\t" + callee}. */

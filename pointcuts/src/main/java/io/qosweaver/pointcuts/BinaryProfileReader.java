@@ -11,11 +11,37 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads the {@link BinaryProfileFormat binary profile}, streaming; errors name the byte offset. */
+/**
+ * Reads the {@link BinaryProfileFormat binary profile}, streaming; errors name the byte offset.
+ * Version 1 as join points ({@link #read(Path, ProfileSink)}), version 2 as slot summaries
+ * ({@link #readSlots}); {@link #version} tells which a file is.
+ */
 public final class BinaryProfileReader {
 
-    /** What a file held besides its join points. */
-    public record Summary(long joinPoints, int signatures, int threads, Map<String, String> meta) {}
+    /**
+     * What a file held besides its join points.
+     *
+     * @param threads threads (version 1) or timelines (version 2, one per thread)
+     * @param slotNanos the base slot of a version 2 file; 0 for version 1
+     */
+    public record Summary(long joinPoints, int signatures, int threads, Map<String, String> meta, long slotNanos) {}
+
+    /** Where the records of a version 2 file go, in file order. */
+    public interface SlotTarget {
+        /** The file's base slot, before any other record. */
+        default void slotNanos(long slotNanos) throws IOException {
+        }
+
+        void signature(int id, String text) throws IOException;
+
+        void pair(int id, int callerId, int calleeId) throws IOException;
+
+        void timeline(int index, long threadId, long startNanos) throws IOException;
+
+        /** The arrays are the reader's: read them during the call only. */
+        void slot(int timeline, long slot, int entries, int[] pairs, int[] counts, int[] first, int[] last)
+                throws IOException;
+    }
 
     private final String source;
     private final InputStream in;
@@ -75,22 +101,25 @@ public final class BinaryProfileReader {
         });
     }
 
-    private interface Target {
+    /** Where the records of a version 1 file go, with signature ids instead of strings. */
+    interface Target {
         void signature(int id, String text) throws IOException;
 
         void joinPoint(long time, long thread, int caller, int callee) throws IOException;
     }
 
-    private Summary run(Target target) throws IOException {
-        for (int i = 0; i < BinaryProfileFormat.MAGIC.length; i++) {
-            if (!more() || buf[pos++] != BinaryProfileFormat.MAGIC[i]) {
-                throw error(0, "not a QoSWeaver binary profile (bad magic number)");
-            }
+    /** Reads a version 1 file into {@code target}. */
+    static Summary readIds(Path file, Target target) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return new BinaryProfileReader(file.toString(), in).run(target);
         }
-        int version = readByte(0, "header");
-        if (version != BinaryProfileFormat.VERSION) {
-            throw error(4, "unsupported binary profile version " + version + " (this reader knows version "
-                    + BinaryProfileFormat.VERSION + ")");
+    }
+
+    private Summary run(Target target) throws IOException {
+        int version = readVersion();
+        if (version == BinaryProfileFormat.VERSION_SLOTS) {
+            throw error(4, "a slot profile (version 2) holds slot summaries, not single join points; read it with"
+                    + " readSlots (qosweaver pointcuts reads both versions)");
         }
         int signatures = 0;
         long[] threadIds = new long[16];
@@ -144,7 +173,161 @@ public final class BinaryProfileReader {
                     if (more()) {
                         throw error(offset(), "corrupt: data after the end record");
                     }
-                    return new Summary(count, signatures, threads, meta);
+                    return new Summary(count, signatures, threads, meta, 0);
+                }
+                default -> throw error(at, String.format("corrupt: unknown record tag 0x%02x", tag));
+            }
+        }
+    }
+
+    /**
+     * The version of a binary profile (1 or 2), or -1 if the file does not start with the binary
+     * profile's magic number (a text profile). Reads five bytes.
+     */
+    public static int version(Path file) throws IOException {
+        byte[] head = new byte[BinaryProfileFormat.MAGIC.length + 1];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        }
+        if (n < BinaryProfileFormat.MAGIC.length
+                || !Arrays.equals(head, 0, BinaryProfileFormat.MAGIC.length, BinaryProfileFormat.MAGIC, 0,
+                        BinaryProfileFormat.MAGIC.length)) {
+            return -1;
+        }
+        return n == head.length ? head[BinaryProfileFormat.MAGIC.length] & 0xFF : 0;
+    }
+
+    /** Reads a version 2 file's slot summaries, checking them (see {@link BinaryProfileFormat}). */
+    public static Summary readSlots(Path file, SlotTarget target) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return new BinaryProfileReader(file.toString(), in).runSlots(target);
+        }
+    }
+
+    private int readVersion() throws IOException {
+        for (int i = 0; i < BinaryProfileFormat.MAGIC.length; i++) {
+            if (!more() || buf[pos++] != BinaryProfileFormat.MAGIC[i]) {
+                throw error(0, "not a QoSWeaver binary profile (bad magic number)");
+            }
+        }
+        int version = readByte(0, "header");
+        if (version != BinaryProfileFormat.VERSION && version != BinaryProfileFormat.VERSION_SLOTS) {
+            throw error(4, "unsupported binary profile version " + version + " (this reader knows versions "
+                    + BinaryProfileFormat.VERSION + " and " + BinaryProfileFormat.VERSION_SLOTS + ")");
+        }
+        return version;
+    }
+
+    private Summary runSlots(SlotTarget target) throws IOException {
+        int version = readVersion();
+        if (version != BinaryProfileFormat.VERSION_SLOTS) {
+            throw error(4, "a join-point profile (version 1), not a slot profile (version 2)");
+        }
+        long slotNanos = readUnsigned(5, "header");
+        if (slotNanos < 1 || slotNanos > SlotProfileWriter.MAX_SLOT_NANOS) {
+            throw error(5, "corrupt: base slot of " + slotNanos + " ns");
+        }
+        target.slotNanos(slotNanos);
+        int signatures = 0;
+        int pairs = 0;
+        int[] pairSeen = new int[64];
+        int seenStamp = 0;
+        long[] lastSlot = new long[16];
+        int timelines = 0;
+        long count = 0;
+        int[] ps = new int[64];
+        int[] cs = new int[64];
+        int[] fs = new int[64];
+        int[] ls = new int[64];
+        Map<String, String> meta = new LinkedHashMap<>();
+        while (true) {
+            long at = offset();
+            if (!more()) {
+                throw error(at, "truncated: the file ends without its end record after " + count
+                        + " join points (was the profiler stopped before it closed the file?)");
+            }
+            int tag = buf[pos++] & 0xFF;
+            switch (tag) {
+                case BinaryProfileFormat.SLOT -> {
+                    long tl = readUnsigned(at, "slot");
+                    long slot = readUnsigned(at, "slot");
+                    long entries = readUnsigned(at, "slot");
+                    if (tl >= timelines) {
+                        throw error(at, "corrupt: slot of timeline " + tl + " but only " + timelines + " timelines are defined");
+                    }
+                    if (slot <= lastSlot[(int) tl]) {
+                        throw error(at, "corrupt: slot " + slot + " of timeline " + tl + " does not follow its slot "
+                                + lastSlot[(int) tl]);
+                    }
+                    if (entries < 1 || entries > pairs) {
+                        throw error(at, "corrupt: a slot with " + entries + " entries (" + pairs + " pairs are defined)");
+                    }
+                    lastSlot[(int) tl] = slot;
+                    int n = (int) entries;
+                    if (n > ps.length) {
+                        ps = Arrays.copyOf(ps, n);
+                        cs = Arrays.copyOf(cs, n);
+                        fs = Arrays.copyOf(fs, n);
+                        ls = Arrays.copyOf(ls, n);
+                    }
+                    seenStamp++;
+                    for (int e = 0; e < n; e++) {
+                        long pair = readUnsigned(at, "slot");
+                        long c = readUnsigned(at, "slot");
+                        long first = readUnsigned(at, "slot");
+                        long span = readUnsigned(at, "slot");
+                        if (pair >= pairs) {
+                            throw error(at, "corrupt: slot entry names pair " + pair + " but only " + pairs + " pairs are defined");
+                        }
+                        if (pairSeen[(int) pair] == seenStamp) {
+                            throw error(at, "corrupt: pair " + pair + " twice in one slot");
+                        }
+                        pairSeen[(int) pair] = seenStamp;
+                        if (c < 1 || c > Integer.MAX_VALUE || first + span >= slotNanos || (c == 1 && span != 0)) {
+                            throw error(at, "corrupt: slot entry with count " + c + ", first offset " + first + " and span "
+                                    + span + " in a slot of " + slotNanos + " ns");
+                        }
+                        ps[e] = (int) pair;
+                        cs[e] = (int) c;
+                        fs[e] = (int) first;
+                        ls[e] = (int) (first + span);
+                        count += c;
+                    }
+                    target.slot((int) tl, slot, n, ps, cs, fs, ls);
+                }
+                case BinaryProfileFormat.PAIR -> {
+                    long caller = readUnsigned(at, "pair");
+                    long callee = readUnsigned(at, "pair");
+                    if (caller >= signatures || callee >= signatures) {
+                        throw error(at, "corrupt: pair names signature id " + Math.max(caller, callee)
+                                + " but only " + signatures + " signatures are defined");
+                    }
+                    if (pairs == pairSeen.length) {
+                        pairSeen = Arrays.copyOf(pairSeen, pairs * 2);
+                    }
+                    target.pair(pairs++, (int) caller, (int) callee);
+                }
+                case BinaryProfileFormat.SIGNATURE -> target.signature(signatures++, readString(at, "signature"));
+                case BinaryProfileFormat.TIMELINE -> {
+                    long thread = readSigned(at, "timeline");
+                    long start = readSigned(at, "timeline");
+                    if (timelines == lastSlot.length) {
+                        lastSlot = Arrays.copyOf(lastSlot, timelines * 2);
+                    }
+                    lastSlot[timelines] = -1;
+                    target.timeline(timelines++, thread, start);
+                }
+                case BinaryProfileFormat.META -> meta.put(readString(at, "meta"), readString(at, "meta"));
+                case BinaryProfileFormat.END -> {
+                    long declared = readUnsigned(at, "end");
+                    if (declared != count) {
+                        throw error(at, "corrupt: the end record counts " + declared + " join points but the slots hold " + count);
+                    }
+                    if (more()) {
+                        throw error(offset(), "corrupt: data after the end record");
+                    }
+                    return new Summary(count, signatures, timelines, meta, slotNanos);
                 }
                 default -> throw error(at, String.format("corrupt: unknown record tag 0x%02x", tag));
             }

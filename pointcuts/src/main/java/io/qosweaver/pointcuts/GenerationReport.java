@@ -48,7 +48,7 @@ public record GenerationReport(
         List<String> missingClasses) {
 
     /** One generated pair: {@code call(callee) && withincode(caller)}. */
-    public record GeneratedPointcut(String caller, String callee, int joinPoints, int slotsCovered) {
+    public record GeneratedPointcut(String caller, String callee, long joinPoints, int slotsCovered) {
         public String pointcut() {
             return pointcutText(caller, callee);
         }

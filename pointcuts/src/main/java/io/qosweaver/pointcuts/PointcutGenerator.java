@@ -115,59 +115,56 @@ public final class PointcutGenerator {
         }
     }
 
-    /** Slots beyond this mean a target interval far too small for the profile. */
-    static final long MAX_SLOTS = 1L << 28;
-
     private final Options options;
 
     public PointcutGenerator(Options options) {
         this.options = options;
     }
 
+    /**
+     * Fig. 3 on an in-memory profile. Its predicted intervals are exact: every selected join
+     * point's time is known.
+     */
     public GenerationReport generate(Profile profile) {
         long started = System.nanoTime();
-        int m = options.maxOccurrence();
+        SlotProfile slots = SlotProfile.of(profile, options.slotNanos());
+        Index ix = new Index(slots, options);
+        return report(ix, greedy(ix), started, exactIntervals(profile, slots));
+    }
+
+    /**
+     * Fig. 3 on a slot summary of the options' slot length ({@link Options#slotNanos()}), for
+     * profiles of any size. The predicted intervals come from the summary: the mean is exact, and
+     * so is every gap between slots; inside one slot the selected join points are taken as evenly
+     * spaced between the first and the last, so the longest gap is exact whenever it is longer
+     * than a slot, and the standard deviation is an estimate.
+     *
+     * @throws IllegalArgumentException if the summary's slots are not the options' slot length
+     */
+    public GenerationReport generate(SlotProfile profile) {
+        long started = System.nanoTime();
         Index ix = new Index(profile, options);
-        int n = ix.n;
+        return report(ix, greedy(ix), started, null);
+    }
+
+    private int[] greedy(Index ix) {
+        int m = options.maxOccurrence();
         int candidates = ix.candidates;
         int[] occ = ix.occ;
-        int[] candOf = ix.candOf;
-        int[] slotOf = ix.slotOf;
-        int slots = ix.slots;
-
         // Only candidates selecting at most m join points take part (the Index checked exactly those).
         boolean[] eligible = new boolean[candidates];
         for (int c = 0; c < candidates; c++) {
             eligible[c] = occ[c] <= m && ix.status[c] == ELIGIBLE;
         }
-
-        // Covers (sorted, distinct slots) of the eligible candidates, as CSR.
-        int[] coverStart = new int[candidates + 1];
-        for (int c = 0; c < candidates; c++) {
-            coverStart[c + 1] = coverStart[c] + (eligible[c] ? occ[c] : 0);
-        }
-        int[] coverSlots = new int[coverStart[candidates]];
-        int[] coverLen = new int[candidates];
-        for (int k = 0; k < n; k++) {
-            int c = candOf[k];
-            if (!eligible[c]) {
-                continue;
-            }
-            int len = coverLen[c];
-            int s = slotOf[k];
-            // Join points come in non-decreasing slot order, so duplicates are adjacent.
-            if (len == 0 || coverSlots[coverStart[c] + len - 1] != s) {
-                coverSlots[coverStart[c] + len] = s;
-                coverLen[c] = len + 1;
-            }
-        }
+        Covers covers = ix.covers(eligible);
+        int slots = ix.slots;
 
         // Slot -> candidates covering it, each slot's list ordered by (occurrence class, id).
         int[] byClass = sortByOccurrence(eligible, occ, candidates, m);
         int[] slotStart = new int[slots + 1];
         for (int c : byClass) {
-            for (int x = coverStart[c], e = x + coverLen[c]; x < e; x++) {
-                slotStart[coverSlots[x] + 1]++;
+            for (int x = covers.start[c], e = covers.start[c + 1]; x < e; x++) {
+                slotStart[covers.slots[x] + 1]++;
             }
         }
         for (int s = 0; s < slots; s++) {
@@ -176,18 +173,14 @@ public final class PointcutGenerator {
         int[] slotCands = new int[slotStart[slots]];
         int[] fill = Arrays.copyOf(slotStart, slots);
         for (int c : byClass) {
-            for (int x = coverStart[c], e = x + coverLen[c]; x < e; x++) {
-                slotCands[fill[coverSlots[x]]++] = c;
+            for (int x = covers.start[c], e = covers.start[c + 1]; x < e; x++) {
+                slotCands[fill[covers.slots[x]]++] = c;
             }
         }
 
-        Greedy g = new Greedy(profile, ix.candCaller, ix.candCallee, occ, coverStart, coverSlots, coverLen,
-                slotStart, slotCands, slots);
+        Greedy g = new Greedy(ix.profile, occ, covers, slotStart, slotCands, slots);
         g.run(m);
-        GenerationReport r = report(ix, g.chosenInOrder(), started);
-        // A dropped choice's cover lies inside its replacement's, so PC_gen covers what the greedy removed from SLOT.
-        assert r.uncoveredSlots() == g.uncovered() : r.uncoveredSlots() + " != " + g.uncovered();
-        return r;
+        return g.chosenInOrder();
     }
 
     /**
@@ -198,16 +191,16 @@ public final class PointcutGenerator {
      * slots of the options' interval it covers, in the order of its first join point in the profile.
      */
     public List<GenerationReport.GeneratedPointcut> eligibleCandidates(Profile profile) {
+        return eligibleCandidates(SlotProfile.of(profile, options.slotNanos()));
+    }
+
+    /** {@link #eligibleCandidates(Profile)} on a slot summary of the options' slot length. */
+    public List<GenerationReport.GeneratedPointcut> eligibleCandidates(SlotProfile profile) {
         Index ix = new Index(profile, options);
-        boolean[] eligible = new boolean[ix.candidates];
-        for (int c = 0; c < ix.candidates; c++) {
-            eligible[c] = ix.status(c) == ELIGIBLE;
-        }
-        int[] slotsCovered = ix.slotsCovered(eligible, null);
         List<GenerationReport.GeneratedPointcut> out = new ArrayList<>();
         for (int c = 0; c < ix.candidates; c++) {
-            if (eligible[c]) {
-                out.add(ix.pointcut(c, slotsCovered[c]));
+            if (ix.status(c) == ELIGIBLE) {
+                out.add(ix.pointcut(c));
             }
         }
         return List.copyOf(out);
@@ -226,8 +219,20 @@ public final class PointcutGenerator {
      */
     public GenerationReport evaluate(Profile profile, List<GenerationReport.GeneratedPointcut> chosen) {
         long started = System.nanoTime();
-        Objects.requireNonNull(chosen, "chosen");
+        SlotProfile slots = SlotProfile.of(profile, options.slotNanos());
+        Index ix = new Index(slots, options);
+        return report(ix, ids(ix, chosen), started, exactIntervals(profile, slots));
+    }
+
+    /** {@link #evaluate(Profile, List)} on a slot summary (intervals as {@link #generate(SlotProfile)} predicts them). */
+    public GenerationReport evaluate(SlotProfile profile, List<GenerationReport.GeneratedPointcut> chosen) {
+        long started = System.nanoTime();
         Index ix = new Index(profile, options);
+        return report(ix, ids(ix, chosen), started, null);
+    }
+
+    private static int[] ids(Index ix, List<GenerationReport.GeneratedPointcut> chosen) {
+        Objects.requireNonNull(chosen, "chosen");
         int[] ids = new int[chosen.size()];
         boolean[] seen = new boolean[ix.candidates];
         for (int x = 0; x < ids.length; x++) {
@@ -249,7 +254,7 @@ public final class PointcutGenerator {
             seen[c] = true;
             ids[x] = c;
         }
-        return report(ix, ids, started);
+        return ids;
     }
 
     /**
@@ -278,64 +283,108 @@ public final class PointcutGenerator {
         return List.copyOf(out);
     }
 
+    /** The predicted intervals of a set of selected pairs: from exact times, or from a slot summary. */
+    @FunctionalInterface
+    private interface Intervals {
+        IntervalStats of(boolean[] selected);
+    }
+
+    /**
+     * Exact: every selected join point of the profile, in each timeline's time order. The summary
+     * was made from this profile alone, so its signature ids are the profile's.
+     */
+    private static Intervals exactIntervals(Profile profile, SlotProfile slots) {
+        return selected -> {
+            LongIntMap pairOf = new LongIntMap(slots.pairs());
+            for (int c = 0; c < slots.pairs(); c++) {
+                pairOf.put(LongIntMap.key(slots.callerId(c), slots.calleeId(c)), c);
+            }
+            IntervalStats stats = new IntervalStats();
+            for (int tl = 0; tl < profile.timelineCount(); tl++) {
+                int from = profile.timelineStart(tl);
+                int to = profile.timelineStart(tl + 1);
+                if (from == to) {
+                    continue;
+                }
+                stats.startTimeline(profile.time(from));
+                for (int k = from; k < to; k++) {
+                    if (selected[pairOf.get(LongIntMap.key(profile.callerId(k), profile.calleeId(k)))]) {
+                        stats.point(profile.time(k));
+                    }
+                }
+                stats.endTimeline(profile.time(to - 1));
+            }
+            return stats;
+        };
+    }
+
+    /**
+     * From the summary: per slot, the selected pairs' joint count, first and last occurrence;
+     * the points inside a slot evenly spaced between those two.
+     */
+    private static IntervalStats summaryIntervals(SlotProfile p, boolean[] selected) {
+        IntervalStats stats = new IntervalStats();
+        long t = p.slotNanos();
+        for (int tl = 0; tl < p.timelines(); tl++) {
+            long start = p.timelineStart(tl);
+            stats.startTimeline(start);
+            int firstSlot = p.firstSlot(tl);
+            for (int s = firstSlot, end = p.firstSlot(tl + 1); s < end; s++) {
+                long count = 0;
+                int first = Integer.MAX_VALUE;
+                int last = -1;
+                for (int e = p.entryStart(s), ee = p.entryStart(s + 1); e < ee; e++) {
+                    if (selected[p.entryPair(e)]) {
+                        count += p.entryCount(e);
+                        first = Math.min(first, p.entryFirst(e));
+                        last = Math.max(last, p.entryLast(e));
+                    }
+                }
+                if (count > 0) {
+                    long slotStart = start + (s - firstSlot) * t;
+                    stats.points(slotStart + first, slotStart + last, count);
+                }
+            }
+            stats.endTimeline(p.timelineEnd(tl));
+        }
+        return stats;
+    }
+
     /**
      * The report for PC_gen = {@code chosen} (candidate ids, in report order): shared by generate
      * and evaluate so that a baseline is measured exactly like a generated set.
      */
-    private GenerationReport report(Index ix, int[] chosen, long started) {
-        Profile profile = ix.profile;
+    private GenerationReport report(Index ix, int[] chosen, long started, Intervals exact) {
+        SlotProfile profile = ix.profile;
         boolean[] selected = new boolean[ix.candidates];
         for (int c : chosen) {
             selected[c] = true;
         }
         BitSet covered = new BitSet(ix.slots);
-        int[] slotsCovered = ix.slotsCovered(selected, covered);
+        for (int s = 0; s < ix.slots; s++) {
+            for (int e = profile.entryStart(s), ee = profile.entryStart(s + 1); e < ee; e++) {
+                if (selected[profile.entryPair(e)]) {
+                    covered.set(s);
+                    break;
+                }
+            }
+        }
         List<GenerationReport.GeneratedPointcut> pointcuts = new ArrayList<>(chosen.length);
         long selectedJoinPoints = 0;
         for (int c : chosen) {
-            selectedJoinPoints += ix.occ[c];
-            pointcuts.add(ix.pointcut(c, slotsCovered[c]));
+            selectedJoinPoints += profile.occurrences(c);
+            pointcuts.add(ix.pointcut(c));
         }
-        // Predicted intervals: between adjacent selected join points of each timeline (Welford).
-        int[] candOf = ix.candOf;
-        long intervals = 0;
-        double mean = 0;
-        double m2 = 0;
-        long longestGap = 0;
-        for (int tl = 0; tl < profile.timelineCount(); tl++) {
-            int from = profile.timelineStart(tl);
-            int to = profile.timelineStart(tl + 1);
-            if (from == to) {
-                continue;
-            }
-            long prev = Long.MIN_VALUE;
-            for (int k = from; k < to; k++) {
-                if (selected[candOf[k]]) {
-                    long now = profile.time(k);
-                    if (prev != Long.MIN_VALUE) {
-                        double d = now - prev;
-                        intervals++;
-                        double delta = d - mean;
-                        mean += delta / intervals;
-                        m2 += delta * (d - mean);
-                        longestGap = Math.max(longestGap, now - prev);
-                    } else {
-                        longestGap = Math.max(longestGap, now - profile.time(from));
-                    }
-                    prev = now;
-                }
-            }
-            long end = profile.time(to - 1);
-            longestGap = Math.max(longestGap, prev == Long.MIN_VALUE ? end - profile.time(from) : end - prev);
-        }
+        IntervalStats stats = exact != null ? exact.of(selected) : summaryIntervals(profile, selected);
         long elapsed = System.nanoTime() - started;
         // reported in real time: profile time divided by the slowdown
         double slowdown = options.profileSlowdown();
-        return new GenerationReport(options.interval().toNanos(), slowdown, options.maxOccurrence(), ix.n,
-                profile.timelineCount(), ix.slots, ix.candidates,
+        long intervals = stats.intervals();
+        return new GenerationReport(options.interval().toNanos(), slowdown, options.maxOccurrence(),
+                profile.joinPoints(), profile.timelines(), ix.slots, ix.candidates,
                 ix.withinM, ix.excludedSync, ix.excludedInit, pointcuts, selectedJoinPoints, intervals,
-                intervals == 0 ? Double.NaN : mean / slowdown,
-                intervals == 0 ? Double.NaN : Math.sqrt(m2 / intervals) / slowdown, longestGap / slowdown,
+                intervals == 0 ? Double.NaN : stats.mean() / slowdown,
+                intervals == 0 ? Double.NaN : stats.stdDev() / slowdown, stats.longestGap() / slowdown,
                 ix.slots - covered.cardinality(), ix.slots - ix.occupiedSlots, elapsed,
                 options.synchronizedRegions().missingClasses());
     }
@@ -346,25 +395,26 @@ public final class PointcutGenerator {
     private static final byte INITIALIZER = 2;
     private static final byte SYNCHRONIZED = 3;
 
+    /** Each candidate's distinct slots in increasing order, as CSR (empty for the unmarked). */
+    private record Covers(int[] start, int[] slots) {
+        int length(int c) {
+            return start[c + 1] - start[c];
+        }
+    }
+
     /**
-     * What generate, eligibleCandidates and evaluate all start from: the candidates (interned
-     * (caller, callee) pairs, ids in order of first join point), their join point counts, the slot
-     * of each join point, and eligibility. Eligibility is checked eagerly for the candidates within
-     * m (generate's counts, in generate's order) and lazily for the others, so that a class is
-     * only read, and reported missing, when a candidate of its is actually asked about.
+     * What generate, eligibleCandidates and evaluate all start from: the candidates (the summary's
+     * pairs, ids in order of first join point), their join point counts, and eligibility.
+     * Eligibility is checked eagerly for the candidates within m (generate's counts, in
+     * generate's order) and lazily for the others, so that a class is only read, and reported
+     * missing, when a candidate of its is actually asked about.
      */
     private static final class Index {
-        final Profile profile;
+        final SlotProfile profile;
         final SynchronizedRegions regions;
-        final long t;
-        final int n;
-        final LongIntMap pairs = new LongIntMap(1024);
-        final int[] candOf;
-        int[] candCaller = new int[256];
-        int[] candCallee = new int[256];
-        int[] occ = new int[256];
-        int candidates;
-        final int[] slotOf;
+        final int candidates;
+        /** Join points per candidate, at most {@code Integer.MAX_VALUE} (m is an int). */
+        final int[] occ;
         final int slots;
         /** Slots with at least one join point. */
         final int occupiedSlots;
@@ -372,71 +422,35 @@ public final class PointcutGenerator {
         int withinM;
         int excludedSync;
         int excludedInit;
+        private LongIntMap pairs;
         private Map<String, Integer> signatureIds;
 
-        Index(Profile profile, Options options) {
+        Index(SlotProfile profile, Options options) {
+            if (profile.slotNanos() != options.slotNanos()) {
+                throw new IllegalArgumentException("the profile is summarized in slots of " + profile.slotNanos()
+                        + " ns, but the options' target interval gives slots of " + options.slotNanos() + " ns");
+            }
             this.profile = profile;
             this.regions = options.synchronizedRegions();
-            this.t = options.slotNanos();
-            this.n = profile.size();
+            this.candidates = profile.pairs();
+            this.slots = profile.slots();
             int m = options.maxOccurrence();
-
-            // Candidates: intern (caller, callee) pairs.
-            candOf = new int[n];
-            for (int k = 0; k < n; k++) {
-                long key = ((long) profile.callerId(k) << 32) | (profile.calleeId(k) & 0xFFFFFFFFL);
-                int c = pairs.get(key);
-                if (c < 0) {
-                    c = candidates++;
-                    pairs.put(key, c);
-                    if (c == occ.length) {
-                        candCaller = Arrays.copyOf(candCaller, c * 2);
-                        candCallee = Arrays.copyOf(candCallee, c * 2);
-                        occ = Arrays.copyOf(occ, c * 2);
-                    }
-                    candCaller[c] = profile.callerId(k);
-                    candCallee[c] = profile.calleeId(k);
-                }
-                occ[c]++;
-                candOf[k] = c;
+            occ = new int[candidates];
+            for (int c = 0; c < candidates; c++) {
+                occ[c] = (int) Math.min(Integer.MAX_VALUE, profile.occurrences(c));
             }
-
-            // Slots: each timeline sliced from its first join point, timelines concatenated, so
-            // slotOf is non-decreasing over the whole profile.
-            slotOf = new int[n];
-            long slotsTotal = 0;
             int occupied = 0;
-            for (int tl = 0; tl < profile.timelineCount(); tl++) {
-                int from = profile.timelineStart(tl);
-                int to = profile.timelineStart(tl + 1);
-                if (from == to) {
-                    continue;
+            for (int s = 0; s < slots; s++) {
+                if (profile.entryStart(s) < profile.entryStart(s + 1)) {
+                    occupied++;
                 }
-                long t0 = profile.time(from);
-                long count = (profile.time(to - 1) - t0) / t + 1;
-                if (slotsTotal + count > MAX_SLOTS) {
-                    throw new IllegalArgumentException("the target interval " + options.interval()
-                            + (options.profileSlowdown() == 1.0 ? "" : " (times the profile slowdown " + options.profileSlowdown() + ")")
-                            + " cuts the profile into more than " + MAX_SLOTS + " slots; use a longer interval");
-                }
-                int prev = -1;
-                for (int k = from; k < to; k++) {
-                    int s = (int) (slotsTotal + (profile.time(k) - t0) / t);
-                    slotOf[k] = s;
-                    if (s != prev) {
-                        occupied++;
-                        prev = s;
-                    }
-                }
-                slotsTotal += count;
             }
-            slots = (int) slotsTotal;
             occupiedSlots = occupied;
 
             // Eligibility of the candidates within m, counted as generate reports it.
             status = new byte[candidates];
             for (int c = 0; c < candidates; c++) {
-                if (occ[c] > m) {
+                if (profile.occurrences(c) > m) {
                     continue;
                 }
                 withinM++;
@@ -453,8 +467,8 @@ public final class PointcutGenerator {
         byte status(int c) {
             byte s = status[c];
             if (s == UNCHECKED) {
-                String caller = profile.signature(candCaller[c]);
-                String callee = profile.signature(candCallee[c]);
+                String caller = profile.caller(c);
+                String callee = profile.callee(c);
                 if (Signatures.isInitializer(caller) || Signatures.isInitializer(callee)) {
                     s = INITIALIZER;
                 } else if (regions.holdsMonitor(caller, callee)) {
@@ -471,37 +485,60 @@ public final class PointcutGenerator {
         int find(String caller, String callee) {
             if (signatureIds == null) {
                 signatureIds = new HashMap<>();
-                for (int id = 0; id < profile.signatureCount(); id++) {
-                    signatureIds.put(profile.signature(id), id);
+                pairs = new LongIntMap(candidates);
+                for (int c = 0; c < candidates; c++) {
+                    int a = signatureIds.computeIfAbsent(profile.caller(c), k -> signatureIds.size());
+                    int b = signatureIds.computeIfAbsent(profile.callee(c), k -> signatureIds.size());
+                    pairs.put(LongIntMap.key(a, b), c);
                 }
             }
             Integer a = signatureIds.get(caller);
             Integer b = signatureIds.get(callee);
-            return a == null || b == null ? -1 : pairs.get(((long) a << 32) | (b & 0xFFFFFFFFL));
+            return a == null || b == null ? -1 : pairs.get(LongIntMap.key(a, b));
         }
 
-        /** Distinct slots of each marked candidate (0 for the others); their union into {@code union} if given. */
-        int[] slotsCovered(boolean[] marked, BitSet union) {
-            int[] count = new int[candidates];
-            int[] last = new int[candidates];
-            Arrays.fill(last, -1);
-            for (int k = 0; k < n; k++) {
-                int c = candOf[k];
-                // slotOf is non-decreasing, so a candidate's repeated slots are consecutive for it.
-                if (marked[c] && last[c] != slotOf[k]) {
-                    last[c] = slotOf[k];
-                    count[c]++;
-                    if (union != null) {
-                        union.set(slotOf[k]);
+        /** The covers of the marked candidates: one pass over the summary, slots in order. */
+        Covers covers(boolean[] marked) {
+            int[] start = new int[candidates + 1];
+            int entries = profile.entries();
+            for (int e = 0; e < entries; e++) {
+                int c = profile.entryPair(e);
+                if (marked[c]) {
+                    start[c + 1]++;
+                }
+            }
+            for (int c = 0; c < candidates; c++) {
+                start[c + 1] += start[c];
+            }
+            int[] coverSlots = new int[start[candidates]];
+            int[] fill = Arrays.copyOf(start, candidates);
+            for (int s = 0; s < slots; s++) {
+                for (int e = profile.entryStart(s), ee = profile.entryStart(s + 1); e < ee; e++) {
+                    int c = profile.entryPair(e);
+                    if (marked[c]) {
+                        coverSlots[fill[c]++] = s;
                     }
                 }
             }
-            return count;
+            return new Covers(start, coverSlots);
         }
 
-        GenerationReport.GeneratedPointcut pointcut(int c, int slotsCovered) {
-            return new GenerationReport.GeneratedPointcut(profile.signature(candCaller[c]), profile.signature(candCallee[c]),
-                    occ[c], slotsCovered);
+        /** A candidate as reported: its join points and the slots it covers (one entry per slot). */
+        GenerationReport.GeneratedPointcut pointcut(int c) {
+            return new GenerationReport.GeneratedPointcut(profile.caller(c), profile.callee(c),
+                    profile.occurrences(c), slotsCovered()[c]);
+        }
+
+        private int[] slotsCovered;
+
+        private int[] slotsCovered() {
+            if (slotsCovered == null) {
+                slotsCovered = new int[candidates];
+                for (int e = 0, n = profile.entries(); e < n; e++) {
+                    slotsCovered[profile.entryPair(e)]++;
+                }
+            }
+            return slotsCovered;
         }
     }
 
@@ -535,9 +572,7 @@ public final class PointcutGenerator {
 
     /** The greedy loop of Fig. 3 over the indexes built above. */
     private static final class Greedy {
-        private final Profile profile;
-        private final int[] candCaller;
-        private final int[] candCallee;
+        private final SlotProfile profile;
         private final int[] occ;
         private final int[] coverStart;
         private final int[] coverSlots;
@@ -575,19 +610,19 @@ public final class PointcutGenerator {
         private int subsetCount;
         private long subsetJoinPoints;
 
-        Greedy(Profile profile, int[] candCaller, int[] candCallee, int[] occ, int[] coverStart, int[] coverSlots,
-                int[] coverLen, int[] slotStart, int[] slotCands, int slots) {
+        Greedy(SlotProfile profile, int[] occ, Covers covers, int[] slotStart, int[] slotCands, int slots) {
             this.profile = profile;
-            this.candCaller = candCaller;
-            this.candCallee = candCallee;
             this.occ = occ;
-            this.coverStart = coverStart;
-            this.coverSlots = coverSlots;
-            this.coverLen = coverLen;
+            this.coverStart = covers.start();
+            this.coverSlots = covers.slots();
+            int candidates = occ.length;
+            this.coverLen = new int[candidates];
+            for (int c = 0; c < candidates; c++) {
+                coverLen[c] = covers.length(c);
+            }
             this.slotStart = slotStart;
             this.slotCands = slotCands;
             this.slots = slots;
-            int candidates = coverLen.length;
             this.gain = Arrays.copyOf(coverLen, candidates);
             this.uncovered = new BitSet(slots);
             uncovered.set(0, slots);
@@ -687,7 +722,7 @@ public final class PointcutGenerator {
         }
 
         private String text(int c) {
-            return GenerationReport.pointcutText(profile.signature(candCaller[c]), profile.signature(candCallee[c]));
+            return GenerationReport.pointcutText(profile.caller(c), profile.callee(c));
         }
 
         /** Sets {@code subsets} to the members of PC_gen whose cover is a subset of cover(c). */
@@ -760,68 +795,6 @@ public final class PointcutGenerator {
 
         int uncovered() {
             return uncovered.cardinality();
-        }
-    }
-
-    /** Open addressing long -> int map, -1 for absent; keys are (caller id, callee id) pairs. */
-    private static final class LongIntMap {
-        private long[] keys;
-        private int[] values;
-        private int size;
-        private int mask;
-
-        LongIntMap(int capacity) {
-            int cap = Integer.highestOneBit(Math.max(16, capacity) * 2 - 1);
-            keys = new long[cap];
-            values = new int[cap];
-            Arrays.fill(values, -1);
-            mask = cap - 1;
-        }
-
-        int get(long key) {
-            for (int i = slot(key); ; i = (i + 1) & mask) {
-                if (values[i] < 0) {
-                    return -1;
-                }
-                if (keys[i] == key) {
-                    return values[i];
-                }
-            }
-        }
-
-        void put(long key, int value) {
-            if ((size + 1) * 2 > keys.length) {
-                grow();
-            }
-            int i = slot(key);
-            while (values[i] >= 0 && keys[i] != key) {
-                i = (i + 1) & mask;
-            }
-            if (values[i] < 0) {
-                size++;
-            }
-            keys[i] = key;
-            values[i] = value;
-        }
-
-        private int slot(long key) {
-            long h = key * 0x9E3779B97F4A7C15L;
-            return (int) (h ^ (h >>> 32)) & mask;
-        }
-
-        private void grow() {
-            long[] ok = keys;
-            int[] ov = values;
-            keys = new long[ok.length * 2];
-            values = new int[ok.length * 2];
-            Arrays.fill(values, -1);
-            mask = keys.length - 1;
-            size = 0;
-            for (int i = 0; i < ok.length; i++) {
-                if (ov[i] >= 0) {
-                    put(ok[i], ov[i]);
-                }
-            }
         }
     }
 }

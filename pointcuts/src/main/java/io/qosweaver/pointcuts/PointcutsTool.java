@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * The entry point for {@code qosweaver pointcuts PROFILE... --interval 10ms --max-occurrence 1
  * --out FILE}: reads and merges the profiles, generates, writes the {@code controlPoints:} section
- * and prints the report. Errors are {@link IOException}s (unreadable or malformed profile, with
+ * and prints the report. Profiles of any size: they are read into a {@link SlotProfile} (a
+ * version 1 file streamed, never held in memory). Errors are {@link IOException}s (unreadable or malformed profile, with
  * file and line or offset) and {@link IllegalArgumentException}s (bad parameters), each with a
  * message meant for the user as it is.
  */
@@ -70,17 +71,21 @@ public final class PointcutsTool {
                 throw new IOException("profile not found: " + p);
             }
         }
-        Profile.Builder builder = Profile.builder();
+        SlotProfile.Builder builder = SlotProfile.builder(options.slotNanos());
+        long t0 = System.nanoTime();
         for (Path p : profiles) {
             builder.read(p);
         }
         for (String w : builder.warnings()) {
             report.println("warning: " + w);
         }
-        Profile profile = builder.build();
-        if (profile.size() == 0) {
+        SlotProfile profile = builder.build();
+        if (profile.joinPoints() == 0) {
             throw new IOException("the profiles hold no join points: " + profiles);
         }
+        report.printf(java.util.Locale.ROOT, "read %d join points in %d slots of %s (%d entries) in %.1f s%n",
+                profile.joinPoints(), profile.slots(), Durations.text(profile.slotNanos()), profile.entries(),
+                (System.nanoTime() - t0) / 1e9);
         if (profile.recordedRegions() != null) {
             // what the profiler found when it wove its probe, and what a class path adds
             options = new PointcutGenerator.Options(options.interval(), options.maxOccurrence(),
