@@ -8,7 +8,6 @@ import io.qosweaver.model.pointcut.PointcutParser;
 import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.agent.testing.ProfileFiles;
 import io.qosweaver.e2e.profiled.TinyApp;
-import io.qosweaver.pointcuts.BinaryProfileReader;
 import io.qosweaver.pointcuts.GenerationReport;
 import io.qosweaver.pointcuts.PointcutsTool;
 import io.qosweaver.model.signature.Signatures;
@@ -131,7 +130,7 @@ class ProfileIT {
         ProfileFiles.Summary s = ProfileFiles.summary(out);
         assertThat(s.limit()).isNull();
         assertThat(s.threads()).isEqualTo(1);
-        Map<String, String> meta = BinaryProfileReader.read(out, (t, th, a, b) -> { }).meta();
+        Map<String, String> meta = io.qosweaver.pointcuts.BinaryProfileReader.summary(out).meta();
         assertThat(meta).doesNotContainKeys("dropped", "reentered");
         System.err.println("attached profile of JDK drawing: " + s + ", callers " + callers);
     }
@@ -252,16 +251,16 @@ class ProfileIT {
     /** Join points per package of the caller. */
     static Map<String, Long> callersByPackage(Path profile) throws Exception {
         Map<String, Long> out = new TreeMap<>();
-        BinaryProfileReader.read(profile, (time, thread, caller, callee) -> {
+        ProfileFiles.forEachPair(profile, (thread, caller, callee, count) -> {
             String type = Signatures.declaringType(caller);
-            out.merge(type.substring(0, type.lastIndexOf('.')), 1L, Long::sum);
+            out.merge(type.substring(0, type.lastIndexOf('.')), count, Long::sum);
         });
         return out;
     }
 
     static long threadsCalling(Path profile, String callerPrefix) throws Exception {
         Set<Long> threads = new HashSet<>();
-        BinaryProfileReader.read(profile, (time, thread, caller, callee) -> {
+        ProfileFiles.forEachPair(profile, (thread, caller, callee, count) -> {
             if (Signatures.declaringType(caller).startsWith(callerPrefix)) {
                 threads.add(thread);
             }

@@ -198,6 +198,30 @@ public final class BinaryProfileReader {
         return n == head.length ? head[BinaryProfileFormat.MAGIC.length] & 0xFF : 0;
     }
 
+    /** Reads a file of either version through, checking it, for what it holds besides its join points. */
+    public static Summary summary(Path file) throws IOException {
+        if (version(file) == BinaryProfileFormat.VERSION_SLOTS) {
+            return readSlots(file, new SlotTarget() {
+                @Override
+                public void signature(int id, String text) {
+                }
+
+                @Override
+                public void pair(int id, int callerId, int calleeId) {
+                }
+
+                @Override
+                public void timeline(int index, long threadId, long startNanos) {
+                }
+
+                @Override
+                public void slot(int timeline, long slot, int entries, int[] pairs, int[] counts, int[] first, int[] last) {
+                }
+            });
+        }
+        return read(file, (time, thread, caller, callee) -> { });
+    }
+
     /** Reads a version 2 file's slot summaries, checking them (see {@link BinaryProfileFormat}). */
     public static Summary readSlots(Path file, SlotTarget target) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {

@@ -74,9 +74,11 @@ public final class PointcutGenerator {
      *     behaviour). The probe before every call stretches a run; the river monitor's charts take
      *     about 20 times longer profiled. The slots are {@code t x profileSlowdown} long in profile
      *     time, and the predicted intervals are reported divided by it, in real time.
+     * @param coverAll after Fig. 3 with m, cover every slot that has a join point but no control
+     *     point yet, raising m only for those slots: the coverage pass (see the class comment)
      */
     public record Options(Duration interval, int maxOccurrence, SynchronizedRegions synchronizedRegions,
-                          double profileSlowdown) {
+                          double profileSlowdown, boolean coverAll) {
         public Options {
             Objects.requireNonNull(interval, "interval");
             Objects.requireNonNull(synchronizedRegions, "synchronizedRegions (use SynchronizedRegions.NONE)");
@@ -97,16 +99,26 @@ public final class PointcutGenerator {
             this(interval, maxOccurrence, synchronizedRegions, 1.0);
         }
 
+        /** Fig. 3 alone, without the coverage pass. */
+        public Options(Duration interval, int maxOccurrence, SynchronizedRegions synchronizedRegions,
+                double profileSlowdown) {
+            this(interval, maxOccurrence, synchronizedRegions, profileSlowdown, false);
+        }
+
+        public Options withCoverAll(boolean cover) {
+            return new Options(interval, maxOccurrence, synchronizedRegions, profileSlowdown, cover);
+        }
+
         public static Options of(Duration interval, int maxOccurrence) {
             return new Options(interval, maxOccurrence, SynchronizedRegions.NONE);
         }
 
         public Options withSynchronizedRegions(SynchronizedRegions regions) {
-            return new Options(interval, maxOccurrence, regions, profileSlowdown);
+            return new Options(interval, maxOccurrence, regions, profileSlowdown, coverAll);
         }
 
         public Options withProfileSlowdown(double slowdown) {
-            return new Options(interval, maxOccurrence, synchronizedRegions, slowdown);
+            return new Options(interval, maxOccurrence, synchronizedRegions, slowdown, coverAll);
         }
 
         /** The slot length t in profile time: the target interval times the slowdown, at least 1 ns. */
@@ -129,7 +141,9 @@ public final class PointcutGenerator {
         long started = System.nanoTime();
         SlotProfile slots = SlotProfile.of(profile, options.slotNanos());
         Index ix = new Index(slots, options);
-        return report(ix, greedy(ix), started, exactIntervals(profile, slots));
+        int[] fig3 = greedy(ix);
+        int[] chosen = options.coverAll() ? coverRest(ix, fig3) : fig3;
+        return report(ix, chosen, options.coverAll() ? chosen.length - fig3.length : -1, started, exactIntervals(profile, slots));
     }
 
     /**
@@ -144,7 +158,150 @@ public final class PointcutGenerator {
     public GenerationReport generate(SlotProfile profile) {
         long started = System.nanoTime();
         Index ix = new Index(profile, options);
-        return report(ix, greedy(ix), started, null);
+        int[] fig3 = greedy(ix);
+        int[] chosen = options.coverAll() ? coverRest(ix, fig3) : fig3;
+        return report(ix, chosen, options.coverAll() ? chosen.length - fig3.length : -1, started, null);
+    }
+
+    /**
+     * The coverage pass: {@code fig3} followed by pointcuts that cover every slot with a join point
+     * that Fig. 3 left without one. A weighted set cover, greedy by join points per newly covered
+     * slot (the classic ln n approximation), over every eligible candidate whatever its
+     * occurrences; then, largest first, an added pointcut whose needed slots the others cover too
+     * is dropped. Fig. 3's own choice is kept as it is.
+     */
+    private static int[] coverRest(Index ix, int[] fig3) {
+        SlotProfile p = ix.profile;
+        boolean[] taken = new boolean[ix.candidates];
+        for (int c : fig3) {
+            taken[c] = true;
+        }
+        BitSet need = new BitSet(ix.slots);
+        for (int s = 0; s < ix.slots; s++) {
+            int e = p.entryStart(s);
+            int end = p.entryStart(s + 1);
+            boolean covered = false;
+            for (; e < end && !covered; e++) {
+                covered = taken[p.entryPair(e)];
+            }
+            if (!covered && end > p.entryStart(s)) {
+                need.set(s);
+            }
+        }
+        if (need.isEmpty()) {
+            return fig3;
+        }
+        boolean[] usable = new boolean[ix.candidates];
+        for (int c = 0; c < ix.candidates; c++) {
+            usable[c] = !taken[c] && ix.status(c) == ELIGIBLE;
+        }
+        Covers covers = ix.covers(usable);
+        // needed slot -> usable candidates covering it
+        int[] slotStart = new int[ix.slots + 1];
+        for (int c = 0; c < ix.candidates; c++) {
+            for (int x = covers.start()[c], e = covers.start()[c + 1]; x < e; x++) {
+                if (need.get(covers.slots()[x])) {
+                    slotStart[covers.slots()[x] + 1]++;
+                }
+            }
+        }
+        for (int s = 0; s < ix.slots; s++) {
+            slotStart[s + 1] += slotStart[s];
+        }
+        int[] slotCands = new int[slotStart[ix.slots]];
+        int[] fill = Arrays.copyOf(slotStart, ix.slots);
+        int[] gain = new int[ix.candidates];
+        for (int c = 0; c < ix.candidates; c++) {
+            for (int x = covers.start()[c], e = covers.start()[c + 1]; x < e; x++) {
+                int s = covers.slots()[x];
+                if (need.get(s)) {
+                    slotCands[fill[s]++] = c;
+                    gain[c]++;
+                }
+            }
+        }
+        // lazy queue: a gain only falls, so an entry whose ratio is current is the true minimum
+        java.util.PriorityQueue<long[]> queue = new java.util.PriorityQueue<>((a, b) -> {
+            int cmp = Double.compare((double) a[1] / a[2], (double) b[1] / b[2]);
+            if (cmp == 0) {
+                cmp = Long.compare(b[2], a[2]);
+            }
+            if (cmp == 0) {
+                cmp = GenerationReport.pointcutText(p.caller((int) a[0]), p.callee((int) a[0]))
+                        .compareTo(GenerationReport.pointcutText(p.caller((int) b[0]), p.callee((int) b[0])));
+            }
+            return cmp;
+        });
+        for (int c = 0; c < ix.candidates; c++) {
+            if (gain[c] > 0) {
+                queue.add(new long[] {c, p.occurrences(c), gain[c]});
+            }
+        }
+        BitSet open = (BitSet) need.clone();
+        int[] added = new int[16];
+        int count = 0;
+        while (!open.isEmpty() && !queue.isEmpty()) {
+            long[] top = queue.poll();
+            int c = (int) top[0];
+            if (gain[c] == 0) {
+                continue;
+            }
+            if (top[2] != gain[c]) {
+                top[2] = gain[c];
+                queue.add(top);
+                continue;
+            }
+            if (count == added.length) {
+                added = Arrays.copyOf(added, count * 2);
+            }
+            added[count++] = c;
+            for (int x = covers.start()[c], e = covers.start()[c + 1]; x < e; x++) {
+                int s = covers.slots()[x];
+                if (open.get(s)) {
+                    open.clear(s);
+                    for (int y = slotStart[s], ye = slotStart[s + 1]; y < ye; y++) {
+                        gain[slotCands[y]]--;
+                    }
+                }
+            }
+        }
+        // drop added pointcuts made redundant by later ones, the most join points first
+        int[] coverCount = new int[ix.slots];
+        for (int k = 0; k < count; k++) {
+            int c = added[k];
+            for (int x = covers.start()[c], e = covers.start()[c + 1]; x < e; x++) {
+                coverCount[covers.slots()[x]]++;
+            }
+        }
+        Integer[] byOcc = new Integer[count];
+        for (int k = 0; k < count; k++) {
+            byOcc[k] = k;
+        }
+        int[] addedFinal = added;
+        Arrays.sort(byOcc, (a, b) -> Long.compare(p.occurrences(addedFinal[b]), p.occurrences(addedFinal[a])));
+        boolean[] dropped = new boolean[count];
+        for (int k : byOcc) {
+            int c = added[k];
+            boolean redundant = true;
+            for (int x = covers.start()[c], e = covers.start()[c + 1]; x < e && redundant; x++) {
+                int s = covers.slots()[x];
+                redundant = !need.get(s) || coverCount[s] > 1;
+            }
+            if (redundant) {
+                dropped[k] = true;
+                for (int x = covers.start()[c], e = covers.start()[c + 1]; x < e; x++) {
+                    coverCount[covers.slots()[x]]--;
+                }
+            }
+        }
+        int[] out = Arrays.copyOf(fig3, fig3.length + count);
+        int n = fig3.length;
+        for (int k = 0; k < count; k++) {
+            if (!dropped[k]) {
+                out[n++] = added[k];
+            }
+        }
+        return Arrays.copyOf(out, n);
     }
 
     private int[] greedy(Index ix) {
@@ -221,14 +378,14 @@ public final class PointcutGenerator {
         long started = System.nanoTime();
         SlotProfile slots = SlotProfile.of(profile, options.slotNanos());
         Index ix = new Index(slots, options);
-        return report(ix, ids(ix, chosen), started, exactIntervals(profile, slots));
+        return report(ix, ids(ix, chosen), -1, started, exactIntervals(profile, slots));
     }
 
     /** {@link #evaluate(Profile, List)} on a slot summary (intervals as {@link #generate(SlotProfile)} predicts them). */
     public GenerationReport evaluate(SlotProfile profile, List<GenerationReport.GeneratedPointcut> chosen) {
         long started = System.nanoTime();
         Index ix = new Index(profile, options);
-        return report(ix, ids(ix, chosen), started, null);
+        return report(ix, ids(ix, chosen), -1, started, null);
     }
 
     private static int[] ids(Index ix, List<GenerationReport.GeneratedPointcut> chosen) {
@@ -354,7 +511,7 @@ public final class PointcutGenerator {
      * The report for PC_gen = {@code chosen} (candidate ids, in report order): shared by generate
      * and evaluate so that a baseline is measured exactly like a generated set.
      */
-    private GenerationReport report(Index ix, int[] chosen, long started, Intervals exact) {
+    private GenerationReport report(Index ix, int[] chosen, int coveragePointcuts, long started, Intervals exact) {
         SlotProfile profile = ix.profile;
         boolean[] selected = new boolean[ix.candidates];
         for (int c : chosen) {
@@ -386,7 +543,7 @@ public final class PointcutGenerator {
                 intervals == 0 ? Double.NaN : stats.mean() / slowdown,
                 intervals == 0 ? Double.NaN : stats.stdDev() / slowdown, stats.longestGap() / slowdown,
                 ix.slots - covered.cardinality(), ix.slots - ix.occupiedSlots, elapsed,
-                options.synchronizedRegions().missingClasses());
+                options.synchronizedRegions().missingClasses(), coveragePointcuts);
     }
 
     /** Eligibility of a candidate ({@link Index#status}). */

@@ -46,7 +46,7 @@ class BaselinesTest {
         return new GenerationReport(r.intervalNanos(), r.profileSlowdown(), r.maxOccurrence(), r.joinPoints(), r.timelines(), r.slots(),
                 r.candidates(), r.candidatesWithinMaxOccurrence(), r.excludedSynchronized(), r.excludedInitializers(),
                 r.pointcuts(), r.selectedJoinPoints(), r.intervals(), r.intervalMeanNanos(), r.intervalStdDevNanos(),
-                r.longestGapNanos(), r.uncoveredSlots(), r.emptySlots(), 0, r.missingClasses());
+                r.longestGapNanos(), r.uncoveredSlots(), r.emptySlots(), 0, r.missingClasses(), r.coveragePointcuts());
     }
 
     @Test

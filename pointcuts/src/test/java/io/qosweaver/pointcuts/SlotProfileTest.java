@@ -116,7 +116,7 @@ class SlotProfileTest {
             }
         }
         assertThat(p.warnings()).isEmpty();
-        BinaryProfileReader.Summary s = BinaryProfileReader.readSlots(f, new NoSlots());
+        BinaryProfileReader.Summary s = BinaryProfileReader.summary(f);
         assertThat(s.meta()).containsEntry(BinaryProfileFormat.PROBE_COST_NANOS, "100")
                 .containsEntry(BinaryProfileFormat.TIME_BASE, "real: 100 ns taken out per join point");
         assertThat(s.joinPoints()).isEqualTo(200);
@@ -236,21 +236,65 @@ class SlotProfileTest {
         assertThat(p.entries()).isEqualTo(60);
     }
 
-    private static final class NoSlots implements BinaryProfileReader.SlotTarget {
-        @Override
-        public void signature(int id, String text) {
+    /**
+     * The coverage pass on 200 random profiles: Fig. 3's choice comes first, unchanged; then every
+     * slot with a join point has a control point; and no added pointcut could be left out.
+     */
+    @Test
+    void theCoveragePassCoversEverySlotWithAJoinPointAndAddsNothingNeedless() throws IOException {
+        Random rnd = new Random(11);
+        for (int i = 0; i < 200; i++) {
+            long t = 100 * (1 + rnd.nextInt(5));
+            int m = 1 + rnd.nextInt(3);
+            Random3 p = randomProfile(rnd, 1000 + i, 100);
+            PointcutGenerator.Options fig3 = PointcutGenerator.Options.of(Duration.ofNanos(t), m);
+            GenerationReport plain = new PointcutGenerator(fig3).generate(p.memory());
+            GenerationReport covered = new PointcutGenerator(fig3.withCoverAll(true)).generate(p.memory());
+            String what = "iteration " + i;
+            assertThat(covered.pointcuts().subList(0, plain.pointcuts().size())).as(what).isEqualTo(plain.pointcuts());
+            assertThat(covered.coveragePointcuts()).as(what)
+                    .isEqualTo(covered.pointcuts().size() - plain.pointcuts().size());
+            assertThat(covered.uncoveredSlots()).as(what).isEqualTo(covered.emptySlots());
+            List<GenerationReport.GeneratedPointcut> added = covered.pointcuts().subList(plain.pointcuts().size(),
+                    covered.pointcuts().size());
+            PointcutGenerator g = new PointcutGenerator(fig3);
+            for (GenerationReport.GeneratedPointcut leftOut : added) {
+                List<GenerationReport.GeneratedPointcut> without = new ArrayList<>(covered.pointcuts());
+                without.remove(leftOut);
+                assertThat(g.evaluate(p.memory(), without).uncoveredSlots()).as(what + ", without " + leftOut)
+                        .isGreaterThan(covered.emptySlots());
+            }
+            assertThat(plain.coveragePointcuts()).isEqualTo(-1);
         }
+    }
 
-        @Override
-        public void pair(int id, int callerId, int calleeId) {
+    /**
+     * Three slots, a pair that occurs once in each, and three pairs that occur twice in one slot
+     * each: Fig. 3 with a large m takes the three cheap classes first (six control points), the
+     * coverage pass the one pair that covers all three (three).
+     */
+    @Test
+    void theCoveragePassPaysPerSlotCovered() {
+        Profile.Builder b = Profile.builder();
+        String run = "void a.A.run()";
+        for (int s = 0; s < 3; s++) {
+            long base = s * 1000L;
+            b.joinPoint(base + 10, 1, run, "void a.A.every()");
+            b.joinPoint(base + 20, 1, run, "void a.A.only" + s + "()");
+            b.joinPoint(base + 30, 1, run, "void a.A.only" + s + "()");
         }
-
-        @Override
-        public void timeline(int index, long threadId, long startNanos) {
-        }
-
-        @Override
-        public void slot(int timeline, long slot, int entries, int[] pairs, int[] counts, int[] first, int[] last) {
-        }
+        Profile p = b.build();
+        PointcutGenerator.Options o = PointcutGenerator.Options.of(Duration.ofNanos(1000), 1);
+        GenerationReport covered = new PointcutGenerator(o.withCoverAll(true)).generate(p);
+        assertThat(covered.pointcuts()).extracting(GenerationReport.GeneratedPointcut::callee)
+                .containsExactly("void a.A.every()");
+        assertThat(covered.selectedJoinPoints()).isEqualTo(3);
+        assertThat(covered.coverageMaxOccurrence()).isEqualTo(3);
+        assertThat(covered.toText()).contains("coverage pass        1 pointcuts added to cover every slot with a join point"
+                + " (m raised to 3 for them)");
+        GenerationReport fig3 = new PointcutGenerator(PointcutGenerator.Options.of(Duration.ofNanos(1000), 1000))
+                .generate(p);
+        assertThat(fig3.selectedJoinPoints()).isEqualTo(6);
+        assertThat(fig3.uncoveredSlots()).isZero();
     }
 }

@@ -5,6 +5,8 @@ import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.agent.unit.callprobe.SignatureTable;
 import io.qosweaver.pointcuts.BinaryProfileFormat;
 import io.qosweaver.pointcuts.BinaryProfileWriter;
+import io.qosweaver.pointcuts.ProfileWriter;
+import io.qosweaver.pointcuts.SlotProfileWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,13 +31,15 @@ import java.util.concurrent.locks.LockSupport;
 final class ProfileRecording {
     /** The writer wakes at least this often to write what the probes handed off. */
     private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /** Probes per timed run of the cost measurement: about 10 ms each on a current machine. */
+    private static final int CALIBRATION_CALLS = 200_000;
 
     final Path file;
     private final ProfilingArgs args;
     private final SignatureTable table;
     private final AgentLog log;
     private final CallProbe.Session session;
-    private final BinaryProfileWriter writer;
+    private final ProfileWriter writer;
     private final Thread thread;
     private int[] fileIds = new int[0];
     private volatile boolean stopRequested;
@@ -59,8 +63,21 @@ final class ProfileRecording {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        this.writer = BinaryProfileWriter.open(file,
-                new BinaryProfileWriter.Limits(args.maxSignatures(), args.maxThreads(), args.maxBytes()));
+        ProfileWriter.Limits limits = new ProfileWriter.Limits(args.maxSignatures(), args.maxThreads(), args.maxBytes());
+        if (args.joinPoints()) {
+            this.writer = BinaryProfileWriter.open(file, limits);
+        } else {
+            long cost = args.probeCostNanos();
+            String how = "given (probeCost=)";
+            if (cost == ProfilingArgs.MEASURE) {
+                cost = Math.round(CallProbe.measureCost(CALIBRATION_CALLS));
+                how = "measured: the median of 5 x " + CALIBRATION_CALLS + " probes into a private session";
+            }
+            this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), cost);
+            writer.meta("probeCostSource", how);
+            log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; " + cost
+                    + " ns of probe taken out per join point (" + how + ")");
+        }
         writer.meta("include", String.join("+", args.include()));
         writer.meta("started", Instant.now().toString());
         this.session = new CallProbe.Session(args.bufferBytes(), args.maxThreads());

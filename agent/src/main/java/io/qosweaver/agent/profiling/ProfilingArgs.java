@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The profiling mode's agent arguments:
- * {@code profile=OUT.qwp,include=PKG[+PKG...][,start=paused][,maxBytes=SIZE][,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N][,debug=true]}.
+ * {@code profile=OUT.qwp,include=PKG[+PKG...][,start=paused][,format=slots|joinpoints][,slot=DURATION][,probeCost=auto|none|DURATION][,maxBytes=SIZE][,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N][,debug=true]}.
  *
  * <p>The JVM hands the agent one string and the agent splits it at commas, so the packages of
  * {@code include} are separated by {@code +} (or {@code ;}, which needs quoting in a shell).
@@ -23,9 +23,21 @@ import java.util.Map;
  * @param bufferBytes the bound on join points buffered in memory before the writer thread has
  *     written them (all threads together)
  * @param metricsPort -1: no HTTP endpoint; 0: a free port
+ * @param joinPoints true: write every join point (binary profile version 1, the exact record; about
+ *     7 bytes a join point); false, the default: slot summaries (version 2), whose size grows with
+ *     the profiled time, not with the join points
+ * @param slotNanos the base slot of slot summaries; target intervals must be multiples of it
+ * @param probeCostNanos the probe's cost per join point taken out of the time stamps of slot
+ *     summaries: {@link #MEASURE} (the default: measured when recording starts), 0 (none: profile
+ *     time), or a fixed number of nanoseconds
  */
-public record ProfilingArgs(Path out, List<String> include, boolean paused, long maxBytes, int maxSignatures,
-        int maxThreads, long bufferBytes, int metricsPort, boolean debug) {
+public record ProfilingArgs(Path out, List<String> include, boolean paused, boolean joinPoints, long slotNanos,
+        long probeCostNanos, long maxBytes, int maxSignatures, int maxThreads, long bufferBytes, int metricsPort,
+        boolean debug) {
+
+    /** {@code probeCost=auto}: measure the probe's cost when recording starts. */
+    public static final long MEASURE = -1;
+    public static final long DEFAULT_SLOT_NANOS = 1_000_000L;
 
     public static final long DEFAULT_MAX_BYTES = 1L << 30;
     public static final int DEFAULT_MAX_SIGNATURES = 1 << 20;
@@ -33,7 +45,8 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, long
     public static final long DEFAULT_BUFFER_BYTES = 64L << 20;
 
     static final String USAGE = "usage: -javaagent:qosweaver-agent.jar=profile=OUT.qwp,include=PKG[+PKG...]"
-            + "[,start=paused][,maxBytes=SIZE][,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N]";
+            + "[,start=paused][,format=slots|joinpoints][,slot=1ms][,probeCost=auto|none|50ns][,maxBytes=SIZE]"
+            + "[,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N]";
 
     public ProfilingArgs {
         include = List.copyOf(include);
@@ -102,6 +115,25 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, long
                 default -> throw new IllegalArgumentException("agent argument start=" + start + " must be now or paused");
             };
         }
+        String format = kv.remove("format");
+        boolean joinPoints = false;
+        if (format != null) {
+            joinPoints = switch (format) {
+                case "joinpoints" -> true;
+                case "slots" -> false;
+                default -> throw new IllegalArgumentException("agent argument format=" + format + " must be slots (slot"
+                        + " summaries, the default) or joinpoints (every join point)");
+            };
+        }
+        String slotArg = kv.remove("slot");
+        long slotNanos = slotArg == null ? DEFAULT_SLOT_NANOS : duration(slotArg, "slot", 1, Integer.MAX_VALUE);
+        String cost = kv.remove("probeCost");
+        long probeCost = cost == null || cost.equals("auto") ? MEASURE
+                : cost.equals("none") ? 0 : duration(cost, "probeCost", 0, 1_000_000);
+        if (joinPoints && (slotArg != null || cost != null)) {
+            throw new IllegalArgumentException("slot= and probeCost= apply to slot summaries; format=joinpoints records"
+                    + " every join point with its time as measured");
+        }
         long maxBytes = size(kv.remove("maxBytes"), "maxBytes", DEFAULT_MAX_BYTES);
         int maxSignatures = (int) number(kv.remove("maxSignatures"), "maxSignatures", DEFAULT_MAX_SIGNATURES, 1,
                 Integer.MAX_VALUE);
@@ -114,8 +146,8 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, long
             throw new IllegalArgumentException("unknown agent argument(s) " + kv.keySet() + " in profile mode (" + USAGE
                     + ")");
         }
-        return new ProfilingArgs(Path.of(out), include, paused, maxBytes, maxSignatures, maxThreads, bufferBytes, port,
-                debug);
+        return new ProfilingArgs(Path.of(out), include, paused, joinPoints, slotNanos, probeCost, maxBytes, maxSignatures,
+                maxThreads, bufferBytes, port, debug);
     }
 
     /** The agent argument string that profiles these packages into {@code out} (the form {@link #parse} reads). */
@@ -147,6 +179,29 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, long
         }
         throw new IllegalArgumentException("agent argument " + key + "=" + v
                 + " must be a positive size in bytes, with an optional k, m or g suffix (e.g. 256m)");
+    }
+
+    /** {@code 1ms}, {@code 500us}, {@code 40ns}, {@code 1s}, or plain nanoseconds, within [min, max] ns. */
+    static long duration(String v, String key, long min, long max) {
+        String s = v.strip().toLowerCase(Locale.ROOT);
+        long unit = 1;
+        for (String[] u : new String[][] {{"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}}) {
+            if (s.endsWith(u[0])) {
+                unit = Long.parseLong(u[1]);
+                s = s.substring(0, s.length() - u[0].length());
+                break;
+            }
+        }
+        try {
+            long n = Long.parseLong(s.strip());
+            if (n <= Long.MAX_VALUE / unit && n * unit >= min && n * unit <= max) {
+                return n * unit;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("agent argument " + key + "=" + v + " must be a duration from " + min
+                + " ns to " + max + " ns, e.g. 1ms, 500us or 40ns");
     }
 
     private static long number(String v, String key, long dflt, long min, long max) {

@@ -59,9 +59,13 @@ class ProfilingSessionTest {
         }
     }
 
+    /** A session writing every join point (version 1) unless {@code extra} names a format. */
     private ProfilingSession start(String extra) {
-        ProfilingArgs args = ProfilingArgs.parse("profile=" + dir.resolve("p.qwp") + ",include=io.qosweaver.testtargets.profiled"
-                + "+org.nothing" + extra);
+        return start(ProfilingArgs.parse("profile=" + dir.resolve("p.qwp") + ",include=io.qosweaver.testtargets.profiled"
+                + "+org.nothing" + (extra.contains("format=") ? "" : ",format=joinpoints") + extra));
+    }
+
+    private ProfilingSession start(ProfilingArgs args) {
         profiling = ProfilingSession.start(args, inst, new AgentLog(new PrintStream(logged, true, StandardCharsets.UTF_8), false));
         return profiling;
     }
@@ -302,6 +306,42 @@ class ProfilingSessionTest {
         return bytes.get();
     }
 
+    /**
+     * By default the profile is slot summaries (version 2) whose time stamps have the probe's
+     * measured cost taken out: the thread's timeline is shorter than the run by at least half of
+     * what the probes cost (all of it, but for join points closer together than the estimate).
+     */
+    @Test
+    void slotSummariesAreTheDefaultAndTakeTheProbesCostOut() throws Exception {
+        Path file = dir.resolve("slots.qwp");
+        ProfilingArgs args = ProfilingArgs.parse("profile=" + file + ",include=io.qosweaver.testtargets.profiled");
+        assertThat(args.joinPoints()).isFalse();
+        assertThat(args.slotNanos()).isEqualTo(1_000_000);
+        assertThat(args.probeCostNanos()).isEqualTo(ProfilingArgs.MEASURE);
+        start(args);
+        Calls c = new Calls();
+        long t0 = System.nanoTime();
+        assertThat(c.run(100_000)).isPositive();
+        long wall = System.nanoTime() - t0;
+        assertThat(profiling.stop()).contains(" join points, 1 threads"); // and the constructor's super()
+
+        assertThat(BinaryProfileReader.version(file)).isEqualTo(2);
+        Map<String, Long> byCallee = new LinkedHashMap<>();
+        BinaryProfileReader.Summary s = ProfileFiles.forEachPair(file,
+                (thread, caller, callee, count) -> byCallee.merge(callee, count, Long::sum));
+        assertThat(byCallee).containsEntry(LEAF, 200_000L).containsEntry(TWICE, 100_000L);
+        long cost = Long.parseLong(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_COST_NANOS));
+        assertThat(cost).isPositive();
+        assertThat(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.TIME_BASE)).startsWith("real: " + cost + " ns");
+        assertThat(log()).contains(cost + " ns of probe taken out per join point (measured");
+
+        io.qosweaver.pointcuts.SlotProfile p = io.qosweaver.pointcuts.SlotProfile.read(List.of(file), 1_000_000);
+        assertThat(p.timelines()).isEqualTo(1);
+        long span = p.timelineEnd(0) - p.timelineStart(0);
+        assertThat(span).as("the timeline, after %d ns per join point was taken out of a %d ns run", cost, wall)
+                .isLessThanOrEqualTo(wall - 500_000 * cost / 2);
+    }
+
     @Test
     void arguments() {
         ProfilingArgs a = ProfilingArgs.parse("profile=/t/p.qwp,include=org.jfree+org.rivermonitor;org.x.*,start=paused,"
@@ -324,5 +364,23 @@ class ProfilingSessionTest {
         assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=io.qosweaver")).hasMessageContaining("never profiled");
         assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,maxBytes=1x")).hasMessageContaining("256m");
         assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,policy=x")).hasMessageContaining("cannot be combined");
+
+        ProfilingArgs slots = ProfilingArgs.parse("profile=p,include=a,slot=10ms,probeCost=40ns");
+        assertThat(slots.joinPoints()).isFalse();
+        assertThat(slots.slotNanos()).isEqualTo(10_000_000);
+        assertThat(slots.probeCostNanos()).isEqualTo(40);
+        assertThat(ProfilingArgs.parse("profile=p,include=a,probeCost=none").probeCostNanos()).isZero();
+        assertThat(ProfilingArgs.parse("profile=p,include=a,slot=500us,probeCost=auto").slotNanos()).isEqualTo(500_000);
+        assertThat(ProfilingArgs.parse("profile=p,include=a,format=joinpoints").joinPoints()).isTrue();
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,format=joinpoints,slot=1ms"))
+                .hasMessageContaining("apply to slot summaries");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,format=xml"))
+                .hasMessageContaining("format=xml must be slots");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,slot=0"))
+                .hasMessageContaining("slot=0 must be a duration");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,slot=3s"))
+                .hasMessageContaining("slot=3s must be a duration");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,probeCost=fast"))
+                .hasMessageContaining("probeCost=fast must be a duration");
     }
 }

@@ -47,6 +47,12 @@ public final class PointcutsCommand implements Callable<Integer> {
                     + " the target interval is then real time (default ${DEFAULT-VALUE}: profile time is real time)")
     double profileSlowdown;
 
+    @Option(names = "--cover-all",
+            description = "after Fig. 3, cover every slot that has a join point but no control point, choosing by join"
+                    + " points per slot covered with m raised only for those slots (the longest gap then stays near"
+                    + " 2 x the interval)")
+    boolean coverAll;
+
     @Option(names = "--class-path", split = ":", paramLabel = "PATH",
             description = "the profiled application's jars/dirs, for calls inside synchronized code that the profile"
                     + " does not record itself (a text profile, an older binary one); the agent's profiles do, and"
@@ -79,7 +85,7 @@ public final class PointcutsCommand implements Callable<Integer> {
                 return 2;
             }
             PointcutGenerator.Options options = new PointcutGenerator.Options(interval, maxOccurrence, regions,
-                    profileSlowdown);
+                    profileSlowdown, coverAll);
             PrintStream report = json ? System.err : System.out;
             GenerationReport r;
             if (into == null) {

@@ -2,6 +2,7 @@ package io.qosweaver.cli.profile;
 
 import io.qosweaver.cli.launch.JavaCommand;
 
+import io.qosweaver.pointcuts.BinaryProfileFormat;
 import io.qosweaver.pointcuts.BinaryProfileReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,6 +50,20 @@ public final class ProfileCommand implements Callable<Integer> {
 
     @Option(names = "--max-bytes", paramLabel = "SIZE", description = "stop recording past this size (e.g. 256m)")
     String maxBytes;
+
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "slots (the default: per thread and slot, each call pair's count and first and last time;"
+                    + " size grows with the profiled time, not the calls) or joinpoints (every call: about 7 bytes each)")
+    String format;
+
+    @Option(names = "--slot", paramLabel = "DURATION",
+            description = "the base slot of slot summaries (default 1ms); `pointcuts --interval` must be a multiple of it")
+    String slot;
+
+    @Option(names = "--probe-cost", paramLabel = "auto|none|DURATION",
+            description = "the profiler's own cost per call, taken out of the recorded times so that they are the"
+                    + " application's time: auto (the default: measured when recording starts), none, or e.g. 40ns")
+    String probeCost;
 
     @Mixin
     JavaCommand java = new JavaCommand();
@@ -117,7 +132,7 @@ public final class ProfileCommand implements Callable<Integer> {
         return files;
     }
 
-    private List<String> options() {
+    List<String> options() {
         List<String> o = new ArrayList<>();
         if (paused) {
             o.add("start=paused");
@@ -127,6 +142,15 @@ public final class ProfileCommand implements Callable<Integer> {
         }
         if (maxBytes != null) {
             o.add("maxBytes=" + maxBytes);
+        }
+        if (format != null) {
+            o.add("format=" + format);
+        }
+        if (slot != null) {
+            o.add("slot=" + slot);
+        }
+        if (probeCost != null) {
+            o.add("probeCost=" + probeCost);
         }
         return o;
     }
@@ -144,11 +168,15 @@ public final class ProfileCommand implements Callable<Integer> {
     }
 
     static String summary(Path profile) throws IOException {
-        BinaryProfileReader.Summary s = BinaryProfileReader.read(profile, (time, thread, caller, callee) -> { });
+        boolean slots = BinaryProfileReader.version(profile) == 2;
+        BinaryProfileReader.Summary s = BinaryProfileReader.summary(profile);
         long bytes = Files.size(profile);
         String limit = s.meta().get("limit");
+        String cost = s.meta().get(BinaryProfileFormat.PROBE_COST_NANOS);
         return profile + ": " + s.joinPoints() + " join points, " + s.threads() + " threads, " + s.signatures()
                 + " signatures, " + bytes + " bytes"
+                + (slots ? " (slot summaries of " + s.slotNanos() / 1000 + " us, " + cost + " ns of probe taken out per"
+                        + " join point)" : "")
                 + (limit == null ? "" : "; PARTIAL, a limit stopped the recording: " + limit);
     }
 }

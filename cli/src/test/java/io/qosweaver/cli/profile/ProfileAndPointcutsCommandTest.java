@@ -140,6 +140,33 @@ class ProfileAndPointcutsCommandTest {
                 .hasMessageContaining("agent jar not found");
     }
 
+    @Test
+    void profileCommandPassesTheFormatSlotAndProbeCostToTheAgent() {
+        ProfileCommand c = new ProfileCommand();
+        new picocli.CommandLine(c).parseArgs("--include", "org.jfree", "--out", "p.qwp", "--format", "slots", "--slot",
+                "10ms", "--probe-cost", "40ns", "--", "java", "-jar", "app.jar");
+        assertThat(c.options()).containsExactly("format=slots", "slot=10ms", "probeCost=40ns");
+        ProfileCommand plain = new ProfileCommand();
+        new picocli.CommandLine(plain).parseArgs("--include", "org.jfree", "--out", "p.qwp", "--", "java", "-jar", "a.jar");
+        assertThat(plain.options()).as("the agent's defaults: slot summaries of 1 ms, the probe's cost measured").isEmpty();
+    }
+
+    /**
+     * Fig. 4 with m = 1 leaves slots 1 to 3 without a control point; --cover-all covers them all,
+     * after Fig. 3's f1 and f6.
+     */
+    @Test
+    void pointcutsCommandCoversEverySlotWhenAsked() throws Exception {
+        Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
+        Run plain = run("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "1", "--json");
+        assertThat(plain.exit).as(plain.err).isZero();
+        assertThat(plain.out).contains("\"uncovered_slots\": 3").contains("\"coverage_pointcuts\": null");
+        Run r = run("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "1", "--cover-all", "--json");
+        assertThat(r.exit).as(r.err).isZero();
+        assertThat(r.out).contains("\"uncovered_slots\": 0");
+        assertThat(r.err).contains("coverage pass").contains("pointcuts added to cover every slot with a join point");
+    }
+
     /** Each start of a recording writes a new file: OUT, OUT-2, OUT-3, ...; all are summarized. */
     @Test
     void theNumberedProfilesOfSeveralRecordingsAreFound() throws Exception {
