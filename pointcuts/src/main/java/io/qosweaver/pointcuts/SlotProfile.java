@@ -102,6 +102,10 @@ public final class SlotProfile {
         return signatures[id];
     }
 
+    public int signatureCount() {
+        return signatures.length;
+    }
+
     /** Distinct (caller, callee) pairs, ids in the order of their first join point. */
     public int pairs() {
         return pairCaller.length;

@@ -22,7 +22,7 @@ import io.qosweaver.model.policy.PolicyText;
 import io.qosweaver.pointcuts.ClassFileSynchronizedRegions;
 import io.qosweaver.pointcuts.GenerationReport;
 import io.qosweaver.pointcuts.PointcutGenerator;
-import io.qosweaver.pointcuts.Profile;
+import io.qosweaver.pointcuts.SlotProfile;
 import io.qosweaver.pointcuts.SynchronizedRegions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,21 +69,26 @@ public final class Pointcuts {
      * @param kind     {@link #GENERATED} (t, m), {@link #RANDOM} (m = how many candidates), {@link #ALL}
      *                 or {@link #FILE} (a policy file's control points, {@code file} relative to the root)
      */
-    public record ParamSet(String name, String kind, Duration interval, int maxOccurrence, String file) {
+    public record ParamSet(String name, String kind, Duration interval, int maxOccurrence, String file, boolean coverAll) {
         public static ParamSet generated(Duration t, int m) {
-            return new ParamSet("t" + fmtMs(t) + "ms-m" + m, GENERATED, t, m, null);
+            return new ParamSet("t" + fmtMs(t) + "ms-m" + m, GENERATED, t, m, null, false);
+        }
+
+        /** Fig. 3 with t and m, then the coverage pass: every slot with a join point gets a control point. */
+        public static ParamSet covering(Duration t, int m) {
+            return new ParamSet("t" + fmtMs(t) + "ms-m" + m + "-cover", GENERATED, t, m, null, true);
         }
 
         public static ParamSet random(int k) {
-            return new ParamSet(RANDOM + k, RANDOM, null, k, null);
+            return new ParamSet(RANDOM + k, RANDOM, null, k, null, false);
         }
 
         public static ParamSet all() {
-            return new ParamSet(ALL, ALL, null, 0, null);
+            return new ParamSet(ALL, ALL, null, 0, null, false);
         }
 
         public static ParamSet handwritten() {
-            return new ParamSet("handwritten", FILE, null, 0, HANDWRITTEN_POLICY);
+            return new ParamSet("handwritten", FILE, null, 0, HANDWRITTEN_POLICY, false);
         }
 
         /**
@@ -92,14 +97,15 @@ public final class Pointcuts {
          */
         public static ParamSet parse(String name) {
             String n = name.strip();
-            java.util.regex.Matcher g = java.util.regex.Pattern.compile("t(\\d+(?:\\.\\d+)?)ms-m(\\d+)").matcher(n);
+            java.util.regex.Matcher g = java.util.regex.Pattern.compile("t(\\d+(?:\\.\\d+)?)ms-m(\\d+)(-cover)?")
+                    .matcher(n);
             if (g.matches()) {
                 long nanos = Math.round(Double.parseDouble(g.group(1)) * 1e6);
                 int m = Integer.parseInt(g.group(2));
                 if (nanos <= 0 || m < 1) {
                     throw new IllegalArgumentException("parameter set '" + n + "': t and m must be positive");
                 }
-                return generated(Duration.ofNanos(nanos), m);
+                return g.group(3) != null ? covering(Duration.ofNanos(nanos), m) : generated(Duration.ofNanos(nanos), m);
             }
             java.util.regex.Matcher r = java.util.regex.Pattern.compile("random(\\d+)").matcher(n);
             if (r.matches() && Integer.parseInt(r.group(1)) > 0) {
@@ -112,7 +118,7 @@ public final class Pointcuts {
                 return handwritten();
             }
             throw new IllegalArgumentException("unknown parameter set '" + n + "'; use t<ms>ms-m<m> (e.g. t10ms-m50), "
-                    + "random<k>, all or handwritten");
+                    + "t<ms>ms-m<m>-cover (with the coverage pass), random<k>, all or handwritten");
         }
 
         private static String fmtMs(Duration t) {
@@ -121,7 +127,10 @@ public final class Pointcuts {
         }
     }
 
-    /** The paper's eight, ours (t = 10 ms, m = 3000 per chart), random 15, all, and the hand-written policy. */
+    /**
+     * The paper's eight, ours (t = 10 ms, m = 3000 per chart), the paper's t = 10 ms and m = 1 with
+     * the coverage pass, random 15, all, and the hand-written policy.
+     */
     public static List<ParamSet> defaultSets(int profiledCharts) {
         List<ParamSet> sets = new ArrayList<>();
         for (long t : new long[] {10, 100}) {
@@ -130,6 +139,7 @@ public final class Pointcuts {
             }
         }
         sets.add(ParamSet.generated(Duration.ofMillis(10), POINTS_PER_CHART * profiledCharts));
+        sets.add(ParamSet.covering(Duration.ofMillis(10), profiledCharts));
         sets.add(ParamSet.random(15));
         sets.add(ParamSet.all());
         sets.add(ParamSet.handwritten());
@@ -150,8 +160,8 @@ public final class Pointcuts {
      * @param intervalClients  concurrency levels of the interval windows (paper: 1, 10, 20, 40)
      * @param flash            the flash crowd of the runs with collection (null: none)
      * @param profileSlowdown  how many times slower the profiled charts ran than unprofiled ones, for
-     *                         the generator (null: measured when the profile is recorded, 1 for
-     *                         profiles given)
+     *                         the generator (null: 1, the profile's own time base, in which the agent
+     *                         took the probe's cost out; the recorded charts measure how well it holds)
      */
     public record Params(int chartHours, int rivers, int profiledCharts, List<String> include,
                          int overheadClients, double overheadWarmupS, double overheadWindowS,
@@ -206,7 +216,7 @@ public final class Pointcuts {
             m.put("interval_window_s", intervalWindowS);
             m.put("flash_crowd", flash == null ? null : flash.asMap());
             m.put("random_seed", randomSeed);
-            m.put("profile_slowdown", profileSlowdown == null ? "measured" : profileSlowdown);
+            m.put("profile_slowdown", profileSlowdown == null ? "none: the profile's time base" : profileSlowdown);
             return m;
         }
     }
@@ -239,8 +249,10 @@ public final class Pointcuts {
             List<Path> files = new ArrayList<>(givenProfiles);
             List<Double> chartMs = new ArrayList<>();
             List<Double> unprofiledMs = new ArrayList<>();
+            // the profile's own time base is real time (the agent takes the probe's cost out); a
+            // slowdown is applied only when given, and the recorded charts check the time base
             double slowdown = p.profileSlowdown() != null ? p.profileSlowdown() : 1.0;
-            String slowdownSource = p.profileSlowdown() != null ? "given" : "none";
+            String slowdownSource = p.profileSlowdown() != null ? "given" : "none: the profile's time base";
             if (files.isEmpty()) {
                 Path dir = Files.createDirectories(jars.dir().resolve("profiles"));
                 String agent = "-javaagent:" + jars.agentJar() + "=profile=" + dir.resolve("chart.qwp") + ",include="
@@ -254,25 +266,33 @@ public final class Pointcuts {
                     chartMs.add(round(r.chartMs()));
                 }
                 profiled.unprofiledChartMs().forEach(x -> unprofiledMs.add(round(x)));
-                if (p.profileSlowdown() == null) {
-                    double measured = profiled.slowdown();
-                    if (!(measured > 0 && measured < Double.POSITIVE_INFINITY)) {
-                        throw new IOException("could not measure the profile's slowdown: recorded charts "
-                                + chartMs + " ms, unprofiled " + unprofiledMs + " ms");
-                    }
-                    slowdown = measured;
-                    slowdownSource = "measured";
-                }
             }
             long t0 = System.nanoTime();
-            Profile profile = Profile.read(files);
+            Map<Long, SlotProfile> bySlot = new java.util.HashMap<>();
+            long firstSlot = Math.max(1, Math.round((sets.stream().filter(s -> s.interval() != null)
+                    .map(ParamSet::interval).findFirst().orElse(Duration.ofMillis(10))).toNanos() * slowdown));
+            SlotProfile profile = SlotProfile.read(files, firstSlot);
+            bySlot.put(firstSlot, profile);
             double readMs = (System.nanoTime() - t0) / 1e6;
+            TimeBase timeBase = TimeBase.of(files, unprofiledMs);
             PointcutsResult.ProfileInfo info = new PointcutsResult.ProfileInfo(files.stream().map(f -> f.getFileName().toString()).toList(),
-                    profile.size(), profile.timelineCount(), profile.signatureCount(), chartMs, unprofiledMs,
-                    round(slowdown), slowdownSource, round(readMs));
+                    profile.joinPoints(), profile.timelines(), profile.signatureCount(), chartMs, unprofiledMs,
+                    round(slowdown), slowdownSource, round(readMs), timeBase.spanMs(), timeBase.stretch(),
+                    timeBase.probeCostNanos());
             progress.update(String.format(Locale.ROOT, "[pointcuts] profile: %d join points on %d timeline(s), "
-                    + "read in %.0f ms; slowdown %.2f (%s)", profile.size(), profile.timelineCount(), readMs,
-                    slowdown, slowdownSource));
+                    + "read in %.0f ms; slowdown %.2f (%s); the profiled charts span %s ms of the profile's time"
+                    + " against %s ms unprofiled (stretch %s; probe cost taken out %s ns)", profile.joinPoints(),
+                    profile.timelines(), readMs, slowdown, slowdownSource, timeBase.spanMs(), unprofiledMs,
+                    timeBase.stretch() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", timeBase.stretch()),
+                    timeBase.probeCostNanos()));
+            double slowdownFinal = slowdown;
+            java.util.function.LongFunction<SlotProfile> slots = n -> bySlot.computeIfAbsent(n, k -> {
+                try {
+                    return SlotProfile.read(files, k);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
 
             // 2. generation, one policy file per set
             SynchronizedRegions regions = ClassFileSynchronizedRegions.fromClassPath(
@@ -287,7 +307,7 @@ public final class Pointcuts {
                 if (s.kind().equals(FILE)) {
                     Files.copy(layout.root().resolve(s.file()), out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 } else {
-                    GenerationReport g = generate(profile, s, regions, p.randomSeed(), slowdown);
+                    GenerationReport g = generate(slots, s, regions, p.randomSeed(), slowdownFinal);
                     generated.put(s.name(), g);
                     try {
                         Files.writeString(out, policy(template, s, g, files));
@@ -301,7 +321,8 @@ public final class Pointcuts {
                 countControlPoints(out); // refused here, not by the agent of the first run
                 policyOf.put(s.name(), out);
             }
-            profile = null; // the runs below do not need it; let the heap go
+            profile = null; // the runs below do not need them; let the heap go
+            bySlot.clear();
 
             // 3. the runs
             ChartLoadRunner loads = new ChartLoadRunner(progress);
@@ -355,16 +376,24 @@ public final class Pointcuts {
         }
     }
 
-    /** @param slowdown the profile's slowdown: t is real time, predicted intervals are real time */
-    static GenerationReport generate(Profile profile, ParamSet s, SynchronizedRegions regions, long seed,
-                                     double slowdown) {
+    /**
+     * @param profiles the profile summarized in slots of a length (the options' {@code slotNanos})
+     * @param slowdown the profile's slowdown: t is real time, predicted intervals are real time
+     */
+    static GenerationReport generate(java.util.function.LongFunction<SlotProfile> profiles, ParamSet s,
+                                     SynchronizedRegions regions, long seed, double slowdown) {
         return switch (s.kind()) {
-            case GENERATED -> new PointcutGenerator(new PointcutGenerator.Options(s.interval(), s.maxOccurrence(),
-                    regions, slowdown)).generate(profile);
+            case GENERATED -> {
+                PointcutGenerator.Options o = new PointcutGenerator.Options(s.interval(), s.maxOccurrence(), regions,
+                        slowdown, s.coverAll());
+                yield new PointcutGenerator(o).generate(profiles.apply(o.slotNanos()));
+            }
             case RANDOM, ALL -> {
                 // the baselines have no t of their own: slots of 10 ms, the paper's main setting
-                PointcutGenerator g = new PointcutGenerator(new PointcutGenerator.Options(Duration.ofMillis(10),
-                        Integer.MAX_VALUE, regions, slowdown));
+                PointcutGenerator.Options o = new PointcutGenerator.Options(Duration.ofMillis(10), Integer.MAX_VALUE,
+                        regions, slowdown);
+                PointcutGenerator g = new PointcutGenerator(o);
+                SlotProfile profile = profiles.apply(o.slotNanos());
                 List<GenerationReport.GeneratedPointcut> all = g.eligibleCandidates(profile);
                 yield g.evaluate(profile, s.kind().equals(ALL) ? all
                         : PointcutGenerator.randomSample(all, s.maxOccurrence(), seed));
@@ -479,6 +508,12 @@ public final class Pointcuts {
         out.add(String.format(Locale.ROOT, "Profile: %d join points on %d timeline(s) (%s); slowdown %.2f (%s): "
                         + "predicted intervals are profile time divided by it.", info.joinPoints(),
                 info.timelines(), String.join(", ", info.files()), info.profileSlowdown(), info.profileSlowdownSource()));
+        if (info.timeBaseStretch() != null) {
+            out.add(String.format(Locale.ROOT, "Time base: the recorded charts span %s ms of the profile's time (probe cost"
+                            + " taken out: %s ns per join point) against %s ms without the agent: stretch %.2f"
+                            + " (1 = real time; the goal is within 1.5x).", info.profiledSpanMs(), info.probeCostNanos(),
+                    info.unprofiledChartMs(), info.timeBaseStretch()));
+        }
         sets.forEach((n, s) -> {
             StringBuilder b = new StringBuilder(n).append(": ");
             b.append(s.pointcuts()).append(" pointcuts");

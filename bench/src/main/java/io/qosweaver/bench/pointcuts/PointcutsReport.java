@@ -59,10 +59,11 @@ public final class PointcutsReport {
         doc.keyValues("Profile", JsonWriter.MAPPER.convertValue(r.profile(), Map.class));
         doc.keyValues("Parameters", r.parameters());
         doc.keyValues("Machine", r.machine());
-        doc.paragraph("Predicted intervals are measured on the profile, whose time is stretched by the probe "
-                + "(agent/README.md, Profiling), and divided by the profile's slowdown (a recorded chart's time "
-                + "over the same chart's time on the app without the agent, see Profile), so that t and the "
-                + "predictions are real time; observed ones are measured by the scheduler at run time, between adjacent "
+        doc.paragraph("Predicted intervals are measured on the profile, in whose time the agent took out the "
+                + "probe's measured cost per join point (agent/README.md, Profiling), divided by a slowdown only "
+                + "when one was given; Profile's time_base_stretch is how much longer the recorded chart's thread "
+                + "ran in that time than the same chart on the app without the agent (1 = the time base is "
+                + "real time). Observed ones are measured by the scheduler at run time, between adjacent "
                 + "control points of one chart request. Overhead is against original (no agent) measured in "
                 + "the same invocation, before and after all sets; positive means worse.");
         doc.write(dir);

@@ -25,7 +25,8 @@ public record PointcutsResult(String experiment, String generatedAt, String comm
      */
     public record ProfileInfo(List<String> files, long joinPoints, int timelines, int signatures,
                               List<Double> chartMsWhileRecorded, List<Double> unprofiledChartMs,
-                              double profileSlowdown, String profileSlowdownSource, double readMs) {
+                              double profileSlowdown, String profileSlowdownSource, double readMs,
+                              List<Double> profiledSpanMs, Double timeBaseStretch, List<Long> probeCostNanos) {
     }
 
     /** Observed intervals with {@code clients} concurrent chart requests (Fig. 19: 1; Fig. 21: 10, 20, 40). */

@@ -22,18 +22,23 @@ class PointcutsTest {
     Path dir;
 
     /** The paper's Fig. 4 (a): f1..f6 in five 10 ms slots. */
+    /** The profile in slots of any length, as the experiment reads its files. */
+    static java.util.function.LongFunction<io.qosweaver.pointcuts.SlotProfile> slots(Profile p) {
+        return n -> io.qosweaver.pointcuts.SlotProfile.of(p, n);
+    }
+
     static Profile fig4() throws Exception {
         Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
         return Profile.read(List.of(root.resolve("pointcuts/src/test/resources/fig4.profile")));
     }
 
     @Test
-    void theDefaultSetsAreThePapersEightOursAndTheBaselines() {
+    void theDefaultSetsAreThePapersEightOursTheCoveringOneAndTheBaselines() {
         List<Pointcuts.ParamSet> sets = Pointcuts.defaultSets(1);
         assertThat(sets).extracting(Pointcuts.ParamSet::name).containsExactly("t10ms-m1", "t10ms-m50", "t10ms-m100",
-                "t10ms-m200", "t100ms-m1", "t100ms-m50", "t100ms-m100", "t100ms-m200", "t10ms-m3000", "random15", "all",
-                "handwritten");
-        assertThat(Pointcuts.defaultSets(3)).extracting(Pointcuts.ParamSet::name).contains("t10ms-m9000");
+                "t10ms-m200", "t100ms-m1", "t100ms-m50", "t100ms-m100", "t100ms-m200", "t10ms-m3000", "t10ms-m1-cover",
+                "random15", "all", "handwritten");
+        assertThat(Pointcuts.defaultSets(3)).extracting(Pointcuts.ParamSet::name).contains("t10ms-m9000", "t10ms-m3-cover");
         Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
         assertThat(root.resolve(Pointcuts.ParamSet.handwritten().file())).isRegularFile();
     }
@@ -57,29 +62,44 @@ class PointcutsTest {
     @Test
     void generationPerKindOnFig4() throws Exception {
         Profile p = fig4();
-        GenerationReport gen = Pointcuts.generate(p, Pointcuts.ParamSet.parse("t10ms-m3"), SynchronizedRegions.NONE, 1, 1.0);
+        GenerationReport gen = Pointcuts.generate(slots(p), Pointcuts.ParamSet.parse("t10ms-m3"), SynchronizedRegions.NONE, 1, 1.0);
         assertThat(gen.pointcuts()).extracting(GenerationReport.GeneratedPointcut::callee)
                 .containsExactlyInAnyOrder("void demo.Fig4.f2()", "void demo.Fig4.f4()");
-        GenerationReport all = Pointcuts.generate(p, Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 1.0);
+        GenerationReport all = Pointcuts.generate(slots(p), Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 1.0);
         assertThat(all.pointcuts()).hasSize(6);
         assertThat(all.selectedJoinPoints()).isEqualTo(p.size());
-        GenerationReport r1 = Pointcuts.generate(p, Pointcuts.ParamSet.random(2), SynchronizedRegions.NONE, 42, 1.0);
-        GenerationReport r2 = Pointcuts.generate(p, Pointcuts.ParamSet.random(2), SynchronizedRegions.NONE, 42, 1.0);
+        GenerationReport r1 = Pointcuts.generate(slots(p), Pointcuts.ParamSet.random(2), SynchronizedRegions.NONE, 42, 1.0);
+        GenerationReport r2 = Pointcuts.generate(slots(p), Pointcuts.ParamSet.random(2), SynchronizedRegions.NONE, 42, 1.0);
         assertThat(r1.pointcuts()).hasSize(2).isEqualTo(r2.pointcuts());
-        assertThatThrownBy(() -> Pointcuts.generate(p, Pointcuts.ParamSet.handwritten(), SynchronizedRegions.NONE, 1, 1.0))
+        assertThatThrownBy(() -> Pointcuts.generate(slots(p), Pointcuts.ParamSet.handwritten(), SynchronizedRegions.NONE, 1, 1.0))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Fig. 4 at m = 1: Fig. 3 takes f1 and f6, the coverage pass adds what the three middle slots need. */
+    @Test
+    void aCoveringSetCoversEverySlot() throws Exception {
+        Pointcuts.ParamSet s = Pointcuts.ParamSet.parse("t10ms-m1-cover");
+        assertThat(s).isEqualTo(Pointcuts.ParamSet.covering(java.time.Duration.ofMillis(10), 1));
+        assertThat(s.coverAll()).isTrue();
+        assertThat(Pointcuts.defaultSets(1)).contains(s);
+        GenerationReport plain = Pointcuts.generate(slots(fig4()), Pointcuts.ParamSet.parse("t10ms-m1"),
+                SynchronizedRegions.NONE, 1, 1.0);
+        GenerationReport covered = Pointcuts.generate(slots(fig4()), s, SynchronizedRegions.NONE, 1, 1.0);
+        assertThat(plain.uncoveredSlots()).isEqualTo(3);
+        assertThat(covered.uncoveredSlots()).isZero();
+        assertThat(covered.coveragePointcuts()).isPositive();
     }
 
     @Test
     void theSlowdownMakesTheSlotsLongerInProfileTimeForEveryKind() throws Exception {
         Profile p = fig4(); // 43 ms: 5 slots of 10 ms, 3 of 20 ms
-        GenerationReport gen = Pointcuts.generate(p, Pointcuts.ParamSet.parse("t10ms-m3"), SynchronizedRegions.NONE, 1, 2.0);
+        GenerationReport gen = Pointcuts.generate(slots(p), Pointcuts.ParamSet.parse("t10ms-m3"), SynchronizedRegions.NONE, 1, 2.0);
         assertThat(gen.slots()).isEqualTo(3);
         assertThat(gen.profileSlowdown()).isEqualTo(2.0);
         assertThat(gen.intervalNanos()).isEqualTo(10_000_000L);
-        GenerationReport all = Pointcuts.generate(p, Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 2.0);
+        GenerationReport all = Pointcuts.generate(slots(p), Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 2.0);
         assertThat(all.slots()).isEqualTo(3);
-        GenerationReport plain = Pointcuts.generate(p, Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 1.0);
+        GenerationReport plain = Pointcuts.generate(slots(p), Pointcuts.ParamSet.all(), SynchronizedRegions.NONE, 1, 1.0);
         assertThat(all.intervalMeanNanos()).isEqualTo(plain.intervalMeanNanos() / 2);
     }
 
@@ -88,7 +108,7 @@ class PointcutsTest {
         Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
         String template = Files.readString(root.resolve("examples/policies/river-monitor.yaml"));
         Pointcuts.ParamSet s = Pointcuts.ParamSet.parse("t10ms-m3");
-        GenerationReport g = Pointcuts.generate(fig4(), s, SynchronizedRegions.NONE, 1, 1.0);
+        GenerationReport g = Pointcuts.generate(slots(fig4()), s, SynchronizedRegions.NONE, 1, 1.0);
         String policy = Pointcuts.policy(template, s, g, List.of(Path.of("/tmp/x/chart-2.qwp")));
         assertThat(policy).startsWith("# bench pointcuts, parameter set t10ms-m3 (generated) from [chart-2.qwp].\n")
                 .contains("taskClasses:\n").contains("  - name: collector\n").contains("policy:\n  name: importance")
@@ -118,8 +138,8 @@ class PointcutsTest {
                 Pointcuts.ParamSet.handwritten());
         Profile p = fig4();
         Map<String, GenerationReport> gen = new LinkedHashMap<>();
-        gen.put("t10ms-m3", Pointcuts.generate(p, sets.get(0), SynchronizedRegions.NONE, 1, 1.0));
-        gen.put("all", Pointcuts.generate(p, sets.get(1), SynchronizedRegions.NONE, 1, 1.0));
+        gen.put("t10ms-m3", Pointcuts.generate(slots(p), sets.get(0), SynchronizedRegions.NONE, 1, 1.0));
+        gen.put("all", Pointcuts.generate(slots(p), sets.get(1), SynchronizedRegions.NONE, 1, 1.0));
         Map<String, Path> policies = new LinkedHashMap<>();
         for (Pointcuts.ParamSet s : sets) {
             policies.put(s.name(), Files.writeString(dir.resolve(s.name() + ".yaml"),
@@ -141,7 +161,7 @@ class PointcutsTest {
         Map<String, String> errors = new LinkedHashMap<>();
         errors.put("handwritten", "the app exited");
         PointcutsResult.ProfileInfo info = new PointcutsResult.ProfileInfo(List.of("fig4.profile"), p.size(), 1, 7, List.of(),
-                List.of(), 1.0, "none", 1.0);
+                List.of(), 1.0, "none", 1.0, List.of(), null, List.of());
         PointcutsResult r = Pointcuts.aggregate(false, "./qosweaver bench pointcuts", Map.of(), Map.of(), info, sets,
                 gen, policies, dir, originals, TestResults.scenario("original", 15_000, new long[] {20_000, 25_000}, null), without, with, errors);
 
