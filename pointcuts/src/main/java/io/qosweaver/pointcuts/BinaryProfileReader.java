@@ -129,11 +129,7 @@ public final class BinaryProfileReader {
         Map<String, String> meta = new LinkedHashMap<>();
         while (true) {
             long at = offset();
-            if (!more()) {
-                throw error(at, "truncated: the file ends without its end record after " + count
-                        + " join points (was the profiler stopped before it closed the file?)");
-            }
-            int tag = buf[pos++] & 0xFF;
+            int tag = nextTag(at, count);
             switch (tag) {
                 case BinaryProfileFormat.JOIN_POINT -> {
                     long ti = readUnsigned(at, "join point");
@@ -166,13 +162,7 @@ public final class BinaryProfileReader {
                 }
                 case BinaryProfileFormat.META -> meta.put(readString(at, "meta"), readString(at, "meta"));
                 case BinaryProfileFormat.END -> {
-                    long declared = readUnsigned(at, "end");
-                    if (declared != count) {
-                        throw error(at, "corrupt: the end record counts " + declared + " join points but the file has " + count);
-                    }
-                    if (more()) {
-                        throw error(offset(), "corrupt: data after the end record");
-                    }
+                    checkEnd(at, count, "the file has");
                     return new Summary(count, signatures, threads, meta, 0);
                 }
                 default -> throw error(at, String.format("corrupt: unknown record tag 0x%02x", tag));
@@ -267,11 +257,7 @@ public final class BinaryProfileReader {
         Map<String, String> meta = new LinkedHashMap<>();
         while (true) {
             long at = offset();
-            if (!more()) {
-                throw error(at, "truncated: the file ends without its end record after " + count
-                        + " join points (was the profiler stopped before it closed the file?)");
-            }
-            int tag = buf[pos++] & 0xFF;
+            int tag = nextTag(at, count);
             switch (tag) {
                 case BinaryProfileFormat.SLOT -> {
                     long tl = readUnsigned(at, "slot");
@@ -344,17 +330,31 @@ public final class BinaryProfileReader {
                 }
                 case BinaryProfileFormat.META -> meta.put(readString(at, "meta"), readString(at, "meta"));
                 case BinaryProfileFormat.END -> {
-                    long declared = readUnsigned(at, "end");
-                    if (declared != count) {
-                        throw error(at, "corrupt: the end record counts " + declared + " join points but the slots hold " + count);
-                    }
-                    if (more()) {
-                        throw error(offset(), "corrupt: data after the end record");
-                    }
+                    checkEnd(at, count, "the slots hold");
                     return new Summary(count, signatures, timelines, meta, slotNanos);
                 }
                 default -> throw error(at, String.format("corrupt: unknown record tag 0x%02x", tag));
             }
+        }
+    }
+
+    /** The next record's tag: the file must not end before its end record. */
+    private int nextTag(long at, long count) throws IOException {
+        if (!more()) {
+            throw error(at, "truncated: the file ends without its end record after " + count
+                    + " join points (was the profiler stopped before it closed the file?)");
+        }
+        return buf[pos++] & 0xFF;
+    }
+
+    /** The end record: the count it declares is the one read, and nothing follows it. */
+    private void checkEnd(long at, long count, String holds) throws IOException {
+        long declared = readUnsigned(at, "end");
+        if (declared != count) {
+            throw error(at, "corrupt: the end record counts " + declared + " join points but " + holds + " " + count);
+        }
+        if (more()) {
+            throw error(offset(), "corrupt: data after the end record");
         }
     }
 
