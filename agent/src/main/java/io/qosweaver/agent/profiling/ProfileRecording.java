@@ -68,15 +68,21 @@ final class ProfileRecording {
             this.writer = BinaryProfileWriter.open(file, limits);
         } else {
             long cost = args.probeCostNanos();
-            String how = "given (probeCost=)";
             if (cost == ProfilingArgs.MEASURE) {
-                cost = Math.round(CallProbe.measureCost(CALIBRATION_CALLS));
-                how = "measured: the median of 5 x " + CALIBRATION_CALLS + " probes into a private session";
+                // the profile's own gaps say what a probe costs where it runs; the calibration loop,
+                // which sees the probe alone, is the fallback for a recording of a few join points
+                long calibrated = Math.round(CallProbe.measureCost(CALIBRATION_CALLS));
+                this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), SlotProfileWriter.ESTIMATE,
+                        calibrated);
+                writer.meta("probeCostCalibrated", calibrated + " ns: the median of 5 x " + CALIBRATION_CALLS
+                        + " probes into a private session");
+                log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; the probe's cost is"
+                        + " estimated from the recording (a calibration loop measured " + calibrated + " ns)");
+            } else {
+                this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), cost);
+                log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; " + cost
+                        + " ns of probe taken out per join point (probeCost=)");
             }
-            this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), cost);
-            writer.meta("probeCostSource", how);
-            log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; " + cost
-                    + " ns of probe taken out per join point (" + how + ")");
         }
         writer.meta("include", String.join("+", args.include()));
         writer.meta("started", Instant.now().toString());
@@ -305,6 +311,8 @@ final class ProfileRecording {
         finished = true;
         String s = "profile " + file + ": " + joinPoints + " join points, " + threadCount + " threads, " + signatures
                 + " signatures, " + bytes + " bytes"
+                + (writer instanceof SlotProfileWriter w ? "; " + w.probeCostNanos() + " ns of probe taken out per join"
+                        + " point (" + w.probeCostSource() + ")" : "")
                 + (limitMessage != null ? "; PARTIAL, stopped by a limit: " + limitMessage : "")
                 + (session.dropped() > 0 ? "; " + session.dropped() + " join points DROPPED (the writer fell behind)" : "");
         if (failure != null) {

@@ -307,9 +307,10 @@ class ProfilingSessionTest {
     }
 
     /**
-     * By default the profile is slot summaries (version 2) whose time stamps have the probe's
-     * measured cost taken out: the thread's timeline is shorter than the run by at least half of
-     * what the probes cost (all of it, but for join points closer together than the estimate).
+     * By default the profile is slot summaries (version 2) whose time stamps have the probe's cost,
+     * estimated from the recording's own gaps, taken out: the thread's timeline is shorter than the
+     * run by at least half of what the probes cost (all of it, but for join points closer together
+     * than the estimate).
      */
     @Test
     void slotSummariesAreTheDefaultAndTakeTheProbesCostOut() throws Exception {
@@ -333,7 +334,9 @@ class ProfilingSessionTest {
         long cost = Long.parseLong(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_COST_NANOS));
         assertThat(cost).isPositive();
         assertThat(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.TIME_BASE)).startsWith("real: " + cost + " ns");
-        assertThat(log()).contains(cost + " ns of probe taken out per join point (measured");
+        assertThat(log()).contains("the probe's cost is estimated from the recording (a calibration loop measured")
+                .contains(cost + " ns of probe taken out per join point (estimated: the 1 % quantile of the first 65536"
+                        + " gaps");
 
         io.qosweaver.pointcuts.SlotProfile p = io.qosweaver.pointcuts.SlotProfile.read(List.of(file), 1_000_000);
         assertThat(p.timelines()).isEqualTo(1);
