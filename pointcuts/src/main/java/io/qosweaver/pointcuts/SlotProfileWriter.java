@@ -23,35 +23,20 @@ import java.util.Map;
  * slots of the application's own time. A correction that would make a thread's time go backwards
  * (a cost estimate above the real one) is clamped to the previous time and counted (meta
  * {@code clampedJoinPoints}, and {@code clamped}, which the generator shows as a warning, when more
- * than {@link #CLAMPED_WARNING} of the join points were).
- *
- * <p>With {@link #ESTIMATE} the cost is taken from the profile itself: the first {@link
- * #ESTIMATE_GAPS} gaps between consecutive join points of a thread are held back, and the cost is
- * their {@link #ESTIMATE_QUANTILE} quantile. Between two calls of real code there is a probe and
- * the work between the calls; somewhere in a profile of any size two calls follow each other with
- * next to no work between them, so the low end of the gaps is what one probe costs where it runs
- * (its cache misses, the calls the compiler did not inline), which a calibration loop does not
- * see. With fewer gaps than that by the end, the given fallback is used.
+ * than {@link #CLAMPED_WARNING} of the join points were). The meta records {@code probeCostNanos}
+ * and {@code timeBase} say what was taken out; with a cost of 0 they are the caller's to write
+ * (the agent corrects the times itself before they get here).
  */
 public final class SlotProfileWriter extends ProfileWriter {
     /** The default base slot: target intervals are multiples of it (1 ms, 10 ms, 100 ms ...). */
     public static final long DEFAULT_SLOT_NANOS = 1_000_000L;
     /** Offsets within a slot are ints: longer base slots could not be represented. */
     public static final long MAX_SLOT_NANOS = Integer.MAX_VALUE;
-    /** {@code probeCostNanos}: estimate the probe's cost from the profile's own gaps. */
-    public static final long ESTIMATE = -1;
-    static final int ESTIMATE_GAPS = 1 << 16;
-    static final double ESTIMATE_QUANTILE = 0.01;
-    /** Join points held back at most while estimating (gaps need two join points of a thread). */
-    static final int ESTIMATE_BUFFER = 1 << 17;
     /** Above this share of clamped join points the file says so as a warning. */
-    static final double CLAMPED_WARNING = 0.05;
+    public static final double CLAMPED_WARNING = 0.05;
 
     private final long slotNanos;
-    private long probeCostNanos;
-    private final long fallbackCostNanos;
-    private String costSource;
-    private Estimate estimate;
+    private final long probeCostNanos;
     private final Map<Long, Timeline> timelines = new HashMap<>();
     private final List<Timeline> order = new ArrayList<>();
     private final LongIntMap pairs = new LongIntMap(1024);
@@ -95,110 +80,32 @@ public final class SlotProfileWriter extends ProfileWriter {
      * @param probeCostNanos the probe's cost per join point to take out of the time stamps (0: none)
      */
     public SlotProfileWriter(OutputStream out, Limits limits, long slotNanos, long probeCostNanos) throws IOException {
-        this(out, limits, slotNanos, probeCostNanos, 0);
-    }
-
-    /**
-     * @param probeCostNanos a cost, or {@link #ESTIMATE}
-     * @param fallbackCostNanos with {@link #ESTIMATE}: the cost when the profile has too few gaps
-     *     (a calibration's)
-     */
-    public SlotProfileWriter(OutputStream out, Limits limits, long slotNanos, long probeCostNanos, long fallbackCostNanos)
-            throws IOException {
         super(out, limits, BinaryProfileFormat.VERSION_SLOTS);
         if (slotNanos < 1 || slotNanos > MAX_SLOT_NANOS) {
             throw new IllegalArgumentException("the base slot must be 1 ns to " + MAX_SLOT_NANOS + " ns, was " + slotNanos);
         }
-        if (probeCostNanos < 0 && probeCostNanos != ESTIMATE || fallbackCostNanos < 0) {
-            throw new IllegalArgumentException("the probe cost must not be negative, was " + probeCostNanos + " (fallback "
-                    + fallbackCostNanos + ")");
+        if (probeCostNanos < 0) {
+            throw new IllegalArgumentException("the probe cost must not be negative, was " + probeCostNanos);
         }
         this.slotNanos = slotNanos;
         this.probeCostNanos = probeCostNanos;
-        this.fallbackCostNanos = fallbackCostNanos;
-        if (probeCostNanos == ESTIMATE) {
-            estimate = new Estimate();
-        } else {
-            costSource = probeCostNanos == 0 ? "none" : "given";
-        }
         ensure(10);
         putUnsigned(slotNanos);
     }
 
     public static SlotProfileWriter open(Path file, Limits limits, long slotNanos, long probeCostNanos) throws IOException {
-        return open(file, limits, slotNanos, probeCostNanos, 0);
-    }
-
-    public static SlotProfileWriter open(Path file, Limits limits, long slotNanos, long probeCostNanos,
-            long fallbackCostNanos) throws IOException {
         return new SlotProfileWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), limits, slotNanos,
-                probeCostNanos, fallbackCostNanos);
-    }
-
-    /** The cost taken out per join point; {@link #ESTIMATE} while it is still being estimated. */
-    public long probeCostNanos() {
-        return probeCostNanos;
-    }
-
-    /** How the cost was found: none, given, or the estimate and its sample. */
-    public String probeCostSource() {
-        return costSource;
-    }
-
-    /** The join points held back while the cost is estimated, and the gaps between them per thread. */
-    private final class Estimate {
-        final long[] times = new long[ESTIMATE_BUFFER];
-        final long[] threads = new long[ESTIMATE_BUFFER];
-        final int[] callers = new int[ESTIMATE_BUFFER];
-        final int[] callees = new int[ESTIMATE_BUFFER];
-        int size;
-        final long[] gaps = new long[ESTIMATE_GAPS];
-        int gapCount;
-        final Map<Long, long[]> last = new HashMap<>();
-
-        /** Holds the join point back; true once enough is known to decide. */
-        boolean add(long time, long thread, int caller, int callee) {
-            times[size] = time;
-            threads[size] = thread;
-            callers[size] = caller;
-            callees[size] = callee;
-            size++;
-            long[] prev = last.get(thread);
-            if (prev == null) {
-                last.put(thread, new long[] {time});
-            } else {
-                if (time >= prev[0]) {
-                    gaps[gapCount++] = time - prev[0];
-                }
-                prev[0] = time;
-            }
-            return gapCount == gaps.length || size == times.length;
-        }
-    }
-
-    /** Decides the cost from the gaps held back, then records the held join points with it. */
-    private void decide() throws IOException {
-        Estimate e = estimate;
-        estimate = null;
-        if (e.gapCount >= 1000) {
-            long[] g = java.util.Arrays.copyOf(e.gaps, e.gapCount);
-            java.util.Arrays.sort(g);
-            probeCostNanos = g[(int) (ESTIMATE_QUANTILE * (g.length - 1))];
-            costSource = "estimated: the " + Math.round(ESTIMATE_QUANTILE * 100) + " % quantile of the first "
-                    + g.length + " gaps between join points of a thread, whose median is " + g[g.length / 2] + " ns";
-        } else {
-            probeCostNanos = fallbackCostNanos;
-            costSource = "fallback: only " + e.gapCount + " gaps between join points of a thread to estimate from";
-        }
-        for (int i = 0; i < e.size; i++) {
-            if (!recordNow(e.times[i], e.threads[i], e.callers[i], e.callees[i])) {
-                return;
-            }
-        }
+                probeCostNanos);
     }
 
     public long slotNanos() {
         return slotNanos;
+    }
+
+    /** The warning for {@code n} clamped join points. */
+    public static String clampedMessage(long n) {
+        return n + " join points came before the previous one of their thread once the probe's cost was taken out"
+                + " (the cost estimate exceeds the time between them); kept at the previous time";
     }
 
     /** Join points whose corrected time was clamped to keep their thread's time from going backwards. */
@@ -208,19 +115,6 @@ public final class SlotProfileWriter extends ProfileWriter {
 
     @Override
     boolean record(long timeNanos, long threadId, int callerId, int calleeId) throws IOException {
-        if (estimate != null) {
-            if (!estimate.last.containsKey(threadId) && threadLimit(estimate.last.size())) {
-                return false;
-            }
-            if (estimate.add(timeNanos, threadId, callerId, calleeId)) {
-                decide();
-            }
-            return true;
-        }
-        return recordNow(timeNanos, threadId, callerId, calleeId);
-    }
-
-    private boolean recordNow(long timeNanos, long threadId, int callerId, int calleeId) throws IOException {
         Timeline t = last;
         if (t == null || threadId != lastThreadId) {
             t = timelines.get(threadId);
@@ -266,20 +160,16 @@ public final class SlotProfileWriter extends ProfileWriter {
 
     @Override
     void finish() throws IOException {
-        if (estimate != null) {
-            decide();
-        }
         for (Timeline t : order) {
             t.slots.flush(t);
         }
-        meta(BinaryProfileFormat.PROBE_COST_NANOS, Long.toString(probeCostNanos));
-        meta("probeCostEstimate", costSource);
-        meta(BinaryProfileFormat.TIME_BASE, probeCostNanos == 0 ? "profile: the time stamps as recorded"
-                : "real: " + probeCostNanos + " ns taken out per join point");
-        meta("clampedJoinPoints", Long.toString(clamped));
-        if (clamped > CLAMPED_WARNING * count) {
-            meta("clamped", clamped + " join points came before the previous one of their thread once the probe's"
-                    + " cost was taken out (the cost estimate exceeds the time between them); kept at the previous time");
+        if (probeCostNanos > 0) {
+            meta(BinaryProfileFormat.PROBE_COST_NANOS, Long.toString(probeCostNanos));
+            meta(BinaryProfileFormat.TIME_BASE, "real: " + probeCostNanos + " ns taken out per join point");
+            meta("clampedJoinPoints", Long.toString(clamped));
+            if (clamped > CLAMPED_WARNING * count) {
+                meta("clamped", clampedMessage(clamped));
+            }
         }
     }
 }

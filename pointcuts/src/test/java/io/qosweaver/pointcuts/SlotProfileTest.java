@@ -123,56 +123,6 @@ class SlotProfileTest {
         assertThat(s.slotNanos()).isEqualTo(1000);
     }
 
-    /**
-     * 100 ns of probe before every call, and between two calls either no work (one gap in ten) or
-     * up to 2 us of it: the estimate is the probe, and the corrected timeline is the work alone.
-     */
-    @Test
-    void theProbeCostIsEstimatedFromTheGapsOfTheProfileItself() throws IOException {
-        Path f = dir.resolve("estimated.qwp");
-        Random rnd = new Random(3);
-        long work = 0;
-        long time = 1_000_000;
-        int n = 200_000;
-        String source;
-        long cost;
-        try (SlotProfileWriter w = SlotProfileWriter.open(f, ProfileWriter.Limits.DEFAULT, 1_000_000,
-                SlotProfileWriter.ESTIMATE, 35)) {
-            assertThat(w.probeCostNanos()).isEqualTo(SlotProfileWriter.ESTIMATE);
-            for (int k = 0; k < n; k++) {
-                if (k > 0) {
-                    long w1 = rnd.nextInt(10) == 0 ? 0 : rnd.nextInt(2000);
-                    work += w1;
-                    time += 100 + w1;
-                }
-                w.joinPoint(time, 1, "void a.A.run()", "void a.A.f" + (k % 3) + "()");
-            }
-            w.close();
-            cost = w.probeCostNanos();
-            source = w.probeCostSource();
-        }
-        assertThat(cost).isEqualTo(100);
-        assertThat(source).startsWith("estimated: the 1 % quantile of the first 65536 gaps");
-        SlotProfile p = SlotProfile.read(List.of(f), 1_000_000);
-        assertThat(p.joinPoints()).isEqualTo(n);
-        assertThat(p.timelineEnd(0) - p.timelineStart(0)).isEqualTo(work);
-        assertThat(p.warnings()).isEmpty();
-        assertThat(BinaryProfileReader.summary(f).meta()).containsEntry(BinaryProfileFormat.PROBE_COST_NANOS, "100")
-                .containsEntry("clampedJoinPoints", "0");
-
-        Path few = dir.resolve("few.qwp");
-        try (SlotProfileWriter w = SlotProfileWriter.open(few, ProfileWriter.Limits.DEFAULT, 1_000_000,
-                SlotProfileWriter.ESTIMATE, 35)) {
-            for (int k = 0; k < 100; k++) {
-                w.joinPoint(k * 1000L, 1, "void a.A.run()", "void a.A.f()");
-            }
-            w.close();
-            assertThat(w.probeCostNanos()).isEqualTo(35);
-            assertThat(w.probeCostSource()).startsWith("fallback: only 99 gaps");
-        }
-        assertThat(SlotProfile.read(List.of(few), 1_000_000).timelineEnd(0)).isEqualTo(99 * (1000 - 35));
-    }
-
     @Test
     void aCostAboveTheTimeBetweenJoinPointsIsClampedAndReported() throws IOException {
         Path f = dir.resolve("over.qwp");

@@ -198,6 +198,26 @@ public final class CallProbe {
         public Session(long maxBufferBytes, int maxThreads) {
             this.maxChunks = (int) Math.max(2, Math.min(Integer.MAX_VALUE, maxBufferBytes / (CHUNK * 16L)));
             this.maxThreads = maxThreads;
+            // created here, outside any probe: its first use loads and initializes classes
+            java.lang.management.ThreadMXBean t = null;
+            try {
+                t = java.lang.management.ManagementFactory.getThreadMXBean();
+                if (!t.isCurrentThreadCpuTimeSupported() || !t.isThreadCpuTimeEnabled()) {
+                    t = null;
+                } else {
+                    t.getCurrentThreadCpuTime();
+                }
+            } catch (RuntimeException | Error e) {
+                t = null;
+            }
+            this.threads = t;
+        }
+
+        private final java.lang.management.ThreadMXBean threads;
+
+        /** The calling thread's CPU time, -1 without a CPU clock; once per chunk, so its cost does not count. */
+        long cpuNow() {
+            return threads == null ? -1 : threads.getCurrentThreadCpuTime();
         }
 
         /** The thread that drains this session; producers unpark it when they need a chunk. */
@@ -237,6 +257,9 @@ public final class CallProbe {
             c.owner = null;
             c.size = 0;
             c.read = 0;
+            c.cpuStart = -1;
+            c.cpuEnd = -1;
+            c.wallEnd = -1;
             VarHandleHolder.PUBLISHED.setRelease(c, 0);
             free.offer(c);
         }
@@ -391,6 +414,9 @@ public final class CallProbe {
             Chunk c = chunk;
             if (c == null || c.size == CHUNK) {
                 if (c != null) {
+                    // the chunk's end on both clocks: the writer takes the time off the CPU out
+                    c.cpuEnd = session.cpuNow();
+                    c.wallEnd = System.nanoTime();
                     session.full.offer(c);
                 }
                 c = session.take(this);
@@ -399,6 +425,7 @@ public final class CallProbe {
                     session.dropped.incrementAndGet();
                     return;
                 }
+                c.cpuStart = session.cpuNow();
             }
             int n = c.size;
             c.times[n] = System.nanoTime();
@@ -412,6 +439,14 @@ public final class CallProbe {
     /** Up to {@link #CHUNK} join points of one thread, in time order. */
     public static final class Chunk {
         public final long[] times = new long[CHUNK];
+        /**
+         * The thread's CPU time just before the chunk's first join point and just after its last
+         * (-1 where unknown: no CPU clock, or a chunk not filled), and the wall time with the
+         * latter: a thread that was off its CPU (preempted, a GC pause) shows the difference.
+         */
+        public long cpuStart = -1;
+        public long cpuEnd = -1;
+        public long wallEnd = -1;
         public final int[] callers = new int[CHUNK];
         public final int[] callees = new int[CHUNK];
         int size; // producer only

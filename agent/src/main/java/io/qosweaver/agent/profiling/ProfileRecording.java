@@ -40,6 +40,9 @@ final class ProfileRecording {
     private final AgentLog log;
     private final CallProbe.Session session;
     private final ProfileWriter writer;
+    /** Null unless the profile's time base is the threads' own work: probe cost and time off the CPU out. */
+    private final ThreadTime threadTime;
+    private final long[] corrected = new long[CallProbe.CHUNK];
     private final Thread thread;
     private int[] fileIds = new int[0];
     private volatile boolean stopRequested;
@@ -66,23 +69,23 @@ final class ProfileRecording {
         ProfileWriter.Limits limits = new ProfileWriter.Limits(args.maxSignatures(), args.maxThreads(), args.maxBytes());
         if (args.joinPoints()) {
             this.writer = BinaryProfileWriter.open(file, limits);
+            this.threadTime = null;
         } else {
             long cost = args.probeCostNanos();
             if (cost == ProfilingArgs.MEASURE) {
-                // the profile's own gaps say what a probe costs where it runs; the calibration loop,
-                // which sees the probe alone, is the fallback for a recording of a few join points
+                // each chunk's own gaps say what a probe costs where it runs; the calibration loop,
+                // which sees the probe alone, is used where a chunk does not tell
                 long calibrated = Math.round(CallProbe.measureCost(CALIBRATION_CALLS));
-                this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), SlotProfileWriter.ESTIMATE,
-                        calibrated);
-                writer.meta("probeCostCalibrated", calibrated + " ns: the median of 5 x " + CALIBRATION_CALLS
-                        + " probes into a private session");
+                this.threadTime = new ThreadTime(calibrated, true);
                 log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; the probe's cost is"
                         + " estimated from the recording (a calibration loop measured " + calibrated + " ns)");
             } else {
-                this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), cost);
+                this.threadTime = cost == 0 ? null : new ThreadTime(cost, false);
                 log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; " + cost
                         + " ns of probe taken out per join point (probeCost=)");
             }
+            // the writer gets times already corrected here
+            this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), 0);
         }
         writer.meta("include", String.join("+", args.include()));
         writer.meta("started", Instant.now().toString());
@@ -219,10 +222,15 @@ final class ProfileRecording {
     private boolean write(CallProbe.Chunk c) throws IOException {
         long tid = c.threadId();
         int end = c.published();
+        long[] times = c.times;
+        if (threadTime != null) {
+            threadTime.correct(tid, c.times, c.read, end, c.cpuStart, c.cpuEnd, c.wallEnd, corrected);
+            times = corrected;
+        }
         for (int i = c.read; i < end; i++) {
             int caller = fileId(c.callers[i]);
             int callee = fileId(c.callees[i]);
-            if (caller < 0 || callee < 0 || !writer.joinPoint(c.times[i], tid, caller, callee)) {
+            if (caller < 0 || callee < 0 || !writer.joinPoint(times[i], tid, caller, callee)) {
                 c.read = i;
                 limit(writer.limitMessage());
                 return false;
@@ -293,6 +301,17 @@ final class ProfileRecording {
             if (session.dropped() > 0 || session.errors() > 0) {
                 writer.meta("dropped", session.dropped() + " join points dropped, " + session.errors() + " probe errors");
             }
+            if (threadTime != null) {
+                writer.meta(BinaryProfileFormat.PROBE_COST_NANOS, Long.toString(threadTime.meanCost()));
+                writer.meta(BinaryProfileFormat.TIME_BASE, "real: " + threadTime.describe());
+                writer.meta("offCpuRemovedNanos", Long.toString(threadTime.offCpuRemoved()));
+                writer.meta("clampedJoinPoints", Long.toString(threadTime.clamped()));
+                if (threadTime.clamped() > SlotProfileWriter.CLAMPED_WARNING * threadTime.joinPoints()) {
+                    writer.meta("clamped", SlotProfileWriter.clampedMessage(threadTime.clamped()));
+                }
+            } else if (writer instanceof SlotProfileWriter) {
+                writer.meta(BinaryProfileFormat.TIME_BASE, "profile: the time stamps as recorded (probeCost=none)");
+            }
             // which calls ran with a monitor held, from the woven classes' files: the generator
             // excludes them without being given the application's class path
             writer.meta(BinaryProfileFormat.MONITORS_RECORDED, "found when the probe was woven");
@@ -311,8 +330,7 @@ final class ProfileRecording {
         finished = true;
         String s = "profile " + file + ": " + joinPoints + " join points, " + threadCount + " threads, " + signatures
                 + " signatures, " + bytes + " bytes"
-                + (writer instanceof SlotProfileWriter w ? "; " + w.probeCostNanos() + " ns of probe taken out per join"
-                        + " point (" + w.probeCostSource() + ")" : "")
+                + (threadTime != null ? "; time base: " + threadTime.describe() : "")
                 + (limitMessage != null ? "; PARTIAL, stopped by a limit: " + limitMessage : "")
                 + (session.dropped() > 0 ? "; " + session.dropped() + " join points DROPPED (the writer fell behind)" : "");
         if (failure != null) {

@@ -308,9 +308,8 @@ class ProfilingSessionTest {
 
     /**
      * By default the profile is slot summaries (version 2) whose time stamps have the probe's cost,
-     * estimated from the recording's own gaps, taken out: the thread's timeline is shorter than the
-     * run by at least half of what the probes cost (all of it, but for join points closer together
-     * than the estimate).
+     * estimated from the recording's own gaps, taken out (and the time off the CPU): the thread's
+     * timeline is shorter than the run by at least half of what the probes cost.
      */
     @Test
     void slotSummariesAreTheDefaultAndTakeTheProbesCostOut() throws Exception {
@@ -333,10 +332,12 @@ class ProfilingSessionTest {
         assertThat(byCallee).containsEntry(LEAF, 200_000L).containsEntry(TWICE, 100_000L);
         long cost = Long.parseLong(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_COST_NANOS));
         assertThat(cost).isPositive();
-        assertThat(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.TIME_BASE)).startsWith("real: " + cost + " ns");
+        assertThat(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.TIME_BASE))
+                .startsWith("real: the probe's cost estimated per chunk of join points (the mean of its gaps from their 1 %"
+                        + " quantile to twice that, ")
+                .contains(", " + cost + " ns per join point in all; ");
         assertThat(log()).contains("the probe's cost is estimated from the recording (a calibration loop measured")
-                .contains(cost + " ns of probe taken out per join point (estimated: the 1 % quantile of the first 65536"
-                        + " gaps");
+                .contains("; time base: the probe's cost estimated per chunk");
 
         io.qosweaver.pointcuts.SlotProfile p = io.qosweaver.pointcuts.SlotProfile.read(List.of(file), 1_000_000);
         assertThat(p.timelines()).isEqualTo(1);

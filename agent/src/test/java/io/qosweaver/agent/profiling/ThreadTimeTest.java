@@ -1,0 +1,103 @@
+package io.qosweaver.agent.profiling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class ThreadTimeTest {
+
+    /**
+     * 1,000 join points, 40 ns of probe and between two calls no work (one gap in ten) or up to
+     * 300 ns of it; a 3 ms preemption after the 400th, 3 ms off the CPU: the corrected timeline is
+     * the work alone (the preemption's gap cut to the floor of a pause, the probe taken from every gap).
+     */
+    @Test
+    void theProbeAndThePreemptionAreTakenOut() {
+        Random rnd = new Random(9);
+        int n = 1000;
+        long[] t = new long[n];
+        long[] work = new long[n];
+        t[0] = 5_000;
+        for (int i = 1; i < n; i++) {
+            work[i] = rnd.nextInt(10) == 0 ? 0 : rnd.nextInt(300);
+            t[i] = t[i - 1] + 40 + work[i] + (i == 401 ? 3_000_000 : 0);
+        }
+        long wallEnd = t[n - 1] + 40;
+        long cpu = wallEnd - t[0] - 3_000_000;
+        long[] out = new long[n];
+        ThreadTime tt = new ThreadTime(25, true);
+        tt.correct(7, t, 0, n, 100, 100 + cpu, wallEnd, out);
+        long expected = t[0];
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                // the cut gap keeps the floor of a pause, less the probe
+                expected += i == 401 ? ThreadTime.MIN_PAUSE_NANOS - 40 : work[i];
+            }
+            assertThat(out[i]).as("join point %d", i).isEqualTo(expected);
+        }
+        assertThat(tt.offCpuRemoved()).isEqualTo(3_000_000 + 40 + work[401] - ThreadTime.MIN_PAUSE_NANOS);
+        assertThat(tt.meanCost()).isEqualTo(40);
+        assertThat(tt.clamped()).isZero();
+        assertThat(tt.describe()).contains("40 to 40 ns").contains("calibration 25 ns").contains("3 ms off the CPU");
+
+        // the thread's next chunk goes on from there; another thread starts its own timeline
+        long[] next = {wallEnd + 10, wallEnd + 60};
+        long[] out2 = new long[2];
+        tt.correct(7, next, 0, 2, -1, -1, -1, out2);
+        assertThat(out2[1] - out2[0]).isEqualTo(10); // 50 ns less the chunk's cost
+        tt.correct(8, next, 0, 2, -1, -1, -1, out2);
+        assertThat(out2[0]).isEqualTo(next[0]);
+        assertThat(out2[1]).isEqualTo(next[0] + 50 - 25); // too few gaps to estimate: the calibration's cost
+    }
+
+    @Test
+    void aGivenCostIsUsedThroughout() {
+        long[] t = new long[600];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = i * 100L;
+        }
+        long[] out = new long[t.length];
+        ThreadTime tt = new ThreadTime(30, false);
+        tt.correct(1, t, 0, t.length, -1, -1, -1, out);
+        assertThat(out[599]).isEqualTo(599 * 70L);
+        assertThat(tt.describe()).startsWith("the probe's cost 30 ns (given)");
+    }
+
+    /** The gaps are cut to a common level, the longest first, until the time off the CPU is removed. */
+    @Test
+    void theLongestGapsAreCutToOneLevel() {
+        assertThat(ThreadTime.level(new long[] {10_000, 50_000, 30_000}, 20_000)).isEqualTo(30_000);
+        assertThat(ThreadTime.level(new long[] {10_000, 50_000, 30_000}, 30_000)).isEqualTo(25_000);
+        assertThat(ThreadTime.level(new long[] {10_000, 50_000}, 1_000_000)).isEqualTo(ThreadTime.MIN_PAUSE_NANOS);
+        Random rnd = new Random(5);
+        for (int i = 0; i < 500; i++) {
+            long[] gaps = new long[1 + rnd.nextInt(20)];
+            long room = 0;
+            for (int k = 0; k < gaps.length; k++) {
+                gaps[k] = ThreadTime.MIN_PAUSE_NANOS + 1 + rnd.nextInt(1_000_000);
+                room += gaps[k] - ThreadTime.MIN_PAUSE_NANOS;
+            }
+            long budget = 1 + (long) (rnd.nextDouble() * room);
+            long level = ThreadTime.level(gaps.clone(), budget);
+            long removed = 0;
+            for (long g : gaps) {
+                removed += Math.max(0, g - level);
+            }
+            assertThat(removed).as("removed at level %d of %d", level, budget).isBetween(budget - gaps.length, budget);
+        }
+    }
+
+    @Test
+    void lessThanAPauseOffTheCpuCutsNothing() {
+        long[] t = new long[300];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = i * 1_000L;
+        }
+        long[] out = new long[t.length];
+        ThreadTime tt = new ThreadTime(0, false);
+        tt.correct(1, t, 0, t.length, 0, 299_000 - 1_500, 299_000, out); // 1.5 us off the CPU: below a pause
+        assertThat(out).containsExactly(t);
+        assertThat(tt.offCpuRemoved()).isZero();
+    }
+}
