@@ -235,16 +235,19 @@ public final class Mixed {
             double seconds = (System.nanoTime() - t0) / 1e9;
             long wait = 60_000 + (windowEnd - System.currentTimeMillis());
             Map<String, ClassResult> classes = new LinkedHashMap<>();
+            List<LoadResult.Sample> series = new ArrayList<>();
             double windowS = 0;
             for (DriverProcess d : drivers) {
                 LoadResult r = d.await(wait);
                 classes.putAll(r.classes());
+                series.addAll(r.timeSeries());
                 windowS = Math.max(windowS, r.windowSeconds());
             }
+            series.sort(Comparator.comparingDouble(LoadResult.Sample::offsetS));
             Double cpuMs = cpu0 != null && cpu1 != null ? (double) (cpu1 - cpu0) : null;
             ClassResult hr = classes.get(MixedApp.HEAVY);
             Double perHeavy = cpuMs != null && hr != null && hr.requests() > 0 ? round(cpuMs / hr.requests(), 1) : null;
-            return new Phase(new LoadResult(windowStart, round(windowS), classes, List.of()),
+            return new Phase(new LoadResult(windowStart, round(windowS), classes, List.copyOf(series)),
                     cpuMs != null ? round(cpuMs / 1000 / seconds, 3) : null, perHeavy, heavyNice, lightNice);
         } finally {
             drivers.forEach(DriverProcess::close);
@@ -330,7 +333,8 @@ public final class Mixed {
                     heavy, light, r.cpuCores(), r.cpuMs(),
                     light != null ? ratio(light.p99Ms(), idleP99) : null,
                     heavy != null ? ratio(heavy.throughputPerS(), baseHeavy) : null,
-                    r.heavyNice(), r.lightNice(), r.appLog(), r.error()));
+                    r.heavyNice(), r.lightNice(), r.appLog(), r.error(),
+                    r.loaded() != null ? r.loaded().timeSeries() : List.of()));
         }
         List<MixedResult.Goal> goals = MixedGoals.evaluate(versions);
         List<String> summary = MixedGoals.summary(versions, goals, idleP99);

@@ -95,7 +95,7 @@ public final class MixedDriver {
     }
 
     static LoadResult run(Args a) throws InterruptedException {
-        try (LoadRun run = new LoadDriver().start(List.of(a.spec()), false)) {
+        try (LoadRun run = new LoadDriver().start(List.of(a.spec()), true)) {
             sleepUntil(a.windowStartMs());
             run.beginWindow();
             sleepUntil(a.windowEndMs());

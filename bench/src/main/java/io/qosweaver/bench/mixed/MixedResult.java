@@ -1,6 +1,7 @@
 package io.qosweaver.bench.mixed;
 
 import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadResult;
 import java.util.List;
 import java.util.Map;
 
@@ -31,13 +32,14 @@ public record MixedResult(String experiment, String generatedAt, String command,
      * @param heavyNice        the heavy driver's nice value, read from /proc
      * @param lightNice        the light driver's nice value, read from /proc
      * @param installLine      the line the agent or the peer printed when it was installed
+     * @param timeSeries       the loaded window second by second: per class, completions, errors, p50 and p99
      */
     public record VersionResult(String name, String description, List<String> jvmFlags, String policy, String peer,
                                 String installLine, ClassResult idleLight, Double idleServerCpuCores,
                                 ClassResult heavy, ClassResult light, Double serverCpuCores,
                                 Double serverCpuMsPerHeavy, Double lightP99ToIdle,
                                 Double heavyThroughputToUnscheduled, Integer heavyNice, Integer lightNice,
-                                String appLog, String error) {
+                                String appLog, String error, List<LoadResult.Sample> timeSeries) {
     }
 
     /** One goal for one version: met, not met, or null when it could not be measured. */
