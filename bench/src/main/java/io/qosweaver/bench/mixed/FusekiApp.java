@@ -80,7 +80,8 @@ public final class FusekiApp implements MixedApp {
 
     @Override
     public List<String> jvmFlags() {
-        return List.of("-Xmx2g");
+        // one line per GC pause in the app's log, to tell a collector's pause from a scheduling delay
+        return List.of("-Xmx2g", "-Xlog:gc:stdout");
     }
 
     @Override

@@ -118,7 +118,7 @@ public final class Mixed {
                     errors.put(v.name(), e.getMessage());
                     r = VersionRun.failed(v, flags, appLog, dir, e.getMessage());
                 }
-                runs.put(v.name(), r);
+                runs.put(v.name(), gzipLog(r, appLog));
                 MixedResult partial = result(app, params, quick, command, parameters, errors, runs, dir);
                 JsonWriter.write(partial, dir.resolve(PARTIAL_RESULTS));
             }
@@ -254,6 +254,30 @@ public final class Mixed {
         }
     }
 
+    /**
+     * Compresses the app's log (Fuseki logs every request: megabytes per version) and points the run at
+     * the {@code .gz}; a log that cannot be compressed is left as it is.
+     */
+    static VersionRun gzipLog(VersionRun r, Path appLog) {
+        if (!Files.isRegularFile(appLog)) {
+            return r;
+        }
+        Path gz = appLog.resolveSibling(appLog.getFileName() + ".gz");
+        try (InputStream in = Files.newInputStream(appLog);
+             java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            in.transferTo(out);
+        } catch (IOException e) {
+            return r;
+        }
+        try {
+            Files.delete(appLog);
+        } catch (IOException e) {
+            return r;
+        }
+        return new VersionRun(r.version(), r.flags(), r.installLine(), r.idle(), r.idleCpuCores(), r.loaded(),
+                r.cpuCores(), r.cpuMs(), r.heavyNice(), r.lightNice(), gz.getFileName().toString(), r.error());
+    }
+
     private static String installLine(Path log, Pattern p) throws IOException {
         for (String line : Files.readAllLines(log)) {
             var m = p.matcher(line);
@@ -319,10 +343,12 @@ public final class Mixed {
     /** The results, with every ratio against the unscheduled version of the same run. */
     static MixedResult result(MixedApp app, MixedParams params, boolean quick, String command,
             Map<String, Object> parameters, Map<String, String> errors, Map<String, VersionRun> runs, Path dir) {
-        VersionRun base = runs.get(MixedVersions.UNSCHEDULED);
-        Double idleP99 = base != null && base.idle() != null ? base.idle().get(MixedApp.LIGHT).p99Ms() : null;
-        Double baseHeavy = base != null && base.loaded() != null ? base.loaded().get(MixedApp.HEAVY).throughputPerS()
-                : null;
+        // the baseline: the unscheduled app, the mean of its first and last runs when both ran
+        List<VersionRun> bases = runs.values().stream()
+                .filter(r -> MixedVersions.isBaseline(r.version().name()) && r.loaded() != null && r.idle() != null)
+                .toList();
+        Double idleP99 = mean(bases.stream().map(b -> b.idle().get(MixedApp.LIGHT).p99Ms()).toList());
+        Double baseHeavy = mean(bases.stream().map(b -> b.loaded().get(MixedApp.HEAVY).throughputPerS()).toList());
         Map<String, MixedResult.VersionResult> versions = new LinkedHashMap<>();
         for (VersionRun r : runs.values()) {
             Version v = r.version();
@@ -342,6 +368,11 @@ public final class Mixed {
         appFacts.put("description", app.description());
         return new MixedResult("mixed", Instant.now().toString(), command, quick, parameters, Machine.describe(),
                 appFacts, summary, Map.copyOf(errors), goals, versions);
+    }
+
+    static Double mean(List<Double> xs) {
+        List<Double> known = xs.stream().filter(java.util.Objects::nonNull).toList();
+        return known.isEmpty() ? null : round(known.stream().mapToDouble(Double::doubleValue).average().orElseThrow(), 3);
     }
 
     static Double ratio(Double x, Double base) {

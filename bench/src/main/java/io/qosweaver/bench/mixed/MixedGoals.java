@@ -66,8 +66,10 @@ public final class MixedGoals {
     /** The sentences that open the report. */
     public static List<String> summary(Map<String, VersionResult> versions, List<Goal> goals, Double idleP99) {
         List<String> out = new ArrayList<>();
-        out.add("Idle light p99 (unscheduled, light stream alone): " + (idleP99 == null ? "not measured"
-                : Format.cell(idleP99) + " ms") + ".");
+        out.add("Idle light p99 (unscheduled, light stream alone" + (versions.containsKey(MixedVersions.UNSCHEDULED_END)
+                ? ", mean of the first and the last run" : "") + "): " + (idleP99 == null ? "not measured"
+                : Format.cell(idleP99) + " ms") + "; ratios below are against the unscheduled "
+                + (versions.containsKey(MixedVersions.UNSCHEDULED_END) ? "mean" : "run") + ".");
         for (VersionResult v : versions.values()) {
             if (v.error() != null) {
                 out.add(v.name() + ": FAILED: " + v.error());

@@ -1,6 +1,7 @@
 package io.qosweaver.bench.mixed;
 
 import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.mixed.MixedResult.Goal;
 import io.qosweaver.bench.mixed.MixedResult.VersionResult;
 import io.qosweaver.bench.report.ReportDocument;
@@ -9,6 +10,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
 
 /** {@code index.html} and {@code RESULTS.md} of {@code bench mixed}, from the results alone. */
 public final class MixedReport {
@@ -30,11 +37,47 @@ public final class MixedReport {
                 + "in the latency percentiles. Server CPU: utime + stime of the server process from /proc over the "
                 + "window, in cores.");
         doc.heading("Goals (issue 13)").table(goalRows(r.goals()));
+        doc.image("light-p99-per-second.png", "Light p99 per second of the loaded window (ms, log scale)",
+                perSecond(r, MixedApp.LIGHT));
+        doc.image("heavy-per-second.png", "Heavy requests completed per second of the loaded window",
+                throughputPerSecond(r));
         doc.command(r.command());
         doc.keyValues("Application", r.app());
         doc.keyValues("Parameters", r.parameters());
         doc.keyValues("Machine", r.machine());
         doc.write(dir);
+    }
+
+    private static JFreeChart perSecond(MixedResult r, String cls) {
+        XYSeriesCollection data = new XYSeriesCollection();
+        for (VersionResult v : r.versions().values()) {
+            XYSeries s = new XYSeries(v.name());
+            for (LoadResult.Sample x : v.timeSeries() == null ? List.<LoadResult.Sample>of() : v.timeSeries()) {
+                if (x.name().equals(cls) && x.p99Ms() != null && x.p99Ms() > 0) {
+                    s.add(x.offsetS(), x.p99Ms());
+                }
+            }
+            data.addSeries(s);
+        }
+        JFreeChart c = ChartFactory.createXYLineChart(null, "second of the window", "p99 (ms)", data);
+        LogAxis log = new LogAxis("p99 (ms)");
+        log.setSmallestValue(1);
+        ((XYPlot) c.getPlot()).setRangeAxis(log);
+        return c;
+    }
+
+    private static JFreeChart throughputPerSecond(MixedResult r) {
+        XYSeriesCollection data = new XYSeriesCollection();
+        for (VersionResult v : r.versions().values()) {
+            XYSeries s = new XYSeries(v.name());
+            for (LoadResult.Sample x : v.timeSeries() == null ? List.<LoadResult.Sample>of() : v.timeSeries()) {
+                if (x.name().equals(MixedApp.HEAVY)) {
+                    s.add(x.offsetS(), x.requests());
+                }
+            }
+            data.addSeries(s);
+        }
+        return ChartFactory.createXYLineChart(null, "second of the window", "heavy requests", data);
     }
 
     static List<String[]> versionRows(MixedResult r) {

@@ -26,9 +26,10 @@ public record MixedResult(String experiment, String generatedAt, String command,
      * @param light            the light stream in the loaded window
      * @param serverCpuCores   the server's CPU time over the loaded window / its length (2.0 = both cores)
      * @param serverCpuMsPerHeavy the server's CPU time in the loaded window per completed heavy request
-     * @param lightP99ToIdle   loaded light p99 / the unscheduled version's idle light p99 (issue 13's "idle
+     * @param lightP99ToIdle   loaded light p99 / the unscheduled baseline's idle light p99 (the mean of
+     *                         {@code unscheduled} and {@code unscheduled-end} when both ran; issue 13's "idle
      *                         light p99"); null without that baseline
-     * @param heavyThroughputToUnscheduled heavy throughput / the unscheduled version's
+     * @param heavyThroughputToUnscheduled heavy throughput / the unscheduled baseline's (the same mean)
      * @param heavyNice        the heavy driver's nice value, read from /proc
      * @param lightNice        the light driver's nice value, read from /proc
      * @param installLine      the line the agent or the peer printed when it was installed

@@ -17,9 +17,19 @@ public final class MixedVersions {
     public static final String QOSWEAVER_GENERATED = "qosweaver-generated";
     public static final String JETTY_QOS = "jetty-qos";
     public static final String CONCURRENCY_LIMITS = "concurrency-limits";
+    /**
+     * The unscheduled app once more, last: a shared machine drifts over a 25-minute run (the first full run
+     * measured the unscheduled app's heavy throughput falling by a third within its own window), so the
+     * baseline is the mean of the first and the last run, and their difference is the run's noise floor.
+     */
+    public static final String UNSCHEDULED_END = "unscheduled-end";
 
     public static final List<String> ALL = List.of(UNSCHEDULED, QOSWEAVER, QOSWEAVER_GENERATED, JETTY_QOS,
-            CONCURRENCY_LIMITS);
+            CONCURRENCY_LIMITS, UNSCHEDULED_END);
+
+    static boolean isBaseline(String name) {
+        return name.equals(UNSCHEDULED) || name.equals(UNSCHEDULED_END);
+    }
 
     private MixedVersions() {
     }
@@ -41,6 +51,8 @@ public final class MixedVersions {
         m.put(CONCURRENCY_LIMITS, new Version(CONCURRENCY_LIMITS, "Netflix concurrency-limits (Vegas, the "
                 + "library's default), heavy path in a partition of 10 %, 429 when refused", List.of(), null,
                 "peer=concurrency-limits,lowPath=" + app.heavyPath() + ",anyContext=true"));
+        m.put(UNSCHEDULED_END, new Version(UNSCHEDULED_END, "the unmodified app, no agent, run again last (the "
+                + "baseline is the mean of both unscheduled runs)", List.of(), null, null));
         return m;
     }
 

@@ -91,7 +91,23 @@ class MixedResultTest {
         assertThat(r.summary()).anyMatch(s -> s.startsWith("goal NOT met: qosweaver-generated: light p99 / idle"))
                 .anyMatch(s -> s.startsWith("broken: FAILED: the app exited"))
                 .anyMatch(s -> s.contains("error kinds heavy {status 429=50}"))
-                .first().isEqualTo("Idle light p99 (unscheduled, light stream alone): 20.00 ms.");
+                .first().isEqualTo("Idle light p99 (unscheduled, light stream alone): 20.00 ms; ratios below are "
+                        + "against the unscheduled run.");
+    }
+
+    @Test
+    void withTheUnscheduledAppRunFirstAndLastTheBaselineIsTheirMean() {
+        Map<String, Mixed.VersionRun> runs = new LinkedHashMap<>();
+        runs.put("unscheduled", run("unscheduled", null, null, 20, 12.0, 200, 0));
+        runs.put("qosweaver", run("qosweaver", "p.yaml", null, 60, 9.5, 45, 0));
+        runs.put("unscheduled-end", run("unscheduled-end", null, null, 30, 8.0, 250, 0));
+        MixedResult r = Mixed.result(new FusekiApp(), MixedParams.quick(), true, "c", Map.of(), Map.of(), runs, tmp);
+        assertThat(r.versions().get("qosweaver").heavyThroughputToUnscheduled()).as("9.5 / mean(12, 8)")
+                .isEqualTo(0.95);
+        assertThat(r.versions().get("qosweaver").lightP99ToIdle()).as("45 / mean(20, 30)").isEqualTo(1.8);
+        assertThat(r.versions().get("unscheduled-end").heavyThroughputToUnscheduled()).isEqualTo(0.8);
+        assertThat(r.goals()).extracting(Goal::version).containsOnly("qosweaver");
+        assertThat(r.summary().get(0)).contains("mean of the first and the last run").contains("25.00 ms");
     }
 
     @Test
