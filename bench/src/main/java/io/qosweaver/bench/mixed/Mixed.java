@@ -135,10 +135,10 @@ public final class Mixed {
     /** What one version measured, before the ratios against the unscheduled one. */
     record VersionRun(Version version, List<String> flags, String installLine, LoadResult idle, Double idleCpuCores,
                       LoadResult loaded, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice,
-                      String appLog, String error) {
+                      String appLog, String error, Double idleOtherCpuCores, Double otherCpuCores) {
         static VersionRun failed(Version v, List<String> flags, Path appLog, Path dir, String error) {
             return new VersionRun(v, flags, null, null, null, null, null, null, null, null,
-                    dir.relativize(appLog).toString(), error);
+                    dir.relativize(appLog).toString(), error, null, null);
         }
     }
 
@@ -190,19 +190,33 @@ public final class Mixed {
             }
             VersionRun r = new VersionRun(v, flags, install, idle.result(), idle.cpuCores(), loaded.result(),
                     loaded.cpuCores(), loaded.cpuMs(), loaded.heavyNice(), loaded.lightNice(),
-                    appLog.getFileName().toString(), null);
+                    appLog.getFileName().toString(), null, idle.otherCpuCores(), loaded.otherCpuCores());
             ClassResult h = r.loaded().get(MixedApp.HEAVY);
             ClassResult l = r.loaded().get(MixedApp.LIGHT);
             ClassResult il = r.idle().get(MixedApp.LIGHT);
             progress.update(String.format("[%s] idle light p99 %s ms; loaded: heavy %.2f/s (errors %d), light p50/p99/max "
-                    + "%s/%s/%s ms (errors %d), server CPU %.2f cores", v.name(), il.p99Ms(), h.throughputPerS(),
-                    h.errors(), l.p50Ms(), l.p99Ms(), l.maxMs(), l.errors(), loaded.cpuCores()));
+                    + "%s/%s/%s ms (errors %d), server CPU %.2f cores, other processes %s cores (idle window %s)",
+                    v.name(), il.p99Ms(), h.throughputPerS(), h.errors(), l.p50Ms(), l.p99Ms(), l.maxMs(), l.errors(),
+                    loaded.cpuCores(), loaded.otherCpuCores(), idle.otherCpuCores()));
             return r;
         }
     }
 
     /** One window's drivers, their merged results and the server's CPU over the window. */
-    record Phase(LoadResult result, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice) {
+    record Phase(LoadResult result, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice,
+                 Double otherCpuCores) {
+    }
+
+    private static Long driversCpuMs(List<DriverProcess> drivers) {
+        long sum = 0;
+        for (DriverProcess d : drivers) {
+            Long ms = Proc.cpuMs(d.pid());
+            if (ms == null) {
+                return null;
+            }
+            sum += ms;
+        }
+        return sum;
     }
 
     private static Phase phase(MixedParams p, String heavy, String light, int lightIds, int heavyClients, long now, long windowStart,
@@ -229,9 +243,13 @@ public final class Mixed {
             Integer lightNice = l.nice();
             sleepUntil(windowStart);
             Long cpu0 = Proc.cpuMs(proc.pid());
+            Long busy0 = Proc.machineBusyMs();
+            Long drivers0 = driversCpuMs(drivers);
             long t0 = System.nanoTime();
             sleepUntil(windowEnd);
             Long cpu1 = Proc.cpuMs(proc.pid());
+            Long busy1 = Proc.machineBusyMs();
+            Long drivers1 = driversCpuMs(drivers);
             double seconds = (System.nanoTime() - t0) / 1e9;
             long wait = 60_000 + (windowEnd - System.currentTimeMillis());
             Map<String, ClassResult> classes = new LinkedHashMap<>();
@@ -247,8 +265,11 @@ public final class Mixed {
             Double cpuMs = cpu0 != null && cpu1 != null ? (double) (cpu1 - cpu0) : null;
             ClassResult hr = classes.get(MixedApp.HEAVY);
             Double perHeavy = cpuMs != null && hr != null && hr.requests() > 0 ? round(cpuMs / hr.requests(), 1) : null;
+            // what else ran on the machine in the window: every busy tick less the server's and the drivers'
+            Double other = cpuMs != null && busy0 != null && busy1 != null && drivers0 != null && drivers1 != null
+                    ? round(Math.max(0, (busy1 - busy0) - cpuMs - (drivers1 - drivers0)) / 1000 / seconds, 3) : null;
             return new Phase(new LoadResult(windowStart, round(windowS), classes, List.copyOf(series)),
-                    cpuMs != null ? round(cpuMs / 1000 / seconds, 3) : null, perHeavy, heavyNice, lightNice);
+                    cpuMs != null ? round(cpuMs / 1000 / seconds, 3) : null, perHeavy, heavyNice, lightNice, other);
         } finally {
             drivers.forEach(DriverProcess::close);
         }
@@ -275,7 +296,8 @@ public final class Mixed {
             return r;
         }
         return new VersionRun(r.version(), r.flags(), r.installLine(), r.idle(), r.idleCpuCores(), r.loaded(),
-                r.cpuCores(), r.cpuMs(), r.heavyNice(), r.lightNice(), gz.getFileName().toString(), r.error());
+                r.cpuCores(), r.cpuMs(), r.heavyNice(), r.lightNice(), gz.getFileName().toString(), r.error(),
+                r.idleOtherCpuCores(), r.otherCpuCores());
     }
 
     private static String installLine(Path log, Pattern p) throws IOException {
@@ -359,7 +381,7 @@ public final class Mixed {
                     heavy, light, r.cpuCores(), r.cpuMs(),
                     light != null ? ratio(light.p99Ms(), idleP99) : null,
                     heavy != null ? ratio(heavy.throughputPerS(), baseHeavy) : null,
-                    r.heavyNice(), r.lightNice(), r.appLog(), r.error(),
+                    r.heavyNice(), r.lightNice(), r.appLog(), r.error(), r.idleOtherCpuCores(), r.otherCpuCores(),
                     r.loaded() != null ? r.loaded().timeSeries() : List.of()));
         }
         List<MixedResult.Goal> goals = MixedGoals.evaluate(versions);

@@ -78,13 +78,14 @@ public final class MixedGoals {
             ClassResult h = v.heavy();
             ClassResult l = v.light();
             out.add(String.format("%s: heavy %s/s (%s of unscheduled, %d errors), light p50/p99/max %s/%s/%s ms "
-                    + "(p99 %sx idle, %d errors%s), server CPU %s cores", v.name(), Format.cell(h.throughputPerS()),
+                    + "(p99 %sx idle, %d errors%s), server CPU %s cores, other processes %s cores", v.name(), Format.cell(h.throughputPerS()),
                     v.heavyThroughputToUnscheduled() == null ? "-" : Format.cell(v.heavyThroughputToUnscheduled()),
                     h.errors(), Format.cell(l.p50Ms()), Format.cell(l.p99Ms()), Format.cell(l.maxMs()),
                     v.lightP99ToIdle() == null ? "-" : Format.cell(v.lightP99ToIdle()), l.errors(),
                     h.errorKinds().isEmpty() && l.errorKinds().isEmpty() ? ""
                             : "; error kinds heavy " + h.errorKinds() + ", light " + l.errorKinds(),
-                    v.serverCpuCores() == null ? "-" : Format.cell(v.serverCpuCores())));
+                    v.serverCpuCores() == null ? "-" : Format.cell(v.serverCpuCores()),
+                    v.otherCpuCores() == null ? "-" : Format.cell(v.otherCpuCores())));
         }
         for (Goal g : goals) {
             if (Boolean.FALSE.equals(g.met())) {

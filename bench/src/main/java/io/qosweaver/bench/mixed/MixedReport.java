@@ -84,10 +84,10 @@ public final class MixedReport {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"version", "heavy /s", "heavy / unscheduled", "heavy p50 / p99 / max ms", "heavy errors",
                 "light p50 / p99 / max ms", "light p99 / idle", "light errors", "idle light p50 / p99 ms",
-                "server CPU cores", "CPU ms per heavy"});
+                "server CPU cores", "CPU ms per heavy", "other processes' CPU cores (idle / loaded)"});
         for (VersionResult v : r.versions().values()) {
             if (v.error() != null) {
-                rows.add(new String[] {v.name(), "FAILED", "", "", "", "", "", "", "", "", ""});
+                rows.add(new String[] {v.name(), "FAILED", "", "", "", "", "", "", "", "", "", ""});
                 continue;
             }
             ClassResult h = v.heavy();
@@ -96,7 +96,8 @@ public final class MixedReport {
             rows.add(new String[] {v.name(), Format.cell(h.throughputPerS()), Format.cell(v.heavyThroughputToUnscheduled()),
                     triple(h), errors(h), triple(l), Format.cell(v.lightP99ToIdle()), errors(l),
                     i == null ? "-" : Format.cell(i.p50Ms()) + " / " + Format.cell(i.p99Ms()),
-                    Format.cell(v.serverCpuCores()), Format.cell(v.serverCpuMsPerHeavy())});
+                    Format.cell(v.serverCpuCores()), Format.cell(v.serverCpuMsPerHeavy()),
+                    Format.cell(v.idleOtherCpuCores()) + " / " + Format.cell(v.otherCpuCores())});
         }
         return rows;
     }

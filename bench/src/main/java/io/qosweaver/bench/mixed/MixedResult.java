@@ -33,6 +33,10 @@ public record MixedResult(String experiment, String generatedAt, String command,
      * @param heavyNice        the heavy driver's nice value, read from /proc
      * @param lightNice        the light driver's nice value, read from /proc
      * @param installLine      the line the agent or the peer printed when it was installed
+     * @param idleOtherCpuCores CPU the machine spent on anything but the server and the drivers during the idle
+     *                         window (/proc/stat less their /proc/PID/stat), in cores: others' builds on a
+     *                         shared machine
+     * @param otherCpuCores    the same over the loaded window
      * @param timeSeries       the loaded window second by second: per class, completions, errors, p50 and p99
      */
     public record VersionResult(String name, String description, List<String> jvmFlags, String policy, String peer,
@@ -40,7 +44,8 @@ public record MixedResult(String experiment, String generatedAt, String command,
                                 ClassResult heavy, ClassResult light, Double serverCpuCores,
                                 Double serverCpuMsPerHeavy, Double lightP99ToIdle,
                                 Double heavyThroughputToUnscheduled, Integer heavyNice, Integer lightNice,
-                                String appLog, String error, List<LoadResult.Sample> timeSeries) {
+                                String appLog, String error, Double idleOtherCpuCores,
+                                Double otherCpuCores, List<LoadResult.Sample> timeSeries) {
     }
 
     /** One goal for one version: met, not met, or null when it could not be measured. */

@@ -21,6 +21,26 @@ final class Proc {
         return f == null ? null : (Long.parseLong(f[13]) + Long.parseLong(f[14])) * 10;
     }
 
+    /**
+     * CPU time every process of the machine spent busy (user, nice, system, irq, softirq, steal of the
+     * first line of {@code /proc/stat}), in milliseconds, or null.
+     */
+    static Long machineBusyMs() {
+        try {
+            String first = Files.readAllLines(Path.of("/proc/stat")).get(0);
+            return parseMachineBusyTicks(first) * 10;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    static long parseMachineBusyTicks(String cpuLine) {
+        String[] f = cpuLine.trim().split("\\s+");
+        // cpu user nice system idle iowait irq softirq steal ...
+        return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+                + Long.parseLong(f[7]) + (f.length > 8 ? Long.parseLong(f[8]) : 0);
+    }
+
     /** The fields of /proc/PID/stat, numbered from 0; the command name (field 1) may hold spaces. */
     static String[] statFields(long pid) {
         try {

@@ -128,5 +128,8 @@ class MixedDriverTest {
         assertThat(f[14]).isEqualTo("30");
         assertThat(f[18]).isEqualTo("7");
         assertThat(Proc.cpuMs(ProcessHandle.current().pid())).isNotNull().isPositive();
+        assertThat(Proc.parseMachineBusyTicks("cpu  100 5 20 9000 7 1 2 3 0 0")).as("user nice system irq softirq steal")
+                .isEqualTo(131);
+        assertThat(Proc.machineBusyMs()).isNotNull().isPositive();
     }
 }

@@ -42,7 +42,7 @@ class MixedResultTest {
             double lightP99, long heavyErrors) {
         return new Mixed.VersionRun(new Version(name, name + " description", List.of(), policy, peer), List.of("-Xmx2g"),
                 null, idle(idleP99), 0.1, loaded(heavy, lightP99, heavyErrors), 1.9, 300.0, 10, 0, "app-" + name + ".log",
-                null);
+                null, 0.02, 0.05);
     }
 
     private MixedResult result() {
