@@ -23,6 +23,8 @@ public final class MixedVersions {
      * baseline is the mean of the first and the last run, and their difference is the run's noise floor.
      */
     public static final String UNSCHEDULED_END = "unscheduled-end";
+    /** The hand-written policy with {@code suspendAtEntry: true}; run when named. */
+    public static final String QOSWEAVER_AT_ENTRY = "qosweaver-at-entry";
 
     public static final List<String> ALL = List.of(UNSCHEDULED, QOSWEAVER, QOSWEAVER_GENERATED, JETTY_QOS,
             CONCURRENCY_LIMITS, UNSCHEDULED_END);
@@ -51,6 +53,9 @@ public final class MixedVersions {
         m.put(CONCURRENCY_LIMITS, new Version(CONCURRENCY_LIMITS, "Netflix concurrency-limits (Vegas, the "
                 + "library's default), heavy path in a partition of 10 %, 429 when refused", List.of(), null,
                 "peer=concurrency-limits,lowPath=" + app.heavyPath() + ",anyContext=true"));
+        m.put(QOSWEAVER_AT_ENTRY, new Version(QOSWEAVER_AT_ENTRY, "the hand-written policy with suspendAtEntry: "
+                + "an aggregate over the cap waits before it starts", List.of(),
+                "examples/third-party/" + app.name() + "/policies/handwritten-at-entry.yaml", null));
         m.put(UNSCHEDULED_END, new Version(UNSCHEDULED_END, "the unmodified app, no agent, run again last (the "
                 + "baseline is the mean of both unscheduled runs)", List.of(), null, null));
         return m;
