@@ -82,7 +82,14 @@ public final class ConcurrencyLimitFilter implements Filter {
     private static String pathInContext(HttpServletRequest request) {
         String servletPath = request.getServletPath();
         String pathInfo = request.getPathInfo();
-        return (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+        String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+        if (path.isEmpty()) {
+            // no servlet matched: an app that serves from a filter of its own (Fuseki); the path in the context
+            String uri = request.getRequestURI();
+            String context = request.getContextPath();
+            path = uri != null && context != null && uri.startsWith(context) ? uri.substring(context.length()) : "";
+        }
+        return path;
     }
 
     @Override

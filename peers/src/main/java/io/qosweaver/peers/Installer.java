@@ -63,6 +63,13 @@ public final class Installer {
                 break;
             }
         }
+        if (context == null && args.anyContext()) {
+            List<ServletContextHandler> all = contexts(handler);
+            if (!all.isEmpty()) {
+                context = all.get(0);
+                mapping = "(any path: anyContext=true)";
+            }
+        }
         if (context == null || INSTALLED.contains(context)) {
             return null;
         }

@@ -5,23 +5,26 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The agent's arguments: {@code peer=jetty-qos[,lowPath=/chart][,maxRequests=N][,maxSuspendMs=N]} or
- * {@code peer=concurrency-limits[,lowPath=/chart][,lowShare=0.1][,limit=vegas|gradient2|fixed:N]}.
+ * The agent's arguments: {@code peer=jetty-qos[,lowPath=/chart][,maxRequests=N][,maxSuspendMs=N][,anyContext=true]} or
+ * {@code peer=concurrency-limits[,lowPath=/chart][,lowShare=0.1][,limit=vegas|gradient2|fixed:N][,anyContext=true]}.
  * No Jetty type here: premain parses these before any Jetty class is loaded.
  */
 public final class PeerArgs {
 
     public static final String USAGE = "usage: -javaagent:qosweaver-peers-agent.jar="
-            + "peer=jetty-qos[,lowPath=/chart][,maxRequests=N][,maxSuspendMs=N]"
-            + " or =peer=concurrency-limits[,lowPath=/chart][,lowShare=0.1][,limit=vegas|gradient2|fixed:N]";
+            + "peer=jetty-qos[,lowPath=/chart][,maxRequests=N][,maxSuspendMs=N][,anyContext=true]"
+            + " or =peer=concurrency-limits[,lowPath=/chart][,lowShare=0.1][,limit=vegas|gradient2|fixed:N]"
+            + "[,anyContext=true]";
 
     public static final String JETTY_QOS = "jetty-qos";
     public static final String CONCURRENCY_LIMITS = "concurrency-limits";
 
     private static final Set<String> KEYS = Set.of("peer", "lowPath", "maxRequests", "maxSuspendMs", "lowShare",
-            "limit");
-    private static final Set<String> JETTY_QOS_KEYS = Set.of("peer", "lowPath", "maxRequests", "maxSuspendMs");
-    private static final Set<String> CONCURRENCY_LIMITS_KEYS = Set.of("peer", "lowPath", "lowShare", "limit");
+            "limit", "anyContext");
+    private static final Set<String> JETTY_QOS_KEYS = Set.of("peer", "lowPath", "maxRequests", "maxSuspendMs",
+            "anyContext");
+    private static final Set<String> CONCURRENCY_LIMITS_KEYS = Set.of("peer", "lowPath", "lowShare", "limit",
+            "anyContext");
 
     /** A bad argument string; the message names the problem (without the usage). */
     public static final class Invalid extends IllegalArgumentException {
@@ -42,6 +45,11 @@ public final class PeerArgs {
     /** "vegas" (the library's default), "gradient2" or "fixed". */
     private String limit = "vegas";
     private int fixedLimit;
+    /**
+     * Install on the first servlet context even when no servlet is mapped at lowPath: for applications that
+     * route every request through a filter of their own (Apache Jena Fuseki's FusekiFilter at /*).
+     */
+    private boolean anyContext;
 
     private PeerArgs() {}
 
@@ -64,7 +72,7 @@ public final class PeerArgs {
             String value = token.substring(eq + 1).strip();
             if (!KEYS.contains(key)) {
                 throw new Invalid("unknown key '" + key + "' (keys: peer, lowPath, maxRequests, maxSuspendMs,"
-                        + " lowShare, limit)");
+                        + " lowShare, limit, anyContext)");
             }
             if (!seen.add(key)) {
                 throw new Invalid("key '" + key + "' given twice");
@@ -122,6 +130,12 @@ public final class PeerArgs {
                     throw new Invalid("limit: expected vegas, gradient2 or fixed:N, got '" + value + "'");
                 }
             }
+            case "anyContext" -> {
+                if (!value.equals("true") && !value.equals("false")) {
+                    throw new Invalid("anyContext: expected true or false, got '" + value + "'");
+                }
+                anyContext = value.equals("true");
+            }
             default -> throw new Invalid("unknown key '" + key + "'");
         }
     }
@@ -170,6 +184,11 @@ public final class PeerArgs {
     /** vegas, gradient2 or fixed. */
     public String limit() {
         return limit;
+    }
+
+    /** Whether the peer goes on the first servlet context even without a servlet mapped at lowPath. */
+    public boolean anyContext() {
+        return anyContext;
     }
 
     /** N of limit=fixed:N. */

@@ -48,6 +48,8 @@ public final class AppProcess implements AutoCloseable {
     private final CompletableFuture<URI> ready = new CompletableFuture<>();
     private volatile URI metrics;
     private final Deque<String> tail = new ArrayDeque<>();
+    /** The first line that looks like an error (an exception or an ERROR/SEVERE log line), or null. */
+    private String firstError;
     /** Every line the agent printed ({@code [qosweaver] ...}); few, so all are kept. */
     private final List<String> agentLines = new ArrayList<>();
     private final BufferedWriter log;
@@ -69,12 +71,24 @@ public final class AppProcess implements AutoCloseable {
      */
     public static AppProcess start(List<String> jvmArgs, List<String> appCommand, List<String> appArgs, Path logFile)
             throws IOException {
+        return start(jvmArgs, appCommand, appArgs, logFile, null);
+    }
+
+    /**
+     * As {@link #start(List, List, List, Path)}, in the working directory {@code workDir} (null: this
+     * JVM's): third-party servers write their state (Fuseki's {@code run/}) where they are started.
+     */
+    public static AppProcess start(List<String> jvmArgs, List<String> appCommand, List<String> appArgs, Path logFile,
+            Path workDir) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaExecutable());
         cmd.addAll(jvmArgs);
         cmd.addAll(appCommand);
         cmd.addAll(appArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (workDir != null) {
+            pb.directory(workDir.toFile());
+        }
         Process p = pb.start();
         LIVE.add(p);
         p.onExit().thenRun(() -> LIVE.remove(p));
@@ -114,7 +128,12 @@ public final class AppProcess implements AutoCloseable {
         return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 
+    static final Pattern ERROR_LINE = Pattern.compile("Exception|\\bERROR\\b|\\bSEVERE\\b|^Error:");
+
     private synchronized void logLine(String stream, String line) {
+        if (firstError == null && !stream.equals("cmd") && ERROR_LINE.matcher(line).find()) {
+            firstError = line;
+        }
         if (line.contains("[qosweaver]") && agentLines.size() < 10_000) {
             agentLines.add(line);
             notifyAll();
@@ -132,6 +151,44 @@ public final class AppProcess implements AutoCloseable {
         } catch (IOException ignored) {
             // a log we cannot write is not worth failing the experiment for
         }
+    }
+
+    /** The app's first error line so far (an exception, an ERROR or SEVERE log line), or null. */
+    public synchronized String firstError() {
+        return firstError;
+    }
+
+    /**
+     * For servers that print no ready line: polls {@code probe} with GET until it answers 2xx.
+     * Fails at once when the app exits, naming its first error line, and after {@code timeout}.
+     */
+    public void awaitHttp(URI probe, Duration timeout) throws IOException, InterruptedException {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        java.net.http.HttpRequest req = java.net.http.HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(5))
+                .GET().build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("the app exited with code " + process.exitValue() + " before " + probe
+                        + " answered; its first error: " + (firstError() != null ? firstError() : "(none)")
+                        + "; last lines:\n" + tail());
+            }
+            try {
+                int status = client.send(req, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                if (status / 100 == 2) {
+                    return;
+                }
+                last = "status " + status;
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(250);
+        }
+        throw new IOException(probe + " did not answer 2xx within " + timeout.toSeconds() + " s (last: " + last
+                + "); the app's first error: " + (firstError() != null ? firstError() : "(none)") + "; last lines:\n"
+                + tail());
     }
 
     public synchronized String tail() {

@@ -82,8 +82,14 @@ public record Layout(Path root) {
 
     /** As {@link #ensureBuilt(boolean)}, also building the peers agent when asked. */
     public void ensureBuilt(boolean needAgent, boolean needPeers) throws IOException, InterruptedException {
+        ensureBuilt(true, needAgent, needPeers);
+    }
+
+    /** As {@link #ensureBuilt(boolean, boolean)}; experiments on other apps need no river monitor. */
+    public void ensureBuilt(boolean needRiverMonitor, boolean needAgent, boolean needPeers)
+            throws IOException, InterruptedException {
         List<String> modules = new ArrayList<>();
-        if (!Files.isRegularFile(riverMonitorJar())) {
+        if (needRiverMonitor && !Files.isRegularFile(riverMonitorJar())) {
             modules.add("examples/river-monitor");
         }
         if (needAgent && !Files.isRegularFile(agentJar())) {

@@ -1,0 +1,423 @@
+package io.qosweaver.bench.mixed;
+
+import static io.qosweaver.bench.stats.Round.round;
+
+import io.qosweaver.bench.app.AppProcess;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadResult;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.report.Reports;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Machine;
+import io.qosweaver.bench.run.Snapshot;
+import io.qosweaver.bench.run.Versions.Version;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Runs {@code bench mixed}: every version of a third-party app, one after another, each in a fresh
+ * server process, under the same load; then {@code results.json}, {@code index.html} and {@code RESULTS.md}.
+ *
+ * <p>Per version: start the server and wait until it answers (its data loaded); warm up with one heavy
+ * client per core and the light stream; the idle window (the light stream alone); the full load (8 x cores
+ * heavy clients and the light stream) for a warm-up, then the measured window. The heavy and the light
+ * clients are two driver JVMs ({@link MixedDriver}), the heavy one at {@code nice 10}; both measure the same
+ * wall-clock window, over which the harness reads the server's CPU time from {@code /proc}.
+ */
+public final class Mixed {
+    static final String PARTIAL_RESULTS = "results.partial.json";
+    static final Pattern PEER_INSTALLED = Pattern.compile("qosweaver-peers: \\S+ installed on .*");
+    static final Pattern AGENT_STARTED = Pattern.compile("\\[qosweaver\\] agent started: .*");
+
+    private Mixed() {
+    }
+
+    /** Runs the fetch script and returns the jar's path (its last line of output). */
+    static Path fetch(Path root, MixedApp app, Progress progress) throws IOException, InterruptedException {
+        Path script = root.resolve(app.fetchScript());
+        if (!Files.isRegularFile(script)) {
+            throw new IOException("the fetch script of app " + app.name() + " is missing: " + script);
+        }
+        progress.update("[mixed] fetching " + app.name() + " with " + app.fetchScript());
+        Process p = new ProcessBuilder("bash", script.toString()).directory(root.toFile()).start();
+        String out;
+        try (InputStream in = p.getInputStream()) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        int rc = p.waitFor();
+        String[] lines = out.strip().split("\n");
+        Path jar = lines.length == 0 || lines[lines.length - 1].isBlank() ? null : Path.of(lines[lines.length - 1].strip());
+        if (rc != 0 || jar == null || !Files.isRegularFile(jar)) {
+            throw new IOException("fetching " + app.name() + " failed (" + app.fetchScript() + ", exit " + rc + "): "
+                    + (err.isBlank() ? out.strip() : err.strip()));
+        }
+        return jar;
+    }
+
+    /** Runs the versions and writes the report into {@code dir}. */
+    public static MixedResult run(Layout layout, MixedApp app, MixedParams params, List<Version> versions, boolean quick,
+            Path dir, String command, Progress progress) throws IOException, InterruptedException {
+        boolean needAgent = versions.stream().anyMatch(Version::usesAgent);
+        boolean needPeers = versions.stream().anyMatch(Version::usesPeer);
+        layout.ensureBuilt(false, needAgent, needPeers);
+        Path jar = fetch(layout.root(), app, progress);
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempDirectory("qosweaver-mixed-");
+        Map<String, VersionRun> runs = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, Object> parameters = parameters(layout, app, params, versions, jar, needAgent, needPeers);
+        try {
+            // private copies: others rebuild target/ while a long run goes on (bench/README.md, Snapshot)
+            Path appJar = Files.copy(jar, tmp.resolve(jar.getFileName()));
+            Path agent = needAgent ? Files.copy(layout.agentJar(), tmp.resolve("qosweaver-agent.jar")) : null;
+            Path peers = needPeers ? Files.copy(layout.peersAgentJar(), tmp.resolve("qosweaver-peers-agent.jar")) : null;
+            Path data = tmp.resolve("data");
+            progress.update("[mixed] writing " + app.name() + "'s data");
+            app.prepare(layout.root(), data);
+            double minutes = versions.size() * params.secondsPerVersion() / 60;
+            progress.update(String.format("[mixed] %d versions, about %.0f minutes", versions.size(), minutes));
+            for (Version v : versions) {
+                List<String> flags = new ArrayList<>(app.jvmFlags());
+                flags.addAll(v.jvmFlags());
+                if (v.usesAgent()) {
+                    Path from = layout.root().resolve(v.policy());
+                    if (!Files.isRegularFile(from)) {
+                        throw new IOException("the policy of version " + v.name() + " is missing: " + from);
+                    }
+                    Path policy = Files.copy(from, tmp.resolve(v.name() + ".yaml"));
+                    flags.add(Snapshot.agentFlag(agent, policy));
+                }
+                if (v.usesPeer()) {
+                    flags.add("-javaagent:" + peers + "=" + v.peer());
+                }
+                Path work = tmp.resolve("run-" + v.name());
+                copyDir(data, work);
+                Path appLog = dir.resolve("app-" + v.name() + ".log");
+                VersionRun r;
+                try {
+                    r = runVersion(app, params, v, appJar, flags, work, appLog, tmp, progress);
+                } catch (IOException e) {
+                    progress.update("[" + v.name() + "] FAILED: " + e.getMessage());
+                    errors.put(v.name(), e.getMessage());
+                    r = VersionRun.failed(v, flags, appLog, dir, e.getMessage());
+                }
+                runs.put(v.name(), gzipLog(r, appLog));
+                MixedResult partial = result(app, params, quick, command, parameters, errors, runs, dir);
+                JsonWriter.write(partial, dir.resolve(PARTIAL_RESULTS));
+            }
+        } finally {
+            deleteDir(tmp);
+        }
+        MixedResult result = result(app, params, quick, command, parameters, errors, runs, dir);
+        JsonWriter.write(result, dir.resolve("results.json"));
+        Files.deleteIfExists(dir.resolve(PARTIAL_RESULTS));
+        Reports.draw(dir, progress, () -> MixedReport.write(result, dir));
+        return result;
+    }
+
+    /** What one version measured, before the ratios against the unscheduled one. */
+    record VersionRun(Version version, List<String> flags, String installLine, LoadResult idle, Double idleCpuCores,
+                      LoadResult loaded, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice,
+                      String appLog, String error, Double idleOtherCpuCores, Double otherCpuCores) {
+        static VersionRun failed(Version v, List<String> flags, Path appLog, Path dir, String error) {
+            return new VersionRun(v, flags, null, null, null, null, null, null, null, null,
+                    dir.relativize(appLog).toString(), error, null, null);
+        }
+    }
+
+    private static VersionRun runVersion(MixedApp app, MixedParams p, Version v, Path jar, List<String> flags, Path work,
+            Path appLog, Path tmp, Progress progress) throws IOException, InterruptedException {
+        int port = freePort();
+        progress.update("[" + v.name() + "] starting " + app.name() + " on port " + port);
+        try (AppProcess proc = AppProcess.start(flags, List.of("-jar", jar.toString()), app.appArgs(port), appLog,
+                work)) {
+            URI base = URI.create("http://127.0.0.1:" + port);
+            proc.awaitHttp(URI.create(base + app.readyPath()), Duration.ofSeconds(180));
+            String install = null;
+            if (v.usesAgent()) {
+                install = proc.agentLine(AGENT_STARTED, Duration.ofSeconds(5));
+                if (install == null) {
+                    throw new IOException("the agent printed no 'agent started' line; first error: " + proc.firstError());
+                }
+            } else if (v.usesPeer()) {
+                install = installLine(appLog, PEER_INSTALLED);
+                if (install == null) {
+                    throw new IOException("the peers agent did not install " + v.peer() + " into " + app.name()
+                            + " (no 'installed on' line in " + appLog + ")");
+                }
+            }
+            String heavy = app.heavyTarget(base);
+            String light = app.lightTarget(base);
+            Path logs = tmp.resolve("drivers-" + v.name());
+
+            progress.update("[" + v.name() + "] warm-up " + (int) p.warmupS() + " s: " + MixedParams.CORES
+                    + " heavy clients and the light stream");
+            long now = System.currentTimeMillis();
+            phase(p, heavy, light, app.lightIds(), MixedParams.CORES, now, now + 1000, now + 1000 + ms(p.warmupS()), logs, "warmup",
+                    proc);
+
+            progress.update("[" + v.name() + "] idle window " + (int) p.idleS() + " s: the light stream alone");
+            now = System.currentTimeMillis();
+            long idleStart = now + 2000;
+            Phase idle = phase(p, null, light, app.lightIds(), 0, now, idleStart, idleStart + ms(p.idleS()), logs, "idle", proc);
+
+            progress.update("[" + v.name() + "] loaded: " + p.heavyClients() + " heavy clients (nice " + p.heavyNice()
+                    + ") and " + p.lightRate() + " light/s, " + (int) p.warmupS() + " s warm-up then "
+                    + (int) p.durationS() + " s measured");
+            now = System.currentTimeMillis();
+            long start = now + 1000 + ms(p.warmupS());
+            Phase loaded = phase(p, heavy, light, app.lightIds(), p.heavyClients(), now, start, start + ms(p.durationS()), logs,
+                    "loaded", proc);
+            if (!proc.isAlive()) {
+                throw new IOException(app.name() + " exited during the run; its first error: " + proc.firstError());
+            }
+            VersionRun r = new VersionRun(v, flags, install, idle.result(), idle.cpuCores(), loaded.result(),
+                    loaded.cpuCores(), loaded.cpuMs(), loaded.heavyNice(), loaded.lightNice(),
+                    appLog.getFileName().toString(), null, idle.otherCpuCores(), loaded.otherCpuCores());
+            ClassResult h = r.loaded().get(MixedApp.HEAVY);
+            ClassResult l = r.loaded().get(MixedApp.LIGHT);
+            ClassResult il = r.idle().get(MixedApp.LIGHT);
+            progress.update(String.format("[%s] idle light p99 %s ms; loaded: heavy %.2f/s (errors %d), light p50/p99/max "
+                    + "%s/%s/%s ms (errors %d), server CPU %.2f cores, other processes %s cores (idle window %s)",
+                    v.name(), il.p99Ms(), h.throughputPerS(), h.errors(), l.p50Ms(), l.p99Ms(), l.maxMs(), l.errors(),
+                    loaded.cpuCores(), loaded.otherCpuCores(), idle.otherCpuCores()));
+            return r;
+        }
+    }
+
+    /** One window's drivers, their merged results and the server's CPU over the window. */
+    record Phase(LoadResult result, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice,
+                 Double otherCpuCores) {
+    }
+
+    private static Long driversCpuMs(List<DriverProcess> drivers) {
+        long sum = 0;
+        for (DriverProcess d : drivers) {
+            Long ms = Proc.cpuMs(d.pid());
+            if (ms == null) {
+                return null;
+            }
+            sum += ms;
+        }
+        return sum;
+    }
+
+    private static Phase phase(MixedParams p, String heavy, String light, int lightIds, int heavyClients, long now, long windowStart,
+            long windowEnd, Path logs, String name, AppProcess proc) throws IOException, InterruptedException {
+        List<DriverProcess> drivers = new ArrayList<>();
+        try {
+            DriverProcess h = null;
+            if (heavy != null) {
+                h = DriverProcess.start(MixedApp.HEAVY, p.heavyNice(), List.of("--name", MixedApp.HEAVY, "--mode",
+                        "closed", "--clients", Integer.toString(heavyClients), "--target", heavy, "--window-start-ms",
+                        Long.toString(windowStart), "--window-end-ms", Long.toString(windowEnd), "--out",
+                        logs.resolve(name + "-heavy.json").toString(), "--timeout-s", "120"),
+                        logs.resolve(name + "-heavy.json"), logs.resolve(name + "-heavy.log"));
+                drivers.add(h);
+            }
+            DriverProcess l = DriverProcess.start(MixedApp.LIGHT, 0, List.of("--name", MixedApp.LIGHT, "--mode", "open",
+                    "--rate", Double.toString(p.lightRate()), "--clients", Integer.toString(p.lightMaxInFlight()),
+                    "--target", light, "--ids", Integer.toString(lightIds), "--window-start-ms", Long.toString(windowStart),
+                    "--window-end-ms", Long.toString(windowEnd), "--out", logs.resolve(name + "-light.json").toString(),
+                    "--timeout-s", "60"), logs.resolve(name + "-light.json"), logs.resolve(name + "-light.log"));
+            drivers.add(l);
+            Thread.sleep(Math.max(0, Math.min(500, windowStart - System.currentTimeMillis())));
+            Integer heavyNice = h != null ? h.nice() : null;
+            Integer lightNice = l.nice();
+            sleepUntil(windowStart);
+            Long cpu0 = Proc.cpuMs(proc.pid());
+            Long busy0 = Proc.machineBusyMs();
+            Long drivers0 = driversCpuMs(drivers);
+            long t0 = System.nanoTime();
+            sleepUntil(windowEnd);
+            Long cpu1 = Proc.cpuMs(proc.pid());
+            Long busy1 = Proc.machineBusyMs();
+            Long drivers1 = driversCpuMs(drivers);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            long wait = 60_000 + (windowEnd - System.currentTimeMillis());
+            Map<String, ClassResult> classes = new LinkedHashMap<>();
+            List<LoadResult.Sample> series = new ArrayList<>();
+            double windowS = 0;
+            for (DriverProcess d : drivers) {
+                LoadResult r = d.await(wait);
+                classes.putAll(r.classes());
+                series.addAll(r.timeSeries());
+                windowS = Math.max(windowS, r.windowSeconds());
+            }
+            series.sort(Comparator.comparingDouble(LoadResult.Sample::offsetS));
+            Double cpuMs = cpu0 != null && cpu1 != null ? (double) (cpu1 - cpu0) : null;
+            ClassResult hr = classes.get(MixedApp.HEAVY);
+            Double perHeavy = cpuMs != null && hr != null && hr.requests() > 0 ? round(cpuMs / hr.requests(), 1) : null;
+            // what else ran on the machine in the window: every busy tick less the server's and the drivers'
+            Double other = cpuMs != null && busy0 != null && busy1 != null && drivers0 != null && drivers1 != null
+                    ? round(Math.max(0, (busy1 - busy0) - cpuMs - (drivers1 - drivers0)) / 1000 / seconds, 3) : null;
+            return new Phase(new LoadResult(windowStart, round(windowS), classes, List.copyOf(series)),
+                    cpuMs != null ? round(cpuMs / 1000 / seconds, 3) : null, perHeavy, heavyNice, lightNice, other);
+        } finally {
+            drivers.forEach(DriverProcess::close);
+        }
+    }
+
+    /**
+     * Compresses the app's log (Fuseki logs every request: megabytes per version) and points the run at
+     * the {@code .gz}; a log that cannot be compressed is left as it is.
+     */
+    static VersionRun gzipLog(VersionRun r, Path appLog) {
+        if (!Files.isRegularFile(appLog)) {
+            return r;
+        }
+        Path gz = appLog.resolveSibling(appLog.getFileName() + ".gz");
+        try (InputStream in = Files.newInputStream(appLog);
+             java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            in.transferTo(out);
+        } catch (IOException e) {
+            return r;
+        }
+        try {
+            Files.delete(appLog);
+        } catch (IOException e) {
+            return r;
+        }
+        return new VersionRun(r.version(), r.flags(), r.installLine(), r.idle(), r.idleCpuCores(), r.loaded(),
+                r.cpuCores(), r.cpuMs(), r.heavyNice(), r.lightNice(), gz.getFileName().toString(), r.error(),
+                r.idleOtherCpuCores(), r.otherCpuCores());
+    }
+
+    private static String installLine(Path log, Pattern p) throws IOException {
+        for (String line : Files.readAllLines(log)) {
+            var m = p.matcher(line);
+            if (m.find()) {
+                return m.group();
+            }
+        }
+        return null;
+    }
+
+    private static long ms(double seconds) {
+        return Math.round(seconds * 1000);
+    }
+
+    private static void sleepUntil(long epochMs) throws InterruptedException {
+        long wait;
+        while ((wait = epochMs - System.currentTimeMillis()) > 0) {
+            Thread.sleep(Math.min(wait, 1000));
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    static Map<String, Object> parameters(Layout layout, MixedApp app, MixedParams p, List<Version> versions, Path jar,
+            boolean agent, boolean peers) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("app", app.name());
+        m.put("versions", versions.stream().map(Version::name).toList());
+        m.put("heavy_clients", p.heavyClients());
+        m.put("heavy_clients_rule", "8 x cores, closed loop, no think time");
+        m.put("light_rate_per_s", p.lightRate());
+        m.put("light_max_in_flight", p.lightMaxInFlight());
+        m.put("warmup_s", p.warmupS());
+        m.put("idle_s", p.idleS());
+        m.put("duration_s", p.durationS());
+        m.put("heavy_driver_nice", p.heavyNice());
+        m.put("drivers", "two JVMs (MixedDriver), the heavy one started as `nice -n " + p.heavyNice() + " java ...`, "
+                + "the light one at the harness's nice value; both measure the same wall-clock window");
+        m.put("app_jar", jar.getFileName().toString());
+        Map<String, Object> dates = new LinkedHashMap<>();
+        if (agent) {
+            dates.put("agent_jar_built", modified(layout.agentJar()));
+        }
+        if (peers) {
+            dates.put("peers_agent_jar_built", modified(layout.peersAgentJar()));
+        }
+        m.put("jars", dates);
+        return m;
+    }
+
+    private static String modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toInstant().toString();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The results, with every ratio against the unscheduled version of the same run. */
+    static MixedResult result(MixedApp app, MixedParams params, boolean quick, String command,
+            Map<String, Object> parameters, Map<String, String> errors, Map<String, VersionRun> runs, Path dir) {
+        // the baseline: the unscheduled app, the mean of its first and last runs when both ran
+        List<VersionRun> bases = runs.values().stream()
+                .filter(r -> MixedVersions.isBaseline(r.version().name()) && r.loaded() != null && r.idle() != null)
+                .toList();
+        Double idleP99 = mean(bases.stream().map(b -> b.idle().get(MixedApp.LIGHT).p99Ms()).toList());
+        Double baseHeavy = mean(bases.stream().map(b -> b.loaded().get(MixedApp.HEAVY).throughputPerS()).toList());
+        Map<String, MixedResult.VersionResult> versions = new LinkedHashMap<>();
+        for (VersionRun r : runs.values()) {
+            Version v = r.version();
+            ClassResult heavy = r.loaded() != null ? r.loaded().get(MixedApp.HEAVY) : null;
+            ClassResult light = r.loaded() != null ? r.loaded().get(MixedApp.LIGHT) : null;
+            versions.put(v.name(), new MixedResult.VersionResult(v.name(), v.description(), r.flags(), v.policy(),
+                    v.peer(), r.installLine(), r.idle() != null ? r.idle().get(MixedApp.LIGHT) : null, r.idleCpuCores(),
+                    heavy, light, r.cpuCores(), r.cpuMs(),
+                    light != null ? ratio(light.p99Ms(), idleP99) : null,
+                    heavy != null ? ratio(heavy.throughputPerS(), baseHeavy) : null,
+                    r.heavyNice(), r.lightNice(), r.appLog(), r.error(), r.idleOtherCpuCores(), r.otherCpuCores(),
+                    r.loaded() != null ? r.loaded().timeSeries() : List.of()));
+        }
+        List<MixedResult.Goal> goals = MixedGoals.evaluate(versions);
+        List<String> summary = MixedGoals.summary(versions, goals, idleP99);
+        Map<String, Object> appFacts = new LinkedHashMap<>(app.describe());
+        appFacts.put("description", app.description());
+        return new MixedResult("mixed", Instant.now().toString(), command, quick, parameters, Machine.describe(),
+                appFacts, summary, Map.copyOf(errors), goals, versions);
+    }
+
+    static Double mean(List<Double> xs) {
+        List<Double> known = xs.stream().filter(java.util.Objects::nonNull).toList();
+        return known.isEmpty() ? null : round(known.stream().mapToDouble(Double::doubleValue).average().orElseThrow(), 3);
+    }
+
+    static Double ratio(Double x, Double base) {
+        return x == null || base == null || base == 0 ? null : round(x / base, 3);
+    }
+
+    private static void copyDir(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> s = Files.list(from)) {
+            for (Path f : s.toList()) {
+                Files.copy(f, to.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    private static void deleteDir(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.qosweaver.bench.mixed;
+
+import io.qosweaver.bench.load.LoadDriver;
+import io.qosweaver.bench.load.LoadResult;
+import io.qosweaver.bench.load.LoadRun;
+import io.qosweaver.bench.load.LoadSpec;
+import io.qosweaver.bench.report.JsonWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One load class in a JVM of its own (the experiment starts one per class, see {@link DriverProcess}):
+ * it starts the load at once, measures from {@code --window-start-ms} to {@code --window-end-ms} (wall
+ * clock, so that two drivers measure the same window), stops, and writes the window as a
+ * {@link LoadResult} in JSON to {@code --out}.
+ *
+ * <pre>
+ * MixedDriver --name light --mode open --rate 20 --clients 64 --target URL [--ids N]
+ *             --window-start-ms T0 --window-end-ms T1 --out FILE [--timeout-s 60]
+ * </pre>
+ *
+ * {@code {i}} in the target is replaced, for request number {@code seq}, by {@code seq * 7919 mod ids}: a
+ * prime stride walks every id before any repeats, so the lookups spread over the data.
+ */
+public final class MixedDriver {
+    static final long STRIDE = 7919;
+
+    /** What the command line says. */
+    record Args(String name, LoadSpec.Mode mode, int clients, double rate, String target, int ids,
+                long windowStartMs, long windowEndMs, Path out, Duration timeout) {
+
+        static Args parse(String[] argv) {
+            Map<String, String> m = new HashMap<>();
+            for (int i = 0; i < argv.length; i++) {
+                String k = argv[i];
+                if (!k.startsWith("--") || i + 1 >= argv.length) {
+                    throw new IllegalArgumentException("expected --key value pairs, got '" + k + "'");
+                }
+                m.put(k.substring(2), argv[++i]);
+            }
+            for (String required : List.of("name", "mode", "target", "window-start-ms", "window-end-ms", "out")) {
+                if (!m.containsKey(required)) {
+                    throw new IllegalArgumentException("missing --" + required);
+                }
+            }
+            LoadSpec.Mode mode = switch (m.get("mode")) {
+                case "closed" -> LoadSpec.Mode.CLOSED;
+                case "open" -> LoadSpec.Mode.OPEN;
+                default -> throw new IllegalArgumentException("--mode: closed or open, got '" + m.get("mode") + "'");
+            };
+            Args a = new Args(m.get("name"), mode, Integer.parseInt(m.getOrDefault("clients", "1")),
+                    Double.parseDouble(m.getOrDefault("rate", "0")), m.get("target"),
+                    Integer.parseInt(m.getOrDefault("ids", "1")), Long.parseLong(m.get("window-start-ms")),
+                    Long.parseLong(m.get("window-end-ms")), Path.of(m.get("out")),
+                    Duration.ofSeconds(Long.parseLong(m.getOrDefault("timeout-s", "60"))));
+            if (a.windowEndMs <= a.windowStartMs) {
+                throw new IllegalArgumentException("--window-end-ms must be after --window-start-ms");
+            }
+            if (a.ids < 1) {
+                throw new IllegalArgumentException("--ids must be at least 1, got " + a.ids);
+            }
+            return a;
+        }
+
+        LoadSpec spec() {
+            LoadSpec.Targets targets = target.contains("{i}")
+                    ? seq -> URI.create(target.replace("{i}", Long.toString(Math.floorMod(seq * STRIDE, (long) ids))))
+                    : LoadSpec.Targets.fixed(URI.create(target));
+            LoadSpec s = mode == LoadSpec.Mode.CLOSED ? LoadSpec.closed(name, clients, targets)
+                    : LoadSpec.open(name, rate, clients, targets);
+            return s.withTimeout(timeout);
+        }
+    }
+
+    private MixedDriver() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args a;
+        try {
+            a = Args.parse(argv);
+        } catch (IllegalArgumentException e) {
+            System.err.println("MixedDriver: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        LoadResult r = run(a);
+        JsonWriter.write(r, a.out());
+        System.out.println("MixedDriver " + a.name() + ": " + r.get(a.name()).requests() + " requests in the window");
+        System.exit(0); // the JDK client's selector thread is not a daemon
+    }
+
+    static LoadResult run(Args a) throws InterruptedException {
+        try (LoadRun run = new LoadDriver().start(List.of(a.spec()), true)) {
+            sleepUntil(a.windowStartMs());
+            run.beginWindow();
+            sleepUntil(a.windowEndMs());
+            return run.stopWindow();
+        }
+    }
+
+    private static void sleepUntil(long epochMs) throws InterruptedException {
+        long wait;
+        while ((wait = epochMs - System.currentTimeMillis()) > 0) {
+            Thread.sleep(Math.min(wait, 1000));
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.qosweaver.bench.mixed;
+
+/**
+ * The load and the windows of a run.
+ *
+ * @param heavyClients   heavy closed-loop clients (issue 13: 8 x cores)
+ * @param lightRate      light requests started per second (open loop)
+ * @param lightMaxInFlight cap on light requests outstanding; a start beyond it is an {@code overflow} error
+ * @param warmupS        each warm-up: first one heavy client per core with the light stream, then, before the
+ *                       loaded window, the full load for as long again (the two-phase warm-up of bench/README.md)
+ * @param idleS          the idle window: the light stream alone (the idle light p99)
+ * @param durationS      the loaded window: heavy clients and the light stream
+ * @param heavyNice      the nice value of the heavy driver's JVM (the light driver runs at the harness's)
+ */
+public record MixedParams(int heavyClients, double lightRate, int lightMaxInFlight, double warmupS, double idleS,
+                          double durationS, int heavyNice) {
+
+    static final int CORES = Runtime.getRuntime().availableProcessors();
+
+    public MixedParams {
+        if (heavyClients < 1) {
+            throw new IllegalArgumentException("heavy clients must be at least 1, got " + heavyClients);
+        }
+        if (!(lightRate > 0)) {
+            throw new IllegalArgumentException("the light rate must be positive, got " + lightRate);
+        }
+        if (lightMaxInFlight < 1) {
+            throw new IllegalArgumentException("light max in flight must be at least 1, got " + lightMaxInFlight);
+        }
+        if (!(warmupS >= 0) || !(idleS > 0) || !(durationS > 0)) {
+            throw new IllegalArgumentException("windows must be positive (warm-up may be 0): warm-up " + warmupS
+                    + " s, idle " + idleS + " s, loaded " + durationS + " s");
+        }
+        if (heavyNice < 0 || heavyNice > 19) {
+            throw new IllegalArgumentException("heavy nice must be 0..19, got " + heavyNice);
+        }
+    }
+
+    /** The full run: 8 x cores heavy clients, 20 light requests/s, 30 s warm-ups and idle, 120 s loaded. */
+    public static MixedParams full() {
+        return new MixedParams(8 * CORES, 20, 200, 30, 30, 120, 10);
+    }
+
+    /** A short run with the same load: 10 s warm-ups and idle, 30 s loaded. */
+    public static MixedParams quick() {
+        return new MixedParams(8 * CORES, 20, 200, 10, 10, 30, 10);
+    }
+
+    /** Roughly how long one version takes, start-up (about 20 s) included. */
+    public double secondsPerVersion() {
+        return 20 + 2 * warmupS + idleS + durationS + 6;
+    }
+}

@@ -1,0 +1,83 @@
+package io.qosweaver.bench.mixed;
+
+import io.qosweaver.bench.run.Versions.Version;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The versions of a third-party app the experiment compares: the same unmodified jar unscheduled, woven
+ * by QoSWeaver with the hand-written and the generated policy, and with today's tools installed by the
+ * peers agent (peers/README.md).
+ */
+public final class MixedVersions {
+    public static final String UNSCHEDULED = "unscheduled";
+    public static final String QOSWEAVER = "qosweaver";
+    public static final String QOSWEAVER_GENERATED = "qosweaver-generated";
+    public static final String JETTY_QOS = "jetty-qos";
+    public static final String CONCURRENCY_LIMITS = "concurrency-limits";
+    /**
+     * The unscheduled app once more, last: a shared machine drifts over a 25-minute run (the first full run
+     * measured the unscheduled app's heavy throughput falling by a third within its own window), so the
+     * baseline is the mean of the first and the last run, and their difference is the run's noise floor.
+     */
+    public static final String UNSCHEDULED_END = "unscheduled-end";
+    /** The hand-written policy with {@code suspendAtEntry: true}; run when named. */
+    public static final String QOSWEAVER_AT_ENTRY = "qosweaver-at-entry";
+
+    public static final List<String> ALL = List.of(UNSCHEDULED, QOSWEAVER, QOSWEAVER_GENERATED, JETTY_QOS,
+            CONCURRENCY_LIMITS, UNSCHEDULED_END);
+
+    static boolean isBaseline(String name) {
+        return name.equals(UNSCHEDULED) || name.equals(UNSCHEDULED_END);
+    }
+
+    private MixedVersions() {
+    }
+
+    /** Every version of {@code app}, by name. */
+    public static Map<String, Version> of(MixedApp app) {
+        int cpus = MixedParams.CORES;
+        Map<String, Version> m = new LinkedHashMap<>();
+        m.put(UNSCHEDULED, new Version(UNSCHEDULED, "the unmodified app, no agent", List.of(), null, null));
+        m.put(QOSWEAVER, new Version(QOSWEAVER, "importance policy, lowLimit 1, lowCap 1x; control points chosen "
+                + "by hand from a profile", List.of(), app.policy(false), null));
+        m.put(QOSWEAVER_GENERATED, new Version(QOSWEAVER_GENERATED, "the same task classes and policy; control "
+                + "points generated from a profile (qosweaver pointcuts)", List.of(), app.policy(true), null));
+        // The cap is the cores, as in the river-monitor experiments: Jetty's default (half the thread pool)
+        // never binds under 8 x cores clients and would measure the unscheduled app under another name.
+        m.put(JETTY_QOS, new Version(JETTY_QOS, "Jetty's QoSHandler around the app's handler, at most " + cpus
+                + " requests at once (the cores), heavy path at the lowest priority", List.of(), null,
+                "peer=jetty-qos,lowPath=" + app.heavyPath() + ",maxRequests=" + cpus + ",anyContext=true"));
+        m.put(CONCURRENCY_LIMITS, new Version(CONCURRENCY_LIMITS, "Netflix concurrency-limits (Vegas, the "
+                + "library's default), heavy path in a partition of 10 %, 429 when refused", List.of(), null,
+                "peer=concurrency-limits,lowPath=" + app.heavyPath() + ",anyContext=true"));
+        m.put(QOSWEAVER_AT_ENTRY, new Version(QOSWEAVER_AT_ENTRY, "the hand-written policy with suspendAtEntry: "
+                + "an aggregate over the cap waits before it starts", List.of(),
+                "examples/third-party/" + app.name() + "/policies/handwritten-at-entry.yaml", null));
+        m.put(UNSCHEDULED_END, new Version(UNSCHEDULED_END, "the unmodified app, no agent, run again last (the "
+                + "baseline is the mean of both unscheduled runs)", List.of(), null, null));
+        return m;
+    }
+
+    /** The named versions in the order given; an unknown name is an error listing the known ones. */
+    public static List<Version> resolve(MixedApp app, List<String> names) {
+        Map<String, Version> all = of(app);
+        List<Version> out = new ArrayList<>();
+        for (String n : names) {
+            Version v = all.get(n.strip());
+            if (v == null) {
+                throw new IllegalArgumentException("unknown version '" + n + "'; known: " + String.join(", ",
+                        all.keySet()));
+            }
+            if (!out.contains(v)) {
+                out.add(v);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no version to run; known: " + String.join(", ", all.keySet()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,62 @@
+package io.qosweaver.bench.mixed;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What {@code /proc} says about a process: its nice value and its CPU time (every thread, user + system). */
+final class Proc {
+    private Proc() {
+    }
+
+    /** Field 19 of {@code /proc/PID/stat}, or null when it cannot be read. */
+    static Integer nice(long pid) {
+        String[] f = statFields(pid);
+        return f == null ? null : Integer.valueOf(f[18]);
+    }
+
+    /** utime + stime of {@code /proc/PID/stat} in milliseconds (clock ticks of 10 ms), or null. */
+    static Long cpuMs(long pid) {
+        String[] f = statFields(pid);
+        return f == null ? null : (Long.parseLong(f[13]) + Long.parseLong(f[14])) * 10;
+    }
+
+    /**
+     * CPU time every process of the machine spent busy (user, nice, system, irq, softirq, steal of the
+     * first line of {@code /proc/stat}), in milliseconds, or null.
+     */
+    static Long machineBusyMs() {
+        try {
+            String first = Files.readAllLines(Path.of("/proc/stat")).get(0);
+            return parseMachineBusyTicks(first) * 10;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    static long parseMachineBusyTicks(String cpuLine) {
+        String[] f = cpuLine.trim().split("\\s+");
+        // cpu user nice system idle iowait irq softirq steal ...
+        return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+                + Long.parseLong(f[7]) + (f.length > 8 ? Long.parseLong(f[8]) : 0);
+    }
+
+    /** The fields of /proc/PID/stat, numbered from 0; the command name (field 1) may hold spaces. */
+    static String[] statFields(long pid) {
+        try {
+            return parseStat(Files.readString(Path.of("/proc/" + pid + "/stat")));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    static String[] parseStat(String stat) {
+        int close = stat.lastIndexOf(')');
+        String[] rest = stat.substring(close + 2).trim().split(" ");
+        String[] f = new String[rest.length + 2];
+        f[0] = stat.substring(0, stat.indexOf(' '));
+        f[1] = stat.substring(stat.indexOf('(') + 1, close);
+        System.arraycopy(rest, 0, f, 2, rest.length);
+        return f;
+    }
+}

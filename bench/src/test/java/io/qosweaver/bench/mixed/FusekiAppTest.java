@@ -1,0 +1,63 @@
+package io.qosweaver.bench.mixed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qosweaver.bench.run.Layout;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Fuseki's data, configuration and requests, without Fuseki. */
+class FusekiAppTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theDatasetIsFiveTriplesPerItemAndTheSameEveryTime() throws Exception {
+        Path a = tmp.resolve("a.nt");
+        Path b = tmp.resolve("b.nt");
+        assertThat(FusekiApp.writeDataset(a, 1000)).isEqualTo(5000);
+        FusekiApp.writeDataset(b, 1000);
+        List<String> lines = Files.readAllLines(a);
+        assertThat(lines).hasSize(5000).allMatch(l -> l.endsWith(" ."));
+        assertThat(lines).filteredOn(l -> l.contains("<http://example.org/category>")).hasSize(1000);
+        assertThat(lines.get(2)).matches("<http://example.org/item/0> <http://example.org/price> \"\\d+\\.\\d+\""
+                + "\\^\\^<http://www.w3.org/2001/XMLSchema#decimal> \\.");
+        assertThat(Files.mismatch(a, b)).isEqualTo(-1L);
+    }
+
+    @Test
+    void prepareWritesTheCommittedConfigurationBesideTheData() throws Exception {
+        Path root = Layout.find().root();
+        new FusekiApp().prepare(root, tmp.resolve("run"));
+        assertThat(Files.readString(tmp.resolve("run/config.ttl"))).contains("fuseki:name \"analytics\"")
+                .contains("ja:data \"data.nt\"");
+        assertThat(Files.size(tmp.resolve("run/data.nt"))).isPositive();
+        assertThatThrownBy(() -> new FusekiApp().prepare(tmp, tmp.resolve("x")))
+                .hasMessageStartingWith("Fuseki's configuration is missing");
+    }
+
+    @Test
+    void heavyAndLightAreQueriesOnTheirOwnEndpoints() {
+        FusekiApp app = new FusekiApp();
+        URI base = URI.create("http://127.0.0.1:3030");
+        String heavy = app.heavyTarget(base);
+        assertThat(heavy).startsWith("http://127.0.0.1:3030/ds/analytics?query=");
+        assertThat(URLDecoder.decode(heavy.substring(heavy.indexOf('=') + 1), StandardCharsets.UTF_8))
+                .contains("GROUP BY ?cat");
+        String light = app.lightTarget(base);
+        assertThat(light).startsWith("http://127.0.0.1:3030/ds/query?query=").contains("{i}");
+        String one = light.replace("{i}", "42");
+        assertThat(URLDecoder.decode(URI.create(one).getRawQuery().substring("query=".length()), StandardCharsets.UTF_8))
+                .isEqualTo("SELECT ?p ?o WHERE { <http://example.org/item/42> ?p ?o }");
+        assertThat(app.appArgs(3030)).containsExactly("--port=3030", "--config=config.ttl");
+        assertThat(app.policy(true)).isEqualTo("examples/third-party/fuseki/policies/generated.yaml");
+        assertThat(app.fetchScript()).isEqualTo("examples/third-party/fuseki/fetch.sh");
+    }
+}

@@ -1,0 +1,135 @@
+package io.qosweaver.bench.mixed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadResult;
+import io.qosweaver.bench.testing.TestServer;
+import io.qosweaver.bench.testing.TestServer.Reply;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The driver's arguments, and real driver JVMs against an embedded Jetty, as the experiment starts them. */
+class MixedDriverTest {
+    @TempDir
+    Path tmp;
+
+    private static String[] args(String... kv) {
+        return kv;
+    }
+
+    @Test
+    void argumentsAreParsedAndCheckedWithWhatIsWrong() {
+        MixedDriver.Args a = MixedDriver.Args.parse(args("--name", "light", "--mode", "open", "--rate", "20",
+                "--clients", "50", "--target", "http://x/{i}", "--ids", "10", "--window-start-ms", "1000",
+                "--window-end-ms", "2000", "--out", "r.json"));
+        assertThat(a.spec().ratePerSecond()).isEqualTo(20.0);
+        assertThat(a.spec().clients()).isEqualTo(50);
+        assertThatThrownBy(() -> MixedDriver.Args.parse(args("--name", "x", "--mode", "open")))
+                .hasMessage("missing --target");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(args("--name", "x", "--mode", "sideways", "--target", "t",
+                "--window-start-ms", "1", "--window-end-ms", "2", "--out", "o")))
+                .hasMessage("--mode: closed or open, got 'sideways'");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(args("--name", "x", "--mode", "closed", "--target", "t",
+                "--window-start-ms", "2", "--window-end-ms", "2", "--out", "o")))
+                .hasMessage("--window-end-ms must be after --window-start-ms");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(args("--name")))
+                .hasMessage("expected --key value pairs, got '--name'");
+    }
+
+    @Test
+    void theIdsOfTheLightTargetsWalkEveryIdBeforeRepeating() {
+        MixedDriver.Args a = MixedDriver.Args.parse(args("--name", "light", "--mode", "open", "--rate", "1",
+                "--target", "http://h/item/{i}", "--ids", "50000", "--window-start-ms", "1", "--window-end-ms", "2",
+                "--out", "o"));
+        Set<String> seen = new HashSet<>();
+        for (long seq = 0; seq < 50_000; seq++) {
+            seen.add(a.spec().targets().uri(seq).getPath());
+        }
+        assertThat(seen).hasSize(50_000).contains("/item/0", "/item/49999");
+        assertThat(a.spec().targets().uri(50_000)).isEqualTo(a.spec().targets().uri(0));
+    }
+
+    @Test
+    void twoDriverJvmsMeasureTheSameWindowAndTheHeavyOneRunsNiced() throws Exception {
+        Set<String> items = ConcurrentHashMap.newKeySet();
+        try (TestServer server = new TestServer()
+                .route("/heavy", q -> new Reply(200, "text/plain", "h", 20))
+                .route("/light", q -> {
+                    items.add(q);
+                    return Reply.ok("l");
+                })) {
+            long start = System.currentTimeMillis() + 1500;
+            long end = start + 1500;
+            DriverProcess heavy = DriverProcess.start("heavy", 5, List.of("--name", "heavy", "--mode", "closed",
+                    "--clients", "3", "--target", server.uri("/heavy").toString(), "--window-start-ms",
+                    Long.toString(start), "--window-end-ms", Long.toString(end), "--out", tmp.resolve("h.json").toString()),
+                    tmp.resolve("h.json"), tmp.resolve("h.log"));
+            DriverProcess light = DriverProcess.start("light", 0, List.of("--name", "light", "--mode", "open", "--rate",
+                    "40", "--clients", "10", "--target", server.uri("/light") + "?i={i}", "--ids", "1000",
+                    "--window-start-ms", Long.toString(start), "--window-end-ms", Long.toString(end), "--out",
+                    tmp.resolve("l.json").toString()), tmp.resolve("l.json"), tmp.resolve("l.log"));
+            Thread.sleep(500);
+            Integer ownNice = Proc.nice(ProcessHandle.current().pid());
+            if (ownNice != null) {
+                assertThat(heavy.nice()).as("nice -n 5 on top of ours").isEqualTo(Math.min(19, ownNice + 5));
+                assertThat(light.nice()).isEqualTo(ownNice);
+            }
+            LoadResult h = heavy.await(30_000);
+            LoadResult l = light.await(30_000);
+            // both windows begin once the wall clock reaches the same instant (a niced JVM on a busy machine
+            // may get there late, never early) and end at the same instant
+            assertThat(h.windowStartMs()).isBetween(start, end - 1);
+            assertThat(l.windowStartMs()).isBetween(start, end - 1);
+            ClassResult hc = h.get("heavy");
+            assertThat(hc.mode()).isEqualTo("closed");
+            assertThat(hc.requests()).isPositive();
+            assertThat(hc.errors()).isZero();
+            assertThat(hc.p50Ms()).as("the handler sleeps 20 ms").isGreaterThanOrEqualTo(20.0);
+            ClassResult lc = l.get("light");
+            assertThat(lc.mode()).isEqualTo("open");
+            assertThat(lc.targetRatePerS()).isEqualTo(40.0);
+            assertThat(lc.requests()).isPositive();
+            assertThat(items).as("{i} was replaced").allMatch(q -> q.matches("i=\\d+")).hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void aFailedDriverNamesItsError() throws Exception {
+        DriverProcess bad = DriverProcess.start("light", 0, List.of("--name", "light", "--mode", "nope", "--target", "t",
+                "--window-start-ms", "1", "--window-end-ms", "2", "--out", tmp.resolve("x.json").toString()),
+                tmp.resolve("x.json"), tmp.resolve("x.log"));
+        assertThatThrownBy(() -> bad.await(30_000)).hasMessageContaining("the light driver failed (exit 2)")
+                .hasMessageContaining("--mode: closed or open, got 'nope'");
+        assertThat(Files.exists(tmp.resolve("x.json"))).isFalse();
+    }
+
+    @Test
+    void theDriverCommandPutsNiceInFrontOnlyWhenAsked() {
+        assertThat(DriverProcess.command(10, "java", "cp", List.of("--a", "b")))
+                .containsExactly("nice", "-n", "10", "java", "-Xmx256m", "-XX:+UseSerialGC", "-cp", "cp",
+                        MixedDriver.class.getName(), "--a", "b");
+        assertThat(DriverProcess.command(0, "java", "cp", List.of())).startsWith("java");
+    }
+
+    @Test
+    void procStatIsReadWithSpacesInTheCommandName() {
+        String stat = "123 (my (odd) cmd) S 1 2 3 4 5 6 7 8 9 10 250 30 0 0 20 7 1 0";
+        String[] f = Proc.parseStat(stat);
+        assertThat(f[1]).isEqualTo("my (odd) cmd");
+        assertThat(f[13]).isEqualTo("250");
+        assertThat(f[14]).isEqualTo("30");
+        assertThat(f[18]).isEqualTo("7");
+        assertThat(Proc.cpuMs(ProcessHandle.current().pid())).isNotNull().isPositive();
+        assertThat(Proc.parseMachineBusyTicks("cpu  100 5 20 9000 7 1 2 3 0 0")).as("user nice system irq softirq steal")
+                .isEqualTo(131);
+        assertThat(Proc.machineBusyMs()).isNotNull().isPositive();
+    }
+}

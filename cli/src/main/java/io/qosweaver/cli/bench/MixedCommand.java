@@ -1,0 +1,99 @@
+package io.qosweaver.cli.bench;
+
+import io.qosweaver.bench.mixed.Mixed;
+import io.qosweaver.bench.mixed.MixedApp;
+import io.qosweaver.bench.mixed.MixedParams;
+import io.qosweaver.bench.mixed.MixedResult;
+import io.qosweaver.bench.mixed.MixedVersions;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Versions.Version;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code qosweaver bench mixed --app NAME}: a third-party app under heavy and light load (issue 13). */
+@Command(name = "mixed", mixinStandardHelpOptions = true,
+        description = "A third-party server application from Maven Central, unmodified, under 8 x cores heavy "
+                + "closed-loop clients and an open-loop stream of light requests: unscheduled, QoSWeaver "
+                + "(hand-written and generated policies), Jetty's QoSHandler and Netflix concurrency-limits, "
+                + "in one invocation.")
+final class MixedCommand implements Callable<Integer> {
+    @Mixin
+    ReportOptions report = new ReportOptions();
+
+    @Option(names = "--app", required = true, paramLabel = "NAME",
+            description = "the application (known: fuseki); fetched by examples/third-party/NAME/fetch.sh")
+    String app;
+
+    @Option(names = "--quick", description = "short windows: 10 s warm-ups and idle, 30 s loaded (full: 30 and 120 s)")
+    boolean quick;
+
+    @Option(names = "--versions", split = ",", paramLabel = "V", description = "versions to run (default: all)")
+    List<String> versions = new ArrayList<>(MixedVersions.ALL);
+
+    @Option(names = "--heavy-clients", paramLabel = "N", description = "heavy closed-loop clients (default 8 x cores)")
+    Integer heavyClients;
+
+    @Option(names = "--light-rate", paramLabel = "R", description = "light requests per second (default 20)")
+    Double lightRate;
+
+    @Option(names = "--warmup", paramLabel = "S", description = "seconds of each warm-up phase")
+    Double warmup;
+
+    @Option(names = "--idle", paramLabel = "S", description = "seconds of the idle window (light stream alone)")
+    Double idle;
+
+    @Option(names = "--duration", paramLabel = "S", description = "seconds of the loaded window")
+    Double duration;
+
+    @Option(names = "--heavy-nice", paramLabel = "N", description = "nice value of the heavy driver JVM (default 10)")
+    Integer heavyNice;
+
+    @Option(names = "--prepare", paramLabel = "DIR",
+            description = "only write the app's data and configuration into DIR (for profiling it by hand) and exit")
+    Path prepare;
+
+    @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/mixed-NAME)")
+    Path reportDir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    MixedParams params() {
+        MixedParams d = quick ? MixedParams.quick() : MixedParams.full();
+        return new MixedParams(heavyClients != null ? heavyClients : d.heavyClients(),
+                lightRate != null ? lightRate : d.lightRate(), d.lightMaxInFlight(),
+                warmup != null ? warmup : d.warmupS(), idle != null ? idle : d.idleS(),
+                duration != null ? duration : d.durationS(), heavyNice != null ? heavyNice : d.heavyNice());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        MixedApp a;
+        List<Version> vs;
+        MixedParams p;
+        try {
+            a = MixedApp.named(app);
+            vs = MixedVersions.resolve(a, versions);
+            p = params();
+        } catch (IllegalArgumentException e) {
+            System.err.println("qosweaver bench mixed: " + e.getMessage());
+            return 2;
+        }
+        Layout layout = Layout.find();
+        if (prepare != null) {
+            a.prepare(layout.root(), prepare);
+            System.out.println("wrote " + a.name() + "'s data and configuration into " + prepare);
+            return 0;
+        }
+        Path dir = reportDir != null ? reportDir : layout.root().resolve("target/mixed-" + a.name());
+        String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
+        MixedResult r = Mixed.run(layout, a, p, vs, quick, dir, ReportOptions.commandLine(args), report.progress());
+        return report.finish("bench mixed", r, r.summary(), r.errors(), dir);
+    }
+}

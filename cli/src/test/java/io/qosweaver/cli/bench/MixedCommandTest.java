@@ -1,0 +1,67 @@
+package io.qosweaver.cli.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qosweaver.bench.mixed.MixedParams;
+import io.qosweaver.bench.mixed.MixedVersions;
+import io.qosweaver.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class MixedCommandTest {
+    private static MixedCommand parse(String... args) {
+        MixedCommand cmd = new MixedCommand();
+        new CommandLine(cmd).parseArgs(args);
+        return cmd;
+    }
+
+    @Test
+    void defaultsAreTheFullRunOfEveryVersionWithEightHeavyClientsPerCore() {
+        MixedCommand c = parse("--app", "fuseki");
+        assertThat(c.params()).isEqualTo(MixedParams.full());
+        assertThat(c.params().heavyClients()).isEqualTo(8 * Runtime.getRuntime().availableProcessors());
+        assertThat(c.params().lightRate()).isEqualTo(20.0);
+        assertThat(c.params().heavyNice()).isEqualTo(10);
+        assertThat(c.versions).containsExactlyElementsOf(MixedVersions.ALL);
+    }
+
+    @Test
+    void quickAndExplicitOptions() {
+        assertThat(parse("--app", "fuseki", "--quick").params()).isEqualTo(MixedParams.quick());
+        MixedParams p = parse("--app", "fuseki", "--quick", "--heavy-clients", "4", "--light-rate", "5", "--warmup",
+                "1", "--idle", "2", "--duration", "3", "--heavy-nice", "19").params();
+        assertThat(p).isEqualTo(new MixedParams(4, 5, MixedParams.quick().lightMaxInFlight(), 1, 2, 3, 19));
+        assertThat(parse("--app", "fuseki", "--versions", "unscheduled,qosweaver").versions)
+                .containsExactly("unscheduled", "qosweaver");
+    }
+
+    @Test
+    void badInputIsRefusedWithWhatToChangeBeforeAnythingRuns() {
+        assertThatThrownBy(() -> parse("--app", "fuseki", "--heavy-clients", "0").params())
+                .hasMessageContaining("heavy clients must be at least 1");
+        assertThat(run("bench", "mixed", "--app", "jboss-petstore"))
+                .isEqualTo("2 qosweaver bench mixed: unknown app 'jboss-petstore'; known: fuseki");
+        assertThat(run("bench", "mixed", "--app", "fuseki", "--versions", "qosweaver,admission")).startsWith(
+                "2 qosweaver bench mixed: unknown version 'admission'; known: unscheduled, qosweaver, qosweaver-generated");
+        assertThat(run("bench", "mixed", "--app", "fuseki", "--heavy-nice", "-5"))
+                .isEqualTo("2 qosweaver bench mixed: heavy nice must be 0..19, got -5");
+        assertThat(run("bench", "mixed")).startsWith("2 Missing required option: '--app=NAME'");
+    }
+
+    /** Exit code and stderr, as the command reports refusals. */
+    private static String run(String... args) {
+        java.io.PrintStream old = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            StringWriter picocliErr = new StringWriter();
+            int exit = Main.commandLine().setErr(new PrintWriter(picocliErr)).execute(args);
+            return exit + " " + (captured.toString(java.nio.charset.StandardCharsets.UTF_8) + picocliErr).strip();
+        } finally {
+            System.setErr(old);
+        }
+    }
+}
