@@ -8,9 +8,10 @@ import org.junit.jupiter.api.Test;
 class ThreadTimeTest {
 
     /**
-     * 1,000 join points, 40 ns of probe and between two calls no work (one gap in ten) or up to
-     * 300 ns of it; a 3 ms preemption after the 400th, 3 ms off the CPU: the corrected timeline is
-     * the work alone (the preemption's gap cut to the floor of a pause, the probe taken from every gap).
+     * 1,000 join points, 40 ns of probe and between two calls no work (one gap in ten) or 50 to
+     * 300 ns of it (so the gaps from the cheapest to twice that are all a probe alone); a 3 ms
+     * preemption after the 400th, 3 ms off the CPU: the corrected timeline is the work alone (the
+     * preemption's gap cut to the floor of a pause, the probe taken from every gap).
      */
     @Test
     void theProbeAndThePreemptionAreTakenOut() {
@@ -20,7 +21,7 @@ class ThreadTimeTest {
         long[] work = new long[n];
         t[0] = 5_000;
         for (int i = 1; i < n; i++) {
-            work[i] = rnd.nextInt(10) == 0 ? 0 : rnd.nextInt(300);
+            work[i] = rnd.nextInt(10) == 0 ? 0 : 50 + rnd.nextInt(250);
             t[i] = t[i - 1] + 40 + work[i] + (i == 401 ? 3_000_000 : 0);
         }
         long wallEnd = t[n - 1] + 40;
@@ -49,6 +50,22 @@ class ThreadTimeTest {
         tt.correct(8, next, 0, 2, -1, -1, -1, out2);
         assertThat(out2[0]).isEqualTo(next[0]);
         assertThat(out2[1]).isEqualTo(next[0] + 50 - 25); // too few gaps to estimate: the calibration's cost
+    }
+
+    /**
+     * A probe that costs 40 ns, and 60 ns one time in four (a store that misses the cache), with no
+     * work between the calls: the estimate is its mean, 45 ns, not its cheapest case.
+     */
+    @Test
+    void theEstimateIsTheProbesMeanNotItsCheapestCase() {
+        long[] t = new long[4096];
+        for (int i = 1; i < t.length; i++) {
+            t[i] = t[i - 1] + (i % 4 == 0 ? 60 : 40);
+        }
+        long[] out = new long[t.length];
+        ThreadTime tt = new ThreadTime(25, true);
+        tt.correct(1, t, 0, t.length, -1, -1, -1, out);
+        assertThat(tt.describe()).contains("45 to 45 ns");
     }
 
     @Test
