@@ -17,11 +17,14 @@ public record PointcutsResult(String experiment, String generatedAt, String comm
      * The profile the sets were generated from.
      *
      * @param unprofiledChartMs     the same charts timed on the app without the agent
-     * @param profileSlowdown       median recorded over median unprofiled chart time (or as given):
-     *                              the generator's slots are t times this in profile time, and its
-     *                              predicted intervals are real time
-     * @param profileSlowdownSource {@code measured}, {@code given}, or {@code none} (profiles given
-     *                              without a slowdown: profile time taken as real time)
+     * @param profileSlowdown       1 (the profile's own time base) or as given: the generator's slots
+     *                              are t times this in profile time, and its predicted intervals
+     *                              are real time
+     * @param profileSlowdownSource {@code given}, or {@code none: the profile's time base}
+     * @param profiledSpanMs        per profile file, its longest timeline's span in the profile's time
+     * @param timeBaseStretch       median span over median unprofiled chart (1: the profile's time is
+     *                              real time); null without both
+     * @param probeCostNanos        per file, the probe cost per join point the agent took out
      */
     public record ProfileInfo(List<String> files, long joinPoints, int timelines, int signatures,
                               List<Double> chartMsWhileRecorded, List<Double> unprofiledChartMs,

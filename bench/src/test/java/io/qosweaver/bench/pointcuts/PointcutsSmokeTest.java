@@ -54,10 +54,14 @@ class PointcutsSmokeTest {
         assertThat(r.errors()).isEmpty();
         assertThat(r.joinPoints()).isPositive();
         assertThat(r.profile().timelines()).isEqualTo(1);
-        // the profile's slowdown is measured: the same charts timed with the profile stopped
-        assertThat(r.profile().profileSlowdownSource()).isEqualTo("measured");
+        // no slowdown is applied (the profile's time base is the application's); the same charts timed
+        // without the agent measure how well that holds: the recorded timeline's span against them
+        assertThat(r.profile().profileSlowdownSource()).isEqualTo("none: the profile's time base");
+        assertThat(r.profile().profileSlowdown()).isEqualTo(1.0);
         assertThat(r.profile().unprofiledChartMs()).hasSize(5);
-        assertThat(r.profile().profileSlowdown()).isPositive();
+        assertThat(r.profile().profiledSpanMs()).singleElement().satisfies(span -> assertThat(span).isPositive());
+        assertThat(r.profile().timeBaseStretch()).isPositive();
+        assertThat(r.profile().probeCostNanos()).singleElement().satisfies(c -> assertThat(c).isPositive());
         assertThat(lines).anyMatch(l -> l.startsWith("[profile] the same charts without the profiling agent:")
                 && l.contains("x slower"));
         assertThat(Files.readString(dir.resolve("app-unprofiled.log"))).as("timed without the agent")
