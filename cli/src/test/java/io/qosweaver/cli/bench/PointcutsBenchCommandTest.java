@@ -27,7 +27,8 @@ class PointcutsBenchCommandTest {
         assertThat(p.intervalClients()).containsExactly(1, 10, 20, 40);
         assertThat(p.flash()).isNotNull();
         assertThat(c.sets(p.profiledCharts())).extracting(Pointcuts.ParamSet::name)
-                .contains("t10ms-m1", "t100ms-m200", "t10ms-m3000", "random15", "all", "handwritten").hasSize(12);
+                .contains("t10ms-m1", "t100ms-m200", "t10ms-m3000", "t10ms-m1-cover", "random15", "all", "handwritten")
+                .hasSize(13);
     }
 
     @Test
@@ -43,7 +44,7 @@ class PointcutsBenchCommandTest {
         assertThat(p.flash()).isNull();
         assertThat(c.sets(2)).extracting(Pointcuts.ParamSet::name).containsExactly("t10ms-m1", "random5");
         assertThat(parse().sets(2)).extracting(Pointcuts.ParamSet::name).contains("t10ms-m6000");
-        assertThat(p.profileSlowdown()).as("measured when recorded").isNull();
+        assertThat(p.profileSlowdown()).as("none given: the profile's own time base").isNull();
         assertThat(parse("--profile-slowdown", "19.5").params().profileSlowdown()).isEqualTo(19.5);
     }
 
@@ -54,7 +55,7 @@ class PointcutsBenchCommandTest {
         assertThatThrownBy(() -> parse("--profile-slowdown", "0").params()).hasMessageContaining("--profile-slowdown");
         assertThatThrownBy(() -> parse("--sets", "t10ms-m1,t10ms-m1").sets(1)).hasMessageContaining("named twice");
         assertThat(run("bench", "pointcuts", "--sets", "bogus")).isEqualTo("2 qosweaver bench pointcuts: unknown "
-                + "parameter set 'bogus'; use t<ms>ms-m<m> (e.g. t10ms-m50), random<k>, all or handwritten");
+                + "parameter set 'bogus'; use t<ms>ms-m<m> (e.g. t10ms-m50), t<ms>ms-m<m>-cover (with the coverage pass), random<k>, all or handwritten");
         assertThat(run("bench", "pointcuts", "--profile", "/nonexistent/chart.qwp"))
                 .isEqualTo("2 qosweaver bench pointcuts: profile not found: /nonexistent/chart.qwp");
     }
