@@ -30,11 +30,6 @@ final class SlotAccumulator {
     private int[] stamps = new int[32];
     private int epoch = 1;
 
-    /** The current slot, or -1 before the first entry. */
-    long slot() {
-        return slot;
-    }
-
     /**
      * Adds {@code count} occurrences of {@code pair} in {@code slot}, the first at {@code firstOffset}
      * and the last at {@code lastOffset} from the slot's start; a later slot first flushes this one.
