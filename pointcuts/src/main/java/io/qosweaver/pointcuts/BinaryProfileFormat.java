@@ -71,6 +71,13 @@ public final class BinaryProfileFormat {
     public static final String TIME_BASE = "timeBase";
     /** Version 2 meta key: the probe's cost per join point subtracted from the time stamps, in ns. */
     public static final String PROBE_COST_NANOS = "probeCostNanos";
+    /** Version 2 meta key: all the probe's cost subtracted from the time stamps, the extra included, in ns. */
+    public static final String PROBE_REMOVED_NANOS = "probeRemovedNanos";
+    /**
+     * Version 2 meta key: the part of {@link #PROBE_COST_NANOS} per join point measured against an
+     * unprofiled run rather than estimated from the recording (what the probe costs the code around it), in ns.
+     */
+    public static final String PROBE_COST_EXTRA_NANOS = "probeCostExtraNanos";
     /** Meta key: the profiler recorded which calls run with a monitor held (its value says how). */
     public static final String MONITORS_RECORDED = "monitors";
     /** Meta key prefix of one call made with a monitor held: {@code caller + "\t" + callee}. */

@@ -56,7 +56,7 @@ final class ProfileRecording {
     private volatile int threadCount;
     private volatile IOException failure;
 
-    private ProfileRecording(Path file, ProfilingArgs args, SignatureTable table, AgentLog log)
+    private ProfileRecording(Path file, ProfilingArgs args, long extraCost, SignatureTable table, AgentLog log)
             throws IOException {
         this.file = file;
         this.args = args;
@@ -76,13 +76,14 @@ final class ProfileRecording {
                 // each chunk's own gaps say what a probe costs where it runs; the calibration loop,
                 // which sees the probe alone, is used where a chunk does not tell
                 long calibrated = Math.round(CallProbe.measureCost(CALIBRATION_CALLS));
-                this.threadTime = new ThreadTime(calibrated, true);
+                this.threadTime = new ThreadTime(calibrated, true, extraCost);
                 log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; the probe's cost is"
                         + " estimated from the recording (a calibration loop measured " + calibrated + " ns)");
             } else {
-                this.threadTime = cost == 0 ? null : new ThreadTime(cost, false);
-                log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; " + cost
-                        + " ns of probe taken out per join point (probeCost=)");
+                this.threadTime = cost == 0 ? null : new ThreadTime(cost, false, extraCost);
+                log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; " + (cost + extraCost)
+                        + " ns of probe taken out per join point (probeCost=" + (extraCost > 0 ? ", probeCostExtra=" : "")
+                        + ")");
             }
             // the writer gets times already corrected here
             this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), 0);
@@ -95,9 +96,10 @@ final class ProfileRecording {
         session.writer(thread);
     }
 
-    static ProfileRecording start(Path file, ProfilingArgs args, SignatureTable table, AgentLog log)
+    /** @param extraCost nanoseconds per join point taken out beyond the probe's estimated cost */
+    static ProfileRecording start(Path file, ProfilingArgs args, long extraCost, SignatureTable table, AgentLog log)
             throws IOException {
-        ProfileRecording r = new ProfileRecording(file, args, table, log);
+        ProfileRecording r = new ProfileRecording(file, args, extraCost, table, log);
         r.thread.start();
         CallProbe.activate(r.session);
         return r;
@@ -305,6 +307,8 @@ final class ProfileRecording {
                 writer.meta(BinaryProfileFormat.PROBE_COST_NANOS, Long.toString(threadTime.meanCost()));
                 writer.meta(BinaryProfileFormat.TIME_BASE, "real: " + threadTime.describe());
                 writer.meta("offCpuRemovedNanos", Long.toString(threadTime.offCpuRemoved()));
+                writer.meta(BinaryProfileFormat.PROBE_REMOVED_NANOS, Long.toString(threadTime.probeRemoved()));
+                writer.meta(BinaryProfileFormat.PROBE_COST_EXTRA_NANOS, Long.toString(threadTime.extra()));
                 writer.meta("clampedJoinPoints", Long.toString(threadTime.clamped()));
                 if (threadTime.clamped() > SlotProfileWriter.CLAMPED_WARNING * threadTime.joinPoints()) {
                     writer.meta("clamped", SlotProfileWriter.clampedMessage(threadTime.clamped()));

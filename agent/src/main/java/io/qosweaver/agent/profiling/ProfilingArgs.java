@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The profiling mode's agent arguments:
- * {@code profile=OUT.qwp,include=PKG[+PKG...][,start=paused][,format=slots|joinpoints][,slot=DURATION][,probeCost=auto|none|DURATION][,maxBytes=SIZE][,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N][,debug=true]}.
+ * {@code profile=OUT.qwp,include=PKG[+PKG...][,start=paused][,format=slots|joinpoints][,slot=DURATION][,probeCost=auto|none|DURATION][,probeCostExtra=DURATION][,maxBytes=SIZE][,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N][,debug=true]}.
  *
  * <p>The JVM hands the agent one string and the agent splits it at commas, so the packages of
  * {@code include} are separated by {@code +} (or {@code ;}, which needs quoting in a shell).
@@ -30,9 +30,13 @@ import java.util.Map;
  * @param probeCostNanos the probe's cost per join point taken out of the time stamps of slot
  *     summaries: {@link #MEASURE} (the default: measured when recording starts), 0 (none: profile
  *     time), or a fixed number of nanoseconds
+ * @param probeCostExtraNanos taken out per join point beyond {@code probeCostNanos}: what the probe
+ *     costs the profiled code beyond what its own gaps show (the code around it optimized less), as
+ *     measured against an unprofiled run of the same requests ({@code qosweaver profile --request});
+ *     0 by default, settable while the JVM runs ({@code POST /profile/extra-cost?ns=N})
  */
 public record ProfilingArgs(Path out, List<String> include, boolean paused, boolean joinPoints, long slotNanos,
-        long probeCostNanos, long maxBytes, int maxSignatures, int maxThreads, long bufferBytes, int metricsPort,
+        long probeCostNanos, long probeCostExtraNanos, long maxBytes, int maxSignatures, int maxThreads, long bufferBytes, int metricsPort,
         boolean debug) {
 
     /** {@code probeCost=auto}: measure the probe's cost when recording starts. */
@@ -45,7 +49,7 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, bool
     public static final long DEFAULT_BUFFER_BYTES = 64L << 20;
 
     static final String USAGE = "usage: -javaagent:qosweaver-agent.jar=profile=OUT.qwp,include=PKG[+PKG...]"
-            + "[,start=paused][,format=slots|joinpoints][,slot=1ms][,probeCost=auto|none|50ns][,maxBytes=SIZE]"
+            + "[,start=paused][,format=slots|joinpoints][,slot=1ms][,probeCost=auto|none|50ns][,probeCostExtra=4ns][,maxBytes=SIZE]"
             + "[,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N]";
 
     public ProfilingArgs {
@@ -130,9 +134,15 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, bool
         String cost = kv.remove("probeCost");
         long probeCost = cost == null || cost.equals("auto") ? MEASURE
                 : cost.equals("none") ? 0 : duration(cost, "probeCost", 0, 1_000_000);
-        if (joinPoints && (slotArg != null || cost != null)) {
-            throw new IllegalArgumentException("slot= and probeCost= apply to slot summaries; format=joinpoints records"
-                    + " every join point with its time as measured");
+        String extra = kv.remove("probeCostExtra");
+        long probeCostExtra = extra == null ? 0 : duration(extra, "probeCostExtra", 0, 1_000_000);
+        if (joinPoints && (slotArg != null || cost != null || extra != null)) {
+            throw new IllegalArgumentException("slot=, probeCost= and probeCostExtra= apply to slot summaries;"
+                    + " format=joinpoints records every join point with its time as measured");
+        }
+        if (probeCost == 0 && probeCostExtra > 0) {
+            throw new IllegalArgumentException("probeCost=none keeps the time stamps as recorded; probeCostExtra="
+                    + extra + " would take time out of them: drop one of the two");
         }
         long maxBytes = size(kv.remove("maxBytes"), "maxBytes", DEFAULT_MAX_BYTES);
         int maxSignatures = (int) number(kv.remove("maxSignatures"), "maxSignatures", DEFAULT_MAX_SIGNATURES, 1,
@@ -146,7 +156,7 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, bool
             throw new IllegalArgumentException("unknown agent argument(s) " + kv.keySet() + " in profile mode (" + USAGE
                     + ")");
         }
-        return new ProfilingArgs(Path.of(out), include, paused, joinPoints, slotNanos, probeCost, maxBytes, maxSignatures,
+        return new ProfilingArgs(Path.of(out), include, paused, joinPoints, slotNanos, probeCost, probeCostExtra, maxBytes, maxSignatures,
                 maxThreads, bufferBytes, port, debug);
     }
 

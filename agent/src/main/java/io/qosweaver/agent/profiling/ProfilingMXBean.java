@@ -29,4 +29,14 @@ public interface ProfilingMXBean {
 
     /** Why the last recording stopped on its own, or null. */
     String getLimitMessage();
+
+    /**
+     * Nanoseconds per join point taken out of recordings started from now on, beyond the probe's
+     * cost estimated from their own gaps (agent argument {@code probeCostExtra}; {@code qosweaver
+     * profile --request} measures it against an unprofiled run).
+     */
+    long getProbeCostExtraNanos();
+
+    /** Sets {@link #getProbeCostExtraNanos()}; from 0 to 1 ms, and only for slot summaries. */
+    void setProbeCostExtraNanos(long nanos);
 }

@@ -40,6 +40,7 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
     private Weaving weaving;
     private ProfileRecording recording;
     private int files;
+    private long probeCostExtraNanos;
     private Thread shutdownHook;
     private ObjectName mbeanName;
     private ControlServer metrics;
@@ -49,6 +50,7 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
         this.inst = inst;
         this.log = log;
         this.unit = new CallProbeUnit(args.include(), table);
+        this.probeCostExtraNanos = args.probeCostExtraNanos();
     }
 
     public static ProfilingSession current() {
@@ -83,6 +85,7 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
             try {
                 Map<String, HttpHandler> routes = new LinkedHashMap<>();
                 routes.put("/metrics", Routes.metrics(p::metricsText));
+                routes.put(EXTRA_COST_PATH, p::extraCost);
                 routes.put("/profile/", Routes.onOff("/profile/", () -> p, ""));
                 p.metrics = ControlServer.start(args.metricsPort(), routes);
                 log.info("profile control on http://127.0.0.1:" + p.metrics.port() + "/profile/{start,stop,status}");
@@ -103,7 +106,7 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
         }
         Path file = nextFile();
         try {
-            recording = ProfileRecording.start(file, args, table, log);
+            recording = ProfileRecording.start(file, args, probeCostExtraNanos, table, log);
         } catch (Exception e) {
             log.warn("could not start the profile " + file + ": " + e);
             return "not recording: could not open " + file + ": " + e;
@@ -131,6 +134,55 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
             return "not recording (nothing started yet)";
         }
         return recording.stop();
+    }
+
+    @Override
+    public synchronized long getProbeCostExtraNanos() {
+        return probeCostExtraNanos;
+    }
+
+    @Override
+    public synchronized void setProbeCostExtraNanos(long nanos) {
+        if (nanos < 0 || nanos > 1_000_000) {
+            throw new IllegalArgumentException("probeCostExtra " + nanos + " ns: must be from 0 to 1000000 ns");
+        }
+        if (nanos > 0 && (args.joinPoints() || args.probeCostNanos() == 0)) {
+            throw new IllegalArgumentException("probeCostExtra applies to slot summaries whose probe's cost is taken"
+                    + " out (this profile: " + (args.joinPoints() ? "format=joinpoints" : "probeCost=none") + ")");
+        }
+        probeCostExtraNanos = nanos;
+        log.info("profile: " + nanos + " ns per join point taken out beyond the probe's estimated cost in the"
+                + " recordings started from now on");
+    }
+
+    static final String EXTRA_COST_PATH = "/profile/extra-cost";
+
+    /** {@code GET /profile/extra-cost}: the value; {@code POST /profile/extra-cost?ns=N}: sets it. */
+    private void extraCost(com.sun.net.httpserver.HttpExchange exchange) throws java.io.IOException {
+        try (exchange) {
+            String query = exchange.getRequestURI().getRawQuery();
+            int status = 200;
+            String answer;
+            if (exchange.getRequestMethod().equals("GET") && query == null) {
+                answer = Long.toString(getProbeCostExtraNanos());
+            } else if (exchange.getRequestMethod().equals("POST") && query != null && query.matches("ns=[0-9]{1,9}")) {
+                try {
+                    setProbeCostExtraNanos(Long.parseLong(query.substring(3)));
+                    answer = Long.toString(getProbeCostExtraNanos());
+                } catch (IllegalArgumentException e) {
+                    status = 409;
+                    answer = e.getMessage();
+                }
+            } else {
+                status = 400;
+                answer = "use GET " + EXTRA_COST_PATH + " or POST " + EXTRA_COST_PATH + "?ns=N (N nanoseconds per join"
+                        + " point, 0 to 1000000)";
+            }
+            byte[] body = (answer + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+        }
     }
 
     /** "N classes (R of them retransformed), C call sites woven". */

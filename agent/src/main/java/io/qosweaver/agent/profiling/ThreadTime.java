@@ -25,6 +25,10 @@ import java.util.Map;
  *   the cost to its {@link #QUANTILE} quantile (below 1 us; above that the code is so sparse that
  *   the probe hardly matters and the calibration's cost is used), and every gap loses that much,
  *   down to 0 (counted as clamped).</li>
+ *   <li><b>What the probe costs beyond its gaps</b> ({@code extra}, 0 unless given): the code
+ *   around a probe is optimized less than without it (fewer inlined calls, loops not unrolled),
+ *   which no gap shows; measured against an unprofiled run of the same requests by {@code
+ *   qosweaver profile --request}, and taken out of every gap with the estimate.</li>
  * </ul>
  * A chunk without CPU times (no CPU clock, a last, partial chunk) loses only the probe's cost.
  * Used by the one writer thread only.
@@ -45,6 +49,7 @@ final class ThreadTime {
 
     private final long fallbackCost;
     private final boolean estimate;
+    private final long extra;
     private final Map<Long, Timeline> threads = new HashMap<>();
     private long[] gap = new long[64];
     private long[] candidates = new long[64];
@@ -63,8 +68,17 @@ final class ThreadTime {
      * @param estimate true: each chunk's gaps estimate the cost
      */
     ThreadTime(long cost, boolean estimate) {
+        this(cost, estimate, 0);
+    }
+
+    /** @param extra taken out of every gap beyond the probe's cost (nanoseconds, >= 0) */
+    ThreadTime(long cost, boolean estimate, long extra) {
+        if (extra < 0) {
+            throw new IllegalArgumentException("extra cost " + extra + " < 0");
+        }
         this.fallbackCost = cost;
         this.estimate = estimate;
+        this.extra = extra;
     }
 
     /**
@@ -110,8 +124,9 @@ final class ThreadTime {
             if (gap[i] < 0) {
                 o = times[i]; // the thread's first join point starts its timeline
             } else {
-                long probe = Math.min(gap[i], t.cost);
-                if (gap[i] < t.cost) {
+                long cost = t.cost + extra;
+                long probe = Math.min(gap[i], cost);
+                if (gap[i] < cost) {
                     clamped++;
                 }
                 probeRemoved += probe;
@@ -207,12 +222,22 @@ final class ThreadTime {
         return (estimate ? "the probe's cost estimated per chunk of join points (the mean of its gaps from their "
                 + Math.round(QUANTILE * 100) + " % quantile to twice that, " + (maxCost == 0 ? "none estimated" : minCost + " to " + maxCost + " ns")
                 + "; calibration " + fallbackCost + " ns where a chunk does not tell)" : "the probe's cost " + fallbackCost
-                + " ns (given)") + ", " + meanCost() + " ns per join point in all; " + Math.round(offCpuRemoved / 1e6)
+                + " ns (given)") + (extra > 0 ? ", " + extra + " ns more per join point (probeCostExtra, what the"
+                + " probe costs the code around it)" : "") + ", " + meanCost() + " ns per join point in all; " + Math.round(offCpuRemoved / 1e6)
                 + " ms off the CPU; " + clamped + " gaps shorter than the cost";
     }
 
     long meanCost() {
         return joinPoints == 0 ? 0 : Math.round((double) probeRemoved / joinPoints);
+    }
+
+    /** Everything taken out as the probe's cost (the estimate and the extra), in nanoseconds. */
+    long probeRemoved() {
+        return probeRemoved;
+    }
+
+    long extra() {
+        return extra;
     }
 
     long clamped() {

@@ -386,5 +386,54 @@ class ProfilingSessionTest {
                 .hasMessageContaining("slot=3s must be a duration");
         assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,probeCost=fast"))
                 .hasMessageContaining("probeCost=fast must be a duration");
+        assertThat(ProfilingArgs.parse("profile=p,include=a").probeCostExtraNanos()).isZero();
+        assertThat(ProfilingArgs.parse("profile=p,include=a,probeCostExtra=4ns").probeCostExtraNanos()).isEqualTo(4);
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,probeCost=none,probeCostExtra=4ns"))
+                .hasMessageContaining("drop one of the two");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,format=joinpoints,probeCostExtra=4ns"))
+                .hasMessageContaining("apply to slot summaries");
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,probeCostExtra=-1ns"))
+                .hasMessageContaining("probeCostExtra=-1ns must be a duration");
+    }
+
+    /**
+     * The extra cost per join point set over HTTP applies to the recordings started after it, and
+     * the profile's meta records say how much was taken out.
+     */
+    @Test
+    void anExtraCostSetOverHttpIsTakenOutOfTheNextRecording() throws Exception {
+        Path file = dir.resolve("extra.qwp");
+        start(ProfilingArgs.parse("profile=" + file + ",include=io.qosweaver.testtargets.profiled,start=paused,"
+                + "probeCost=10ns,metricsPort=0"));
+        int port = Integer.parseInt(log().replaceAll("(?s).*profile control on http://127\\.0\\.0\\.1:(\\d+)/.*", "$1"));
+        var http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.BiFunction<String, String, java.net.http.HttpResponse<String>> call = (method, path) -> {
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                        .method(method, java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+        assertThat(call.apply("GET", "/profile/extra-cost").body().strip()).isEqualTo("0");
+        assertThat(call.apply("POST", "/profile/extra-cost?ns=abc").statusCode()).isEqualTo(400);
+        assertThat(call.apply("POST", "/profile/extra-cost?ns=2000000").statusCode()).isEqualTo(409);
+        var set = call.apply("POST", "/profile/extra-cost?ns=7");
+        assertThat(set.statusCode()).isEqualTo(200);
+        assertThat(set.body().strip()).isEqualTo("7");
+        assertThat(profiling.getProbeCostExtraNanos()).isEqualTo(7);
+
+        assertThat(call.apply("POST", "/profile/start").statusCode()).isEqualTo(200);
+        new Calls().run(1000);
+        assertThat(call.apply("POST", "/profile/stop").body()).contains("join points");
+        BinaryProfileReader.Summary s = BinaryProfileReader.summary(file);
+        assertThat(s.meta()).containsEntry(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_COST_EXTRA_NANOS, "7")
+                .containsKey(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_COST_NANOS);
+        long removed = Long.parseLong(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_REMOVED_NANOS));
+        long clamped = Long.parseLong(s.meta().get("clampedJoinPoints")); // gaps shorter than 17 ns lose only themselves
+        assertThat(clamped).isLessThan(s.joinPoints() / 10);
+        assertThat(removed).isBetween(17 * (s.joinPoints() - 1 - clamped), 17 * (s.joinPoints() - 1));
+        assertThat(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.TIME_BASE)).contains("7 ns more per join point");
     }
 }

@@ -1,6 +1,7 @@
 package io.qosweaver.agent.profiling;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -79,6 +80,44 @@ class ThreadTimeTest {
         tt.correct(1, t, 0, t.length, -1, -1, -1, out);
         assertThat(out[599]).isEqualTo(599 * 70L);
         assertThat(tt.describe()).startsWith("the probe's cost 30 ns (given)");
+    }
+
+    /** An extra cost (measured against an unprofiled run) is taken out of every gap beside the estimate. */
+    @Test
+    void anExtraCostIsTakenOutBesideTheEstimate() {
+        long[] t = new long[4096];
+        for (int i = 1; i < t.length; i++) {
+            t[i] = t[i - 1] + (i % 2 == 0 ? 40 : 1000); // probe alone: 40 ns; probe and work: 1 us
+        }
+        long[] plain = new long[t.length];
+        long[] more = new long[t.length];
+        ThreadTime without = new ThreadTime(25, true);
+        without.correct(1, t, 0, t.length, -1, -1, -1, plain);
+        ThreadTime with = new ThreadTime(25, true, 3);
+        with.correct(1, t, 0, t.length, -1, -1, -1, more);
+        assertThat(without.meanCost()).isEqualTo(40);
+        assertThat(without.clamped()).isZero();
+        // the 1 us gaps lose 3 ns more; the 40 ns gaps (the estimate itself) cannot lose more than themselves
+        int longGaps = t.length / 2;
+        assertThat(plain[t.length - 1] - more[t.length - 1]).isEqualTo(3L * longGaps);
+        assertThat(with.probeRemoved() - without.probeRemoved()).isEqualTo(3L * longGaps);
+        assertThat(with.clamped()).isEqualTo(t.length - 1 - longGaps);
+        assertThat(with.describe()).contains("3 ns more per join point (probeCostExtra");
+        assertThat(without.describe()).doesNotContain("probeCostExtra");
+        assertThatThrownBy(() -> new ThreadTime(25, true, -1)).hasMessageContaining("< 0");
+    }
+
+    @Test
+    void anExtraCostAddsToAGivenCost() {
+        long[] t = new long[600];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = i * 100L;
+        }
+        long[] out = new long[t.length];
+        ThreadTime tt = new ThreadTime(30, false, 5);
+        tt.correct(1, t, 0, t.length, -1, -1, -1, out);
+        assertThat(out[599]).isEqualTo(599 * 65L);
+        assertThat(tt.probeRemoved()).isEqualTo(599 * 35L);
     }
 
     /** The gaps are cut to a common level, the longest first, until the time off the CPU is removed. */
