@@ -7,6 +7,7 @@ import io.qosweaver.pointcuts.BinaryProfileReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -65,20 +66,59 @@ public final class ProfileCommand implements Callable<Integer> {
                     + " application's time: auto (the default: measured when recording starts), none, or e.g. 40ns")
     String probeCost;
 
+    @Option(names = "--request", paramLabel = "CMD",
+            description = "a shell command that sends one request and exits 0 when it succeeded (e.g. curl -sf URL)."
+                    + " Then the command is run twice: without the agent, to time the requests, and profiled; the"
+                    + " profile has the probe's whole cost taken out, measured against the first run (README: profiling)")
+    String request;
+
+    @Option(names = "--requests", paramLabel = "N", defaultValue = "3",
+            description = "with --request: requests per measurement and per recording (default ${DEFAULT-VALUE})")
+    int requests;
+
+    @Option(names = "--warm-up", paramLabel = "N", defaultValue = "10",
+            description = "with --request: requests sent to each run before anything is measured (default ${DEFAULT-VALUE})")
+    int warmUp;
+
+    @Option(names = "--ready-timeout", paramLabel = "SECONDS", defaultValue = "120",
+            description = "with --request: how long the request may fail while the application starts (default ${DEFAULT-VALUE})")
+    int readyTimeout;
+
     @Mixin
     JavaCommand java = new JavaCommand();
 
     @Override
     public Integer call() throws Exception {
         List<String> cmd;
+        int controlPort = -1;
         try {
-            cmd = rewrite(java.command, java.agentJar(), out, include, options());
+            List<String> options = options();
+            if (request != null) {
+                checkRequestMode();
+                controlPort = metricsPort != null && metricsPort > 0 ? metricsPort : RequestProfiler.freePort();
+                options.removeIf(o -> o.startsWith("start=") || o.startsWith("metricsPort="));
+                options.add("start=paused");
+                options.add("metricsPort=" + controlPort);
+            }
+            cmd = rewrite(java.command, java.agentJar(), out, include, options);
         } catch (IllegalArgumentException e) {
             System.err.println("qosweaver profile: " + e.getMessage());
             return 2;
         }
         for (Path stale : written(out)) { // the files of an earlier run under this name
             Files.deleteIfExists(stale);
+        }
+        if (request != null) {
+            try {
+                new RequestProfiler(java.command, cmd, out, request, requests, warmUp, Duration.ofSeconds(readyTimeout),
+                        controlPort, System.err).run();
+            } catch (IllegalStateException | IOException e) {
+                System.err.println("qosweaver profile: " + e.getMessage());
+                return 1;
+            }
+            System.err.println("qosweaver profile: " + summary(out));
+            System.err.println("next: qosweaver pointcuts " + out + " --interval 10ms --max-occurrence 1 --out control-points.yaml");
+            return 0;
         }
         int exit = JavaCommand.run(cmd); // the child's shutdown hook closes the profile
         List<Path> files = written(out);
@@ -130,6 +170,22 @@ public final class ProfileCommand implements Callable<Integer> {
         }
         files.addAll(byNumber.values());
         return files;
+    }
+
+    /** The options that --request cannot be combined with, and its counts. */
+    void checkRequestMode() {
+        if (request.isBlank()) {
+            throw new IllegalArgumentException("--request needs a shell command that sends one request, e.g. --request"
+                    + " 'curl -sf http://127.0.0.1:8080/report'");
+        }
+        if ("joinpoints".equals(format) || "none".equals(probeCost)) {
+            throw new IllegalArgumentException("--request measures the probe's cost to take it out of slot summaries;"
+                    + " it cannot be combined with " + ("none".equals(probeCost) ? "--probe-cost none" : "--format joinpoints"));
+        }
+        if (requests < 1 || warmUp < 0 || readyTimeout < 1) {
+            throw new IllegalArgumentException("--requests must be at least 1, --warm-up at least 0 and --ready-timeout"
+                    + " at least 1 (seconds)");
+        }
     }
 
     List<String> options() {

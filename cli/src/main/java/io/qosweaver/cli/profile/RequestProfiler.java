@@ -1,0 +1,229 @@
+package io.qosweaver.cli.profile;
+
+import io.qosweaver.pointcuts.BinaryProfileFormat;
+import io.qosweaver.pointcuts.BinaryProfileReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code qosweaver profile --request CMD}: profiles one kind of request with the probe's whole cost
+ * taken out of the profile's time, measured rather than estimated.
+ *
+ * <p>The agent takes out of the recorded times what each chunk's own gaps say a probe costs, but a
+ * probe also costs the code around it (the compiler inlines less and unrolls fewer loops), which no
+ * gap shows: on the river monitor's chart, about 4 ns per join point beside work of 5 ns per
+ * call, so that a profile without it ran about twice as long as the application. Only a run without
+ * probes can tell that part, so this runs the application twice and sends it the same requests, one
+ * at a time:
+ * <ol>
+ *   <li><b>Reference</b>: the java command without the agent; {@code warmUp} requests, then the
+ *   application threads' CPU time over {@code requests} requests (R).</li>
+ *   <li><b>Profiled</b>: with the agent, paused; {@code warmUp} requests; a first recording that is
+ *   thrown away (starting the probes recompiles the code they are in); a second that measures: its
+ *   application threads' CPU time (T), what the agent took out as the probe's cost (P) and its join
+ *   points (N) give the extra cost per join point, {@code (T - R - P) / N}; the third recording is
+ *   made with that extra cost taken out too, and becomes the profile.</li>
+ * </ol>
+ * Both JVMs are stopped at the end; their output goes to {@code OUT.reference.log} and {@code
+ * OUT.profiled.log}.
+ */
+final class RequestProfiler {
+    private final List<String> javaCommand;
+    private final List<String> profiledCommand;
+    private final Path out;
+    private final String request;
+    private final int requests;
+    private final int warmUp;
+    private final Duration readyTimeout;
+    private final int controlPort;
+    private final PrintStream err;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** What the two runs measured, for the summary and for tests. */
+    record Result(long referenceNanos, long measuredNanos, long probeRemovedNanos, long joinPoints, long extraNanos,
+            long finalNanos, long finalProbeRemovedNanos, long finalJoinPoints) {
+        /** The final profile's time per unit of the application's own (the stretch left), from the CPU times. */
+        double stretch() {
+            return referenceNanos == 0 ? Double.NaN : (double) (finalNanos - finalProbeRemovedNanos) / referenceNanos;
+        }
+    }
+
+    /**
+     * @param profiledCommand the java command with the agent's profiling arguments, paused, its control on
+     *     {@code controlPort}
+     */
+    RequestProfiler(List<String> javaCommand, List<String> profiledCommand, Path out, String request, int requests,
+            int warmUp, Duration readyTimeout, int controlPort, PrintStream err) {
+        this.javaCommand = List.copyOf(javaCommand);
+        this.profiledCommand = List.copyOf(profiledCommand);
+        this.out = out;
+        this.request = request;
+        this.requests = requests;
+        this.warmUp = warmUp;
+        this.readyTimeout = readyTimeout;
+        this.controlPort = controlPort;
+        this.err = err;
+    }
+
+    /** A free loopback port for the agent's control endpoint. */
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    Result run() throws IOException, InterruptedException {
+        long reference;
+        Path refLog = sibling(".reference.log");
+        err.println("qosweaver profile: reference run without the agent (output in " + refLog + ")");
+        Process app = start(javaCommand, refLog);
+        try {
+            awaitReady(app, refLog);
+            send(warmUp, app, refLog, "warm-up");
+            Map<Integer, Long> before = AppThreadsCpu.read(app.pid());
+            send(requests, app, refLog, "reference");
+            reference = AppThreadsCpu.between(before, AppThreadsCpu.read(app.pid()));
+        } finally {
+            stop(app);
+        }
+        err.printf("qosweaver profile: %d requests took %.1f ms of the application's CPU without the agent%n", requests,
+                reference / 1e6);
+
+        Path profLog = sibling(".profiled.log");
+        err.println("qosweaver profile: profiled run (output in " + profLog + ")");
+        app = start(profiledCommand, profLog);
+        try {
+            awaitReady(app, profLog);
+            send(warmUp, app, profLog, "warm-up");
+            record(app, profLog); // thrown away: the probes' start recompiles the code they are in
+            Map<Integer, Long> before = AppThreadsCpu.read(app.pid());
+            Path measured = record(app, profLog);
+            long cpu = AppThreadsCpu.between(before, AppThreadsCpu.read(app.pid()));
+            BinaryProfileReader.Summary s = BinaryProfileReader.summary(measured);
+            long removed = metaLong(s, BinaryProfileFormat.PROBE_REMOVED_NANOS, measured);
+            if (s.joinPoints() == 0) {
+                throw new IllegalStateException("the requests made no call from the included packages: nothing to"
+                        + " profile (check --include against the classes that serve the request)");
+            }
+            long extra = Math.max(0, Math.round((double) (cpu - reference - removed) / s.joinPoints()));
+            err.printf("qosweaver profile: profiled, the same requests took %.1f ms of CPU; the agent's estimate took out"
+                    + " %.1f ms (%d join points); %d ns more per join point are the probe's cost to the code around it%n",
+                    cpu / 1e6, removed / 1e6, s.joinPoints(), extra);
+            control("POST", "/profile/extra-cost?ns=" + extra);
+            before = AppThreadsCpu.read(app.pid());
+            Path last = record(app, profLog);
+            long finalCpu = AppThreadsCpu.between(before, AppThreadsCpu.read(app.pid()));
+            BinaryProfileReader.Summary f = BinaryProfileReader.summary(last);
+            Result r = new Result(reference, cpu, removed, s.joinPoints(), extra, finalCpu,
+                    metaLong(f, BinaryProfileFormat.PROBE_REMOVED_NANOS, last), f.joinPoints());
+            for (Path p : ProfileCommand.written(out)) {
+                if (!p.equals(last)) {
+                    Files.delete(p);
+                }
+            }
+            Files.move(last, out, StandardCopyOption.REPLACE_EXISTING);
+            err.printf("qosweaver profile: the profile's time is %.2fx the application's own (CPU %.1f ms less %.1f ms"
+                    + " taken out, against %.1f ms without the agent)%n", r.stretch(), finalCpu / 1e6,
+                    r.finalProbeRemovedNanos() / 1e6, reference / 1e6);
+            return r;
+        } finally {
+            stop(app);
+        }
+    }
+
+    private Path sibling(String suffix) {
+        return out.resolveSibling(out.getFileName() + suffix);
+    }
+
+    /** One recording of {@code requests} requests; the file the agent wrote. */
+    private Path record(Process app, Path log) throws IOException, InterruptedException {
+        List<Path> before = ProfileCommand.written(out);
+        control("POST", "/profile/start");
+        send(requests, app, log, "recorded");
+        control("POST", "/profile/stop");
+        List<Path> after = new ArrayList<>(ProfileCommand.written(out));
+        after.removeAll(before);
+        if (after.size() != 1) {
+            throw new IllegalStateException("the agent wrote " + after + " for one recording; see " + log);
+        }
+        return after.get(0);
+    }
+
+    private String control(String method, String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + controlPort + path))
+                .timeout(Duration.ofSeconds(60)).method(method, HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException(method + " " + path + " answered " + r.statusCode() + ": " + r.body().strip());
+        }
+        return r.body();
+    }
+
+    private static Process start(List<String> command, Path log) throws IOException {
+        Files.deleteIfExists(log);
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static void stop(Process app) throws InterruptedException {
+        app.destroy(); // SIGTERM: the agent's shutdown hook closes any open profile
+        if (!app.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+            app.destroyForcibly().waitFor();
+        }
+    }
+
+    /** Sends the request until it succeeds, at most {@link #readyTimeout}. */
+    private void awaitReady(Process app, Path log) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + readyTimeout.toNanos();
+        int last;
+        do {
+            if (!app.isAlive()) {
+                throw new IllegalStateException("the application exited with " + app.exitValue()
+                        + " before the request succeeded; its output: " + log);
+            }
+            last = runRequest();
+            if (last == 0) {
+                return;
+            }
+            Thread.sleep(250);
+        } while (System.nanoTime() < deadline);
+        throw new IllegalStateException("the request command did not succeed within " + readyTimeout.toSeconds()
+                + " s (last exit status " + last + "): " + request + "; the application's output: " + log);
+    }
+
+    private void send(int n, Process app, Path log, String what) throws IOException, InterruptedException {
+        for (int i = 0; i < n; i++) {
+            int exit = runRequest();
+            if (exit != 0) {
+                throw new IllegalStateException("the request command failed with exit status " + exit + " (" + what
+                        + " request " + (i + 1) + " of " + n + "): " + request + (app.isAlive() ? ""
+                        : "; the application has exited") + "; its output: " + log);
+            }
+        }
+    }
+
+    private int runRequest() throws IOException, InterruptedException {
+        return new ProcessBuilder("sh", "-c", request).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
+
+    private static long metaLong(BinaryProfileReader.Summary s, String key, Path file) {
+        String v = s.meta().get(key);
+        if (v == null) {
+            throw new IllegalStateException(file + " has no " + key + " record: the agent did not take the probe's cost"
+                    + " out (profiles from --request need the default slot summaries and probe cost)");
+        }
+        return Long.parseLong(v);
+    }
+}

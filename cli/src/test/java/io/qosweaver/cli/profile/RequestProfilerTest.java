@@ -1,0 +1,132 @@
+package io.qosweaver.cli.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qosweaver.cli.Main;
+import io.qosweaver.pointcuts.BinaryProfileFormat;
+import io.qosweaver.pointcuts.BinaryProfileReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code qosweaver profile --request}: the application run twice (without the agent, then
+ * profiled) with the real agent jar, on a small HTTP service of the test sources.
+ */
+class RequestProfilerTest {
+    @TempDir
+    Path dir;
+
+    private static List<String> server(int port) throws Exception {
+        Path classes = Path.of(demo.workserver.WorkServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:off", "-cp",
+                classes.toString(), "demo.workserver.WorkServer", Integer.toString(port));
+    }
+
+    /** One GET with bash's /dev/tcp (no curl needed), successful on a 200. */
+    private static String get(int port) {
+        return "bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + port + " && printf \"GET / HTTP/1.0\\r\\n\\r\\n\" >&3"
+                + " && head -1 <&3 | grep -q \" 200 \"'";
+    }
+
+    @Test
+    void theProfileOfARequestHasTheProbesWholeCostTakenOut() throws Exception {
+        int port = RequestProfiler.freePort();
+        Path out = dir.resolve("work.qwp");
+        List<String> args = new ArrayList<>(List.of("profile", "--include", "demo.workserver", "--out", out.toString(),
+                "--request", get(port), "--requests", "2", "--warm-up", "3", "--"));
+        args.addAll(server(port));
+        Run r = run(args.toArray(String[]::new));
+        assertThat(r.exit).as(r.err).isZero();
+        assertThat(r.err).contains("reference run without the agent")
+                .containsPattern("2 requests took [0-9.]+ ms of the application's CPU without the agent")
+                .containsPattern("[0-9]+ ns more per join point are the probe's cost to the code around it")
+                .containsPattern("the profile's time is [0-9.]+x the application's own")
+                .contains("next: qosweaver pointcuts " + out);
+        // the one profile left is the last recording: the warm-up and the measuring recordings are gone
+        assertThat(ProfileCommand.written(out)).containsExactly(out);
+        BinaryProfileReader.Summary s = BinaryProfileReader.summary(out);
+        assertThat(s.joinPoints()).as("two requests of 2,000,000 iterations with two calls each")
+                .isGreaterThanOrEqualTo(8_000_000);
+        Map<String, String> meta = s.meta();
+        long extra = Long.parseLong(meta.get(BinaryProfileFormat.PROBE_COST_EXTRA_NANOS));
+        assertThat(extra).isNotNegative();
+        assertThat(meta.get(BinaryProfileFormat.TIME_BASE)).startsWith("real: ");
+        assertThat(Long.parseLong(meta.get(BinaryProfileFormat.PROBE_REMOVED_NANOS)))
+                .as("at least the extra cost per join point after each thread's first")
+                .isGreaterThanOrEqualTo(extra * (s.joinPoints() - s.threads()));
+        assertThat(dir.resolve("work.qwp.reference.log")).exists();
+        assertThat(Files.readString(dir.resolve("work.qwp.profiled.log"))).contains("profiling paused");
+    }
+
+    @Test
+    void aRequestThatNeverSucceedsIsNamedWithTheApplicationsOutput() throws Exception {
+        int port = RequestProfiler.freePort();
+        Path out = dir.resolve("never.qwp");
+        List<String> args = new ArrayList<>(List.of("profile", "--include", "demo.workserver", "--out", out.toString(),
+                "--request", "exit 3", "--ready-timeout", "2", "--"));
+        args.addAll(server(port));
+        Run r = run(args.toArray(String[]::new));
+        assertThat(r.exit).isEqualTo(1);
+        assertThat(r.err).contains("the request command did not succeed within 2 s (last exit status 3): exit 3;"
+                + " the application's output: " + dir.resolve("never.qwp.reference.log"));
+        assertThat(ProfileCommand.written(out)).isEmpty();
+    }
+
+    @Test
+    void requestCannotBeCombinedWithRawTimes() {
+        Run r = run("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
+                "true", "--probe-cost", "none", "--", "java", "-version");
+        assertThat(r.exit).isEqualTo(2);
+        assertThat(r.err).contains("cannot be combined with --probe-cost none");
+        Run blank = run("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
+                " ", "--", "java", "-version");
+        assertThat(blank.exit).isEqualTo(2);
+        assertThat(blank.err).contains("--request needs a shell command");
+        Run zero = run("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
+                "true", "--requests", "0", "--", "java", "-version");
+        assertThat(zero.exit).isEqualTo(2);
+        assertThat(zero.err).contains("--requests must be at least 1");
+    }
+
+    /** The application threads' CPU leaves out the JVM's own threads and the agent's. */
+    @Test
+    void theJvmsOwnThreadsAreNotTheApplications() throws Exception {
+        for (String name : List.of("C2 CompilerThre", "C1 CompilerThre", "GC Thread#0", "G1 Refine#0", "VM Thread",
+                "VM Periodic Tas", "qosweaver-profi", "qosweaver-metri")) {
+            assertThat(AppThreadsCpu.NOT_APPLICATION.matcher(name).matches()).as(name).isTrue();
+        }
+        for (String name : List.of("java", "main", "pool-1-thread-1", "qtp1234-17", "http-nio-8080-e", "Finalizer")) {
+            assertThat(AppThreadsCpu.NOT_APPLICATION.matcher(name).matches()).as(name).isFalse();
+        }
+        Map<Integer, Long> self = AppThreadsCpu.read(ProcessHandle.current().pid());
+        assertThat(self).isNotEmpty();
+        assertThat(AppThreadsCpu.between(Map.of(1, 10L, 2, 50L), Map.of(1, 30L, 2, 40L, 3, 5L)))
+                .as("20 more on 1; 2 is a new thread with a reused id: 40; 3 is new: 5").isEqualTo(65);
+    }
+
+    private record Run(int exit, String out, String err) {}
+
+    private static Run run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int exit = Main.commandLine().execute(args);
+            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+}
