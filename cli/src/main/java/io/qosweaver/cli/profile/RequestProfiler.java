@@ -28,14 +28,17 @@ import java.util.Map;
  * probes can tell that part, so this runs the application twice and sends it the same requests, one
  * at a time:
  * <ol>
- *   <li><b>Reference</b>: the java command without the agent; {@code warmUp} requests, then the
- *   application threads' CPU time over {@code requests} requests (R).</li>
+ *   <li><b>Reference</b>: the java command without the agent; {@code warmUp} requests, then
+ *   {@code requests} requests, each timed by the CPU time of the application's threads (R: their
+ *   median).</li>
  *   <li><b>Profiled</b>: with the agent, paused; {@code warmUp} requests; a first recording that is
- *   thrown away (starting the probes recompiles the code they are in); a second that measures: its
- *   application threads' CPU time (T), what the agent took out as the probe's cost (P) and its join
- *   points (N) give the extra cost per join point, {@code (T - R - P) / N}; the third recording is
- *   made with that extra cost taken out too, and becomes the profile.</li>
+ *   thrown away (starting the probes recompiles the code they are in); a second that measures: the
+ *   median of its requests' CPU times (T), what the agent took out as the probe's cost (P) and its
+ *   join points (J), both per request, give the extra cost per join point, {@code (T - R - P) / J};
+ *   the third recording is made with that extra cost taken out too, and becomes the profile.</li>
  * </ol>
+ * Medians, because on a shared machine one request in a few takes half as long again (another
+ * process's load, a collection): a sum would carry that into every join point.
  * Both JVMs are stopped at the end; their output goes to {@code OUT.reference.log} and {@code
  * OUT.profiled.log}.
  */
@@ -51,12 +54,20 @@ final class RequestProfiler {
     private final PrintStream err;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** What the two runs measured, for the summary and for tests. */
+    /**
+     * What the two runs measured, per request (medians of CPU times; the agent's figures divided by
+     * the requests), for the summary and for tests.
+     */
     record Result(long referenceNanos, long measuredNanos, long probeRemovedNanos, long joinPoints, long extraNanos,
-            long finalNanos, long finalProbeRemovedNanos, long finalJoinPoints) {
-        /** The final profile's time per unit of the application's own (the stretch left), from the CPU times. */
+            long finalNanos, long finalProbeRemovedNanos) {
+        /** The kept profile's time per unit of the application's own (the stretch left), from the CPU times. */
         double stretch() {
             return referenceNanos == 0 ? Double.NaN : (double) (finalNanos - finalProbeRemovedNanos) / referenceNanos;
+        }
+
+        /** The extra cost per join point that makes {@code measured - removed - extra} the reference, at least 0. */
+        static long extra(long reference, long measured, long removed, long joinPoints) {
+            return joinPoints <= 0 ? 0 : Math.max(0, Math.round((double) (measured - reference - removed) / joinPoints));
         }
     }
 
@@ -92,14 +103,12 @@ final class RequestProfiler {
         try {
             awaitReady(app, refLog);
             send(warmUp, app, refLog, "warm-up");
-            Map<Integer, Long> before = AppThreadsCpu.read(app.pid());
-            send(requests, app, refLog, "reference");
-            reference = AppThreadsCpu.between(before, AppThreadsCpu.read(app.pid()));
+            reference = median(send(requests, app, refLog, "reference"));
         } finally {
             stop(app);
         }
-        err.printf("qosweaver profile: %d requests took %.1f ms of the application's CPU without the agent%n", requests,
-                reference / 1e6);
+        err.printf("qosweaver profile: a request took %.1f ms of the application's CPU without the agent (the median of"
+                + " %d)%n", reference / 1e6, requests);
 
         Path profLog = sibling(".profiled.log");
         err.println("qosweaver profile: profiled run (output in " + profLog + ")");
@@ -107,35 +116,34 @@ final class RequestProfiler {
         try {
             awaitReady(app, profLog);
             send(warmUp, app, profLog, "warm-up");
-            record(app, profLog); // thrown away: the probes' start recompiles the code they are in
-            Map<Integer, Long> before = AppThreadsCpu.read(app.pid());
-            Path measured = record(app, profLog);
-            long cpu = AppThreadsCpu.between(before, AppThreadsCpu.read(app.pid()));
+            record(app, profLog, new long[requests]); // thrown away: the probes' start recompiles the code they are in
+            long[] cpu = new long[requests];
+            Path measured = record(app, profLog, cpu);
             BinaryProfileReader.Summary s = BinaryProfileReader.summary(measured);
-            long removed = metaLong(s, BinaryProfileFormat.PROBE_REMOVED_NANOS, measured);
             if (s.joinPoints() == 0) {
                 throw new IllegalStateException("the requests made no call from the included packages: nothing to"
                         + " profile (check --include against the classes that serve the request)");
             }
-            long extra = Math.max(0, Math.round((double) (cpu - reference - removed) / s.joinPoints()));
-            err.printf("qosweaver profile: profiled, the same requests took %.1f ms of CPU; the agent's estimate took out"
-                    + " %.1f ms (%d join points); %d ns more per join point are the probe's cost to the code around it%n",
-                    cpu / 1e6, removed / 1e6, s.joinPoints(), extra);
+            long removed = metaLong(s, BinaryProfileFormat.PROBE_REMOVED_NANOS, measured) / requests;
+            long joinPoints = s.joinPoints() / requests;
+            long extra = Result.extra(reference, median(cpu), removed, joinPoints);
+            err.printf("qosweaver profile: profiled, a request took %.1f ms of CPU; the agent's estimate took out %.1f ms"
+                    + " (%d join points per request); %d ns more per join point are the probe's cost to the code"
+                    + " around it%n", median(cpu) / 1e6, removed / 1e6, joinPoints, extra);
             control("POST", "/profile/extra-cost?ns=" + extra);
-            before = AppThreadsCpu.read(app.pid());
-            Path last = record(app, profLog);
-            long finalCpu = AppThreadsCpu.between(before, AppThreadsCpu.read(app.pid()));
+            long[] finalCpu = new long[requests];
+            Path last = record(app, profLog, finalCpu);
             BinaryProfileReader.Summary f = BinaryProfileReader.summary(last);
-            Result r = new Result(reference, cpu, removed, s.joinPoints(), extra, finalCpu,
-                    metaLong(f, BinaryProfileFormat.PROBE_REMOVED_NANOS, last), f.joinPoints());
+            Result r = new Result(reference, median(cpu), removed, joinPoints, extra, median(finalCpu),
+                    metaLong(f, BinaryProfileFormat.PROBE_REMOVED_NANOS, last) / requests);
             for (Path p : ProfileCommand.written(out)) {
                 if (!p.equals(last)) {
                     Files.delete(p);
                 }
             }
             Files.move(last, out, StandardCopyOption.REPLACE_EXISTING);
-            err.printf("qosweaver profile: the profile's time is %.2fx the application's own (CPU %.1f ms less %.1f ms"
-                    + " taken out, against %.1f ms without the agent)%n", r.stretch(), finalCpu / 1e6,
+            err.printf("qosweaver profile: the profile's time is %.2fx the application's own (per request: CPU %.1f ms"
+                    + " less %.1f ms taken out, against %.1f ms without the agent)%n", r.stretch(), r.finalNanos() / 1e6,
                     r.finalProbeRemovedNanos() / 1e6, reference / 1e6);
             return r;
         } finally {
@@ -147,11 +155,11 @@ final class RequestProfiler {
         return out.resolveSibling(out.getFileName() + suffix);
     }
 
-    /** One recording of {@code requests} requests; the file the agent wrote. */
-    private Path record(Process app, Path log) throws IOException, InterruptedException {
+    /** One recording of {@code requests} requests, their CPU times into {@code cpu}; the file the agent wrote. */
+    private Path record(Process app, Path log, long[] cpu) throws IOException, InterruptedException {
         List<Path> before = ProfileCommand.written(out);
         control("POST", "/profile/start");
-        send(requests, app, log, "recorded");
+        System.arraycopy(send(requests, app, log, "recorded"), 0, cpu, 0, requests);
         control("POST", "/profile/stop");
         List<Path> after = new ArrayList<>(ProfileCommand.written(out));
         after.removeAll(before);
@@ -202,15 +210,28 @@ final class RequestProfiler {
                 + " s (last exit status " + last + "): " + request + "; the application's output: " + log);
     }
 
-    private void send(int n, Process app, Path log, String what) throws IOException, InterruptedException {
+    /** Sends {@code n} requests one at a time; each one's CPU time of the application's threads. */
+    private long[] send(int n, Process app, Path log, String what) throws IOException, InterruptedException {
+        long[] cpu = new long[n];
+        Map<Integer, Long> before = AppThreadsCpu.read(app.pid());
         for (int i = 0; i < n; i++) {
             int exit = runRequest();
+            Map<Integer, Long> after = AppThreadsCpu.read(app.pid());
+            cpu[i] = AppThreadsCpu.between(before, after);
+            before = after;
             if (exit != 0) {
                 throw new IllegalStateException("the request command failed with exit status " + exit + " (" + what
                         + " request " + (i + 1) + " of " + n + "): " + request + (app.isAlive() ? ""
                         : "; the application has exited") + "; its output: " + log);
             }
         }
+        return cpu;
+    }
+
+    static long median(long[] values) {
+        long[] v = values.clone();
+        java.util.Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     private int runRequest() throws IOException, InterruptedException {

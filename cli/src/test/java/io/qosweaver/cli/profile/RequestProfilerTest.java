@@ -46,7 +46,7 @@ class RequestProfilerTest {
         Run r = run(args.toArray(String[]::new));
         assertThat(r.exit).as(r.err).isZero();
         assertThat(r.err).contains("reference run without the agent")
-                .containsPattern("2 requests took [0-9.]+ ms of the application's CPU without the agent")
+                .containsPattern("a request took [0-9.]+ ms of the application's CPU without the agent \\(the median of 2\\)")
                 .containsPattern("[0-9]+ ns more per join point are the probe's cost to the code around it")
                 .containsPattern("the profile's time is [0-9.]+x the application's own")
                 .contains("next: qosweaver pointcuts " + out);
@@ -110,6 +110,19 @@ class RequestProfilerTest {
         assertThat(self).isNotEmpty();
         assertThat(AppThreadsCpu.between(Map.of(1, 10L, 2, 50L), Map.of(1, 30L, 2, 40L, 3, 5L)))
                 .as("20 more on 1; 2 is a new thread with a reused id: 40; 3 is new: 5").isEqualTo(65);
+    }
+
+    @Test
+    void theExtraCostIsWhatTheEstimateLeftPerJoinPoint() {
+        // 100 ms without the agent, 500 ms profiled, 380 ms taken out by the estimate, 10 M join points: 2 ns
+        assertThat(RequestProfiler.Result.extra(100_000_000, 500_000_000, 380_000_000, 10_000_000)).isEqualTo(2);
+        assertThat(RequestProfiler.Result.extra(100_000_000, 450_000_000, 380_000_000, 10_000_000))
+                .as("the estimate took out too much already: nothing more").isZero();
+        assertThat(RequestProfiler.Result.extra(1, 2, 0, 0)).isZero();
+        assertThat(RequestProfiler.median(new long[] {5, 1, 900})).isEqualTo(5);
+        assertThat(RequestProfiler.median(new long[] {4, 2})).isEqualTo(3);
+        var r = new RequestProfiler.Result(100, 500, 300, 10, 10, 400, 250);
+        assertThat(r.stretch()).isEqualTo(1.5);
     }
 
     private record Run(int exit, String out, String err) {}
