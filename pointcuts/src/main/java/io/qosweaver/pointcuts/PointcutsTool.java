@@ -88,9 +88,8 @@ public final class PointcutsTool {
                 (System.nanoTime() - t0) / 1e9);
         if (profile.recordedRegions() != null) {
             // what the profiler found when it wove its probe, and what a class path adds
-            options = new PointcutGenerator.Options(options.interval(), options.maxOccurrence(),
-                    SynchronizedRegions.either(profile.recordedRegions(), options.synchronizedRegions()),
-                    options.profileSlowdown());
+            options = options.withSynchronizedRegions(
+                    SynchronizedRegions.either(profile.recordedRegions(), options.synchronizedRegions()));
         }
         GenerationReport r = new PointcutGenerator(options).generate(profile);
         report.print(r.toText());
