@@ -69,9 +69,24 @@ public final class Pointcuts {
      * @param kind     {@link #GENERATED} (t, m), {@link #RANDOM} (m = how many candidates), {@link #ALL}
      *                 or {@link #FILE} (a policy file's control points, {@code file} relative to the root)
      */
-    public record ParamSet(String name, String kind, Duration interval, int maxOccurrence, String file, boolean coverAll) {
+    public record ParamSet(String name, String kind, Duration interval, int maxOccurrence, String file, boolean coverAll,
+                           boolean capped) {
+        public ParamSet(String name, String kind, Duration interval, int maxOccurrence, String file, boolean coverAll) {
+            this(name, kind, interval, maxOccurrence, file, coverAll, false);
+        }
+
         public static ParamSet generated(Duration t, int m) {
             return new ParamSet("t" + fmtMs(t) + "ms-m" + m, GENERATED, t, m, null, false);
+        }
+
+        /**
+         * The same set with the importance policy's always-on cap, {@code lowCap: 1x} (name suffix
+         * {@code -cap}): at most as many chart threads run as there are cores at any time, the others
+         * wait at their control points, so that a thread told to yield reaches its next control point
+         * in about the CPU time between two, not that times the threads sharing a core.
+         */
+        public ParamSet withCap() {
+            return new ParamSet(name + "-cap", kind, interval, maxOccurrence, file, coverAll, true);
         }
 
         /** Fig. 3 with t and m, then the coverage pass: every slot with a join point gets a control point. */
@@ -97,7 +112,7 @@ public final class Pointcuts {
          */
         public static ParamSet parse(String name) {
             String n = name.strip();
-            java.util.regex.Matcher g = java.util.regex.Pattern.compile("t(\\d+(?:\\.\\d+)?)ms-m(\\d+)(-cover)?")
+            java.util.regex.Matcher g = java.util.regex.Pattern.compile("t(\\d+(?:\\.\\d+)?)ms-m(\\d+)(-cover)?(-cap)?")
                     .matcher(n);
             if (g.matches()) {
                 long nanos = Math.round(Double.parseDouble(g.group(1)) * 1e6);
@@ -105,7 +120,8 @@ public final class Pointcuts {
                 if (nanos <= 0 || m < 1) {
                     throw new IllegalArgumentException("parameter set '" + n + "': t and m must be positive");
                 }
-                return g.group(3) != null ? covering(Duration.ofNanos(nanos), m) : generated(Duration.ofNanos(nanos), m);
+                ParamSet set = g.group(3) != null ? covering(Duration.ofNanos(nanos), m) : generated(Duration.ofNanos(nanos), m);
+                return g.group(4) != null ? set.withCap() : set;
             }
             java.util.regex.Matcher r = java.util.regex.Pattern.compile("random(\\d+)").matcher(n);
             if (r.matches() && Integer.parseInt(r.group(1)) > 0) {
@@ -118,7 +134,8 @@ public final class Pointcuts {
                 return handwritten();
             }
             throw new IllegalArgumentException("unknown parameter set '" + n + "'; use t<ms>ms-m<m> (e.g. t10ms-m50), "
-                    + "t<ms>ms-m<m>-cover (with the coverage pass), random<k>, all or handwritten");
+                    + "t<ms>ms-m<m>-cover (with the coverage pass), a -cap suffix on either (lowCap: 1x), random<k>, all or"
+                    + " handwritten");
         }
 
         private static String fmtMs(Duration t) {
@@ -414,6 +431,11 @@ public final class Pointcuts {
                 .append(profiles.stream().map(f -> f.getFileName().toString()).toList()).append(".\n");
         b.append("# Task classes and policy: examples/policies/river-monitor.yaml; control points replaced.\n");
         String body = PolicyText.replaceSection("river-monitor.yaml", template, "controlPoints", g.controlPointsYaml());
+        if (s.capped()) {
+            // the policy section is the template's last: the cap goes at its end (the agent's reader checks the result)
+            body = (body.endsWith("\n") ? body : body + "\n")
+                    + "  # bench pointcuts' -cap: at most as many running chart threads as cores, at all times\n  lowCap: 1x\n";
+        }
         int i = 0;
         while (body.startsWith("#", i)) {
             int eol = body.indexOf('\n', i);

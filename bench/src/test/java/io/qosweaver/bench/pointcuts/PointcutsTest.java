@@ -127,6 +127,27 @@ class PointcutsTest {
                 .hasMessageContaining("unknown top-level key 'controlPoint'");
     }
 
+    /** A -cap set's policy is the same with the always-on cap at the end of its policy section, and loads. */
+    @Test
+    void aCappedSetsPolicyHasTheAlwaysOnCap() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        String template = Files.readString(root.resolve("examples/policies/river-monitor.yaml"));
+        Pointcuts.ParamSet s = Pointcuts.ParamSet.parse("t10ms-m3-cover-cap");
+        assertThat(s.name()).isEqualTo("t10ms-m3-cover-cap");
+        assertThat(s.coverAll()).isTrue();
+        assertThat(s.capped()).isTrue();
+        assertThat(Pointcuts.ParamSet.parse("t10ms-m3-cap").coverAll()).isFalse();
+        assertThat(Pointcuts.ParamSet.parse("t10ms-m3-cap").capped()).isTrue();
+        assertThat(Pointcuts.ParamSet.parse("t10ms-m3").capped()).isFalse();
+        assertThatThrownBy(() -> Pointcuts.ParamSet.parse("t10ms-m3-cap-cover")).hasMessageContaining("unknown");
+        GenerationReport g = Pointcuts.generate(slots(fig4()), s, SynchronizedRegions.NONE, 1, 1.0);
+        String policy = Pointcuts.policy(template, s, g, List.of(Path.of("/tmp/x/chart-2.qwp")));
+        assertThat(policy).containsPattern("\npolicy:\n  name: importance\n(.*\n)*  lowCap: 1x\n$");
+        Path f = Files.writeString(dir.resolve("capped.yaml"), policy);
+        assertThat(Pointcuts.countControlPoints(f)).as("the agent's reader takes it").isEqualTo(2);
+        assertThat(Pointcuts.policy(template, Pointcuts.ParamSet.parse("t10ms-m3"), g, List.of())).doesNotContain("lowCap");
+    }
+
     private static ChartLoadRunner.Window window(int clients, double thr, Double cpu, IntervalStats st) {
         return new ChartLoadRunner.Window(clients, 10, (long) (thr * 10), thr, 100.0, 90.0, 300.0, 0,
                 st == null ? null : 1000.0, cpu, st);
