@@ -51,6 +51,27 @@ public interface MixedApp {
     /** The URI template of the light requests. */
     String lightTarget(URI base);
 
+    /**
+     * A request's method and body: the same bytes with every request, from a file that {@link #prepare}
+     * wrote into the run directory; the driver reads it into memory once, before the load starts.
+     *
+     * @param method      {@code PUT} or {@code POST}
+     * @param file        the body's file name, relative to the run directory
+     * @param contentType its {@code Content-Type}
+     */
+    record RequestBody(String method, String file, String contentType) {
+    }
+
+    /** The heavy requests' method and body; null (the default): a GET. */
+    default RequestBody heavyBody() {
+        return null;
+    }
+
+    /** The light requests' method and body; null (the default): a GET. */
+    default RequestBody lightBody() {
+        return null;
+    }
+
     /** How many distinct light targets {@code {i}} ranges over. */
     int lightIds();
 
