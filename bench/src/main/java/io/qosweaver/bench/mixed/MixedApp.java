@@ -79,7 +79,7 @@ public interface MixedApp {
     Map<String, Object> describe();
 
     /** Every app the experiment knows, by name. */
-    Map<String, MixedApp> ALL = Map.of(FusekiApp.NAME, new FusekiApp());
+    Map<String, MixedApp> ALL = Map.of(FusekiApp.NAME, new FusekiApp(), TikaApp.NAME, new TikaApp());
 
     /** The app named {@code name}; an unknown name is an error listing the known ones. */
     static MixedApp named(String name) {
