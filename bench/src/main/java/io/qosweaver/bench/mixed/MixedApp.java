@@ -75,6 +75,14 @@ public interface MixedApp {
     /** How many distinct light targets {@code {i}} ranges over. */
     int lightIds();
 
+    /**
+     * Why Jetty's QoSHandler cannot be put on this app's server (a server other than Jetty 12), or null when it
+     * can: the experiment then leaves the version {@code jetty-qos} out.
+     */
+    default String jettyQoSUnavailable() {
+        return null;
+    }
+
     /** Facts about the app for results.json: versions, dataset size, the two requests. */
     Map<String, Object> describe();
 

@@ -171,6 +171,12 @@ public final class TikaApp implements MixedApp {
     }
 
     @Override
+    public String jettyQoSUnavailable() {
+        return "Tika server runs on Jetty 9.4, and Jetty's QoSHandler exists only from Jetty 12 on; Jetty 9.4's "
+                + "QoSFilter is a servlet filter, and Tika's requests pass no servlet context";
+    }
+
+    @Override
     public Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("artifact", "org.apache.tika:tika-server:" + VERSION);
