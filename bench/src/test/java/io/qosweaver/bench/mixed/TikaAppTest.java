@@ -85,13 +85,19 @@ class TikaAppTest {
     }
 
     @Test
-    void theCommittedPoliciesSelectTheTwoPaths() throws Exception {
+    void theCommittedPoliciesLoadAndSelectTheTwoPaths() throws Exception {
         Path root = Layout.find().root();
-        for (boolean generated : new boolean[] {false, true}) {
-            String yaml = Files.readString(root.resolve(new TikaApp().policy(generated)));
-            assertThat(yaml).contains("request: {path: /detect/stream}").contains("request: {path: /tika}")
-                    .contains("lowCap: 1x").contains("controlPoints:");
+        for (String name : List.of("handwritten", "generated", "handwritten-at-entry")) {
+            Path file = root.resolve("examples/third-party/tika/policies/" + name + ".yaml");
+            // as the agent reads it: a file that would not load fails here, with its line
+            io.qosweaver.model.policy.PolicyFile policy = io.qosweaver.model.policy.PolicyFile.load(file);
+            assertThat(policy.taskClasses()).as(name).extracting(io.qosweaver.model.policy.PolicyFile.TaskClassDef::name)
+                    .containsExactly("detect", "extract");
+            assertThat(policy.controlPoints()).as(name).isNotEmpty();
+            assertThat(Files.readString(file)).contains("request: {path: /detect/stream}")
+                    .contains("request: {path: /tika}").contains("lowCap: 1x");
         }
+        assertThat(new TikaApp().policy(true)).isEqualTo("examples/third-party/tika/policies/generated.yaml");
     }
 
     /** The real server, when fetched: it reads the generated PDF's text and detects the page's type. */
