@@ -90,10 +90,6 @@ final class JettyChannelLimiter {
         return limiter.describe();
     }
 
-    int inflight() {
-        return limiter.inflight();
-    }
-
     /** The cause of a reflective call's failure, for the one error line. */
     static Throwable cause(Throwable t) {
         return t instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : t;
