@@ -1,9 +1,6 @@
 package io.qosweaver.peers;
 
 import com.netflix.concurrency.limits.Limiter;
-import com.netflix.concurrency.limits.limit.FixedLimit;
-import com.netflix.concurrency.limits.limit.Gradient2Limit;
-import com.netflix.concurrency.limits.limiter.AbstractPartitionedLimiter;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -29,39 +26,13 @@ import org.eclipse.jetty.ee10.servlet.ServletHandler;
 public final class ConcurrencyLimitFilter implements Filter {
 
     static final int TOO_MANY_REQUESTS = 429;
-    static final String OTHER = "other";
+    static final String OTHER = PathLimiter.OTHER;
     static final String FILTER_NAME = "qosweaver-peers-concurrency-limits";
 
-    private final PeerArgs args;
-    private final Limiter<HttpServletRequest> limiter;
-
-    /** The partitioned limiter's builder for servlet requests (the role of the library's ServletLimiterBuilder). */
-    static final class PathLimiterBuilder
-            extends AbstractPartitionedLimiter.Builder<PathLimiterBuilder, HttpServletRequest> {
-        @Override
-        protected PathLimiterBuilder self() {
-            return this;
-        }
-    }
+    private final PathLimiter limiter;
 
     public ConcurrencyLimitFilter(PeerArgs args) {
-        this.args = args;
-        String low = args.lowPath();
-        double otherShare = 1.0 - args.lowShare();
-        if (args.lowShare() + otherShare > 1.0) {
-            otherShare = Math.nextDown(otherShare); // the library wants the shares to sum to <= 1.0
-        }
-        PathLimiterBuilder builder = new PathLimiterBuilder()
-                .named("qosweaver-peers")
-                .partitionResolver(request -> PeerArgs.isUnder(pathInContext(request), low) ? low : OTHER)
-                .partition(low, args.lowShare())
-                .partition(OTHER, otherShare);
-        switch (args.limit()) {
-            case "fixed" -> builder.limit(FixedLimit.of(args.fixedLimit()));
-            case "gradient2" -> builder.limit(Gradient2Limit.newDefault());
-            default -> { } // vegas: the builder's own default, VegasLimit.newDefault()
-        }
-        this.limiter = builder.build();
+        this.limiter = new PathLimiter(args);
     }
 
     /** Adds the filter in front of all others, for /* and REQUEST dispatches; the context is not started yet. */
@@ -95,7 +66,7 @@ public final class ConcurrencyLimitFilter implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        Optional<Limiter.Listener> token = limiter.acquire((HttpServletRequest) request);
+        Optional<Limiter.Listener> token = limiter.acquire(pathInContext((HttpServletRequest) request));
         if (token.isEmpty()) {
             HttpServletResponse http = (HttpServletResponse) response;
             http.setStatus(TOO_MANY_REQUESTS);
@@ -115,21 +86,16 @@ public final class ConcurrencyLimitFilter implements Filter {
 
     /** The parameters, as the install line shows them. */
     String describe() {
-        String limit = switch (args.limit()) {
-            case "fixed" -> "fixed:" + args.fixedLimit();
-            case "gradient2" -> "gradient2 [Gradient2Limit defaults: initial 20, min 20, max 200]";
-            default -> "vegas [library default: VegasLimit, initial 20, max 1000]";
-        };
-        return "lowPath=" + args.lowPath() + ", lowShare=" + args.lowShare() + ", limit=" + limit + ", 429 when over";
+        return limiter.describe();
     }
 
     /** Requests holding a token now (for tests). */
     int inflight() {
-        return ((com.netflix.concurrency.limits.limiter.AbstractLimiter<?>) limiter).getInflight();
+        return limiter.inflight();
     }
 
     /** The whole limit now (for tests). */
     int limit() {
-        return ((com.netflix.concurrency.limits.limiter.AbstractLimiter<?>) limiter).getLimit();
+        return limiter.limit();
     }
 }

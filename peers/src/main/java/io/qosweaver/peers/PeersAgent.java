@@ -1,5 +1,6 @@
 package io.qosweaver.peers;
 
+import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -18,6 +19,11 @@ import net.bytebuddy.utility.JavaModule;
  * {@code server.setHandler(context)} lands ({@code Server} inherits it and does not override it), and
  * lets {@link Installer} replace or augment the handler before the server sees it.
  *
+ * <p>On Jetty 9.4 to 11 ({@code Server.handle(HttpChannel)}, which Jetty 12 does not have), concurrency-limits
+ * is taken at that method instead, for every request ({@link JettyChannelLimiter}): applications there may
+ * serve from core handlers with no servlet context to put a filter in. Jetty's QoSHandler exists only from
+ * Jetty 12 on, so {@code jetty-qos} on such a server says so in one error line and installs nothing.
+ *
  * <p>No Jetty class is referenced from here: Jetty is loaded by the application after premain, and the
  * transformer matches it by name only.
  */
@@ -26,6 +32,14 @@ public final class PeersAgent {
     static final String PREFIX = "qosweaver-peers: ";
     private static final String WRAPPER = "org.eclipse.jetty.server.Handler$Wrapper";
     private static final String HANDLER = "org.eclipse.jetty.server.Handler";
+    private static final String SERVER = "org.eclipse.jetty.server.Server";
+    private static final String HTTP_CHANNEL = "org.eclipse.jetty.server.HttpChannel";
+
+    /** What {@link #onChannelHandle} returns for a refused request (public: the advice runs inside Jetty's class). */
+    public static final Object REFUSED = JettyChannelLimiter.REFUSED;
+
+    private static volatile JettyChannelLimiter channelLimiter;
+    private static volatile boolean channelErrorShown;
 
     private static volatile PeerArgs configured;
 
@@ -58,7 +72,90 @@ public final class PeersAgent {
                     }
                 })
                 .installOn(inst);
+        installOnChannelServers(parsed, inst);
         configured = parsed;
+    }
+
+    /** Jetty 9.4 to 11: the advice on {@code Server.handle(HttpChannel)}, and the install line when it is woven. */
+    private static void installOnChannelServers(PeerArgs args, Instrumentation inst) {
+        var handle = named("handle").and(takesArguments(1)).and(takesArgument(0, named(HTTP_CHANNEL)));
+        boolean limits = args.peer().equals(PeerArgs.CONCURRENCY_LIMITS);
+        new AgentBuilder.Default()
+                .disableClassFormatChanges()
+                .type(named(SERVER).and(declaresMethod(handle)))
+                .transform((DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
+                        JavaModule module, java.security.ProtectionDomain pd) -> limits
+                                ? builder.visit(Advice.to(ChannelHandleAdvice.class).on(handle)) : builder)
+                .with(new AgentBuilder.Listener.Adapter() {
+                    @Override
+                    public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module,
+                            boolean loaded, DynamicType dynamicType) {
+                        if (!limits) {
+                            System.err.println(PREFIX + "error: jetty-qos needs Jetty 12's QoSHandler; this server is"
+                                    + " Jetty 9.4 to 11 (Server.handle(HttpChannel)), which has none: nothing installed");
+                            return;
+                        }
+                        // made now, not in premain: the library logs through slf4j, which the application brings
+                        try {
+                            JettyChannelLimiter limiter = new JettyChannelLimiter(args);
+                            channelLimiter = limiter;
+                            System.err.println(channelInstallLine(limiter));
+                        } catch (Throwable t) {
+                            System.err.println(PREFIX + "error: could not install concurrency-limits: " + t);
+                        }
+                    }
+
+                    @Override
+                    public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded,
+                            Throwable throwable) {
+                        System.err.println(PREFIX + "error: could not instrument " + typeName + ": " + throwable);
+                    }
+                })
+                .installOn(inst);
+    }
+
+    static String channelInstallLine(JettyChannelLimiter limiter) {
+        return PREFIX + PeerArgs.CONCURRENCY_LIMITS + " installed on Jetty Server.handle(HttpChannel) (Jetty 9.4 to"
+                + " 11: every request, before the first handler, by its request path; " + limiter.describe() + ")";
+    }
+
+    /** Called at the start of the advised {@code Server.handle(HttpChannel)}: the request's token, or REFUSED. */
+    public static Object onChannelHandle(Object channel) {
+        JettyChannelLimiter limiter = channelLimiter;
+        if (limiter == null) {
+            return null;
+        }
+        try {
+            return limiter.enter(channel);
+        } catch (Throwable t) {
+            if (!channelErrorShown) {
+                channelErrorShown = true;
+                System.err.println(PREFIX + "error: concurrency-limits let a request through unlimited: "
+                        + JettyChannelLimiter.cause(t));
+            }
+            return null;
+        }
+    }
+
+    /** Called when the advised {@code Server.handle(HttpChannel)} returns or throws. */
+    public static void onChannelHandled(Object token, Throwable thrown) {
+        JettyChannelLimiter.exit(token, thrown);
+    }
+
+    /** Inlined into Jetty 9.4 to 11's {@code Server.handle(HttpChannel)}; a refused request skips the method. */
+    static final class ChannelHandleAdvice {
+        private ChannelHandleAdvice() {}
+
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static boolean enter(@Advice.Argument(0) Object channel, @Advice.Local("token") Object token) {
+            token = onChannelHandle(channel);
+            return token == REFUSED;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class)
+        static void exit(@Advice.Local("token") Object token, @Advice.Thrown Throwable thrown) {
+            onChannelHandled(token, thrown);
+        }
     }
 
     /** Called by the advised {@code Handler.Wrapper#setHandler}: the handler to set instead. */

@@ -68,7 +68,7 @@ public final class LoadRun implements AutoCloseable {
     }
 
     private HttpRequest request(LoadSpec s, long seq) {
-        return HttpRequest.newBuilder(s.targets().uri(seq)).timeout(s.timeout()).GET().build();
+        return s.body().apply(HttpRequest.newBuilder(s.targets().uri(seq)).timeout(s.timeout())).build();
     }
 
     static final long DEFAULT_RETRY_NANOS = 100_000_000L;

@@ -1,7 +1,9 @@
 package io.qosweaver.bench.load;
 
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -24,9 +26,10 @@ import java.util.Objects;
  * @param thinkTime  closed loop: pause between a response and the next request
  * @param targets    the URI of the request with a given sequence number (per class, from 0)
  * @param timeout    per-request timeout; a timed-out request counts as an error
+ * @param body       the method and body every request of the class sends; {@link Body#NONE}: a GET
  */
 public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond,
-                       Duration thinkTime, Targets targets, Duration timeout) {
+                       Duration thinkTime, Targets targets, Duration timeout, Body body) {
 
     /** How requests of one class are started. */
     public enum Mode { CLOSED, OPEN }
@@ -41,12 +44,62 @@ public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond
         }
     }
 
+    /**
+     * What a request carries: a GET with no body ({@link #NONE}), or a PUT or POST of the same bytes every
+     * time. The bytes are sent from memory, so reading a file takes no part in the measured latency.
+     *
+     * @param method      {@code GET}, {@code PUT} or {@code POST}
+     * @param bytes       the body; empty for a GET (not copied: the caller must not change it)
+     * @param contentType the body's {@code Content-Type}, or null for a GET
+     */
+    public record Body(String method, byte[] bytes, String contentType) {
+        public static final Body NONE = new Body("GET", new byte[0], null);
+
+        public Body {
+            Objects.requireNonNull(method, "method");
+            Objects.requireNonNull(bytes, "bytes");
+            method = method.toUpperCase(Locale.ROOT);
+            switch (method) {
+                case "GET" -> {
+                    if (bytes.length > 0) {
+                        throw new IllegalArgumentException("a GET sends no body, got " + bytes.length + " bytes");
+                    }
+                }
+                case "PUT", "POST" -> {
+                    if (contentType == null || contentType.isBlank()) {
+                        throw new IllegalArgumentException(method + " needs a content type for its body");
+                    }
+                }
+                default -> throw new IllegalArgumentException("method: GET, PUT or POST, got '" + method + "'");
+            }
+        }
+
+        /** A PUT or POST of {@code bytes} as {@code contentType}. */
+        public static Body of(String method, byte[] bytes, String contentType) {
+            return new Body(method, bytes, contentType);
+        }
+
+        /** The request for {@code uri} with this method and body. */
+        HttpRequest.Builder apply(HttpRequest.Builder b) {
+            if (method.equals("GET")) {
+                return b.GET();
+            }
+            return b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofByteArray(bytes));
+        }
+
+        @Override
+        public String toString() {
+            return method.equals("GET") ? "GET" : method + " " + bytes.length + " bytes of " + contentType;
+        }
+    }
+
     public LoadSpec {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(targets, "targets");
         thinkTime = thinkTime == null ? Duration.ZERO : thinkTime;
         timeout = timeout == null ? Duration.ofSeconds(120) : timeout;
+        body = body == null ? Body.NONE : body;
         if (clients < 1) {
             throw new IllegalArgumentException(name + ": clients must be >= 1, was " + clients);
         }
@@ -56,24 +109,29 @@ public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond
     }
 
     public static LoadSpec closed(String name, int clients, Targets targets) {
-        return new LoadSpec(name, Mode.CLOSED, clients, 0, Duration.ZERO, targets, null);
+        return new LoadSpec(name, Mode.CLOSED, clients, 0, Duration.ZERO, targets, null, null);
     }
 
     /** Open loop at {@code ratePerSecond}, at most {@code maxInFlight} outstanding requests. */
     public static LoadSpec open(String name, double ratePerSecond, int maxInFlight, Targets targets) {
-        return new LoadSpec(name, Mode.OPEN, maxInFlight, ratePerSecond, Duration.ZERO, targets, null);
+        return new LoadSpec(name, Mode.OPEN, maxInFlight, ratePerSecond, Duration.ZERO, targets, null, null);
     }
 
     public LoadSpec withThinkTime(Duration think) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, think, targets, timeout);
+        return new LoadSpec(name, mode, clients, ratePerSecond, think, targets, timeout, body);
     }
 
     /** The same class with {@code n} clients (closed loop) or at most {@code n} in flight (open loop). */
     public LoadSpec withClients(int n) {
-        return new LoadSpec(name, mode, n, ratePerSecond, thinkTime, targets, timeout);
+        return new LoadSpec(name, mode, n, ratePerSecond, thinkTime, targets, timeout, body);
     }
 
     public LoadSpec withTimeout(Duration t) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, t);
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, t, body);
+    }
+
+    /** The same class sending {@code b} with every request. */
+    public LoadSpec withBody(Body b) {
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, b);
     }
 }

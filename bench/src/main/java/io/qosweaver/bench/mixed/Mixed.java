@@ -163,8 +163,8 @@ public final class Mixed {
                             + " (no 'installed on' line in " + appLog + ")");
                 }
             }
-            String heavy = app.heavyTarget(base);
-            String light = app.lightTarget(base);
+            Target heavy = new Target(app.heavyTarget(base), app.heavyBody(), work);
+            Target light = new Target(app.lightTarget(base), app.lightBody(), work);
             Path logs = tmp.resolve("drivers-" + v.name());
 
             progress.update("[" + v.name() + "] warm-up " + (int) p.warmupS() + " s: " + MixedParams.CORES
@@ -219,24 +219,44 @@ public final class Mixed {
         return sum;
     }
 
-    private static Phase phase(MixedParams p, String heavy, String light, int lightIds, int heavyClients, long now, long windowStart,
+    /**
+     * What a driver sends: the URI template, and for a PUT or POST the method, the body's file (written by
+     * {@link MixedApp#prepare} into the server's working directory) and its content type.
+     */
+    record Target(String uri, MixedApp.RequestBody body, Path dir) {
+        /** The driver's arguments for it. */
+        List<String> driverArgs() {
+            List<String> a = new ArrayList<>(List.of("--target", uri));
+            if (body != null) {
+                a.addAll(List.of("--method", body.method(), "--body", dir.resolve(body.file()).toString(),
+                        "--content-type", body.contentType()));
+            }
+            return a;
+        }
+    }
+
+    private static Phase phase(MixedParams p, Target heavy, Target light, int lightIds, int heavyClients, long now, long windowStart,
             long windowEnd, Path logs, String name, AppProcess proc) throws IOException, InterruptedException {
         List<DriverProcess> drivers = new ArrayList<>();
         try {
             DriverProcess h = null;
             if (heavy != null) {
-                h = DriverProcess.start(MixedApp.HEAVY, p.heavyNice(), List.of("--name", MixedApp.HEAVY, "--mode",
-                        "closed", "--clients", Integer.toString(heavyClients), "--target", heavy, "--window-start-ms",
-                        Long.toString(windowStart), "--window-end-ms", Long.toString(windowEnd), "--out",
-                        logs.resolve(name + "-heavy.json").toString(), "--timeout-s", "120"),
-                        logs.resolve(name + "-heavy.json"), logs.resolve(name + "-heavy.log"));
+                List<String> args = new ArrayList<>(List.of("--name", MixedApp.HEAVY, "--mode", "closed", "--clients",
+                        Integer.toString(heavyClients), "--window-start-ms", Long.toString(windowStart),
+                        "--window-end-ms", Long.toString(windowEnd), "--out", logs.resolve(name + "-heavy.json").toString(),
+                        "--timeout-s", "120"));
+                args.addAll(heavy.driverArgs());
+                h = DriverProcess.start(MixedApp.HEAVY, p.heavyNice(), args, logs.resolve(name + "-heavy.json"),
+                        logs.resolve(name + "-heavy.log"));
                 drivers.add(h);
             }
-            DriverProcess l = DriverProcess.start(MixedApp.LIGHT, 0, List.of("--name", MixedApp.LIGHT, "--mode", "open",
-                    "--rate", Double.toString(p.lightRate()), "--clients", Integer.toString(p.lightMaxInFlight()),
-                    "--target", light, "--ids", Integer.toString(lightIds), "--window-start-ms", Long.toString(windowStart),
-                    "--window-end-ms", Long.toString(windowEnd), "--out", logs.resolve(name + "-light.json").toString(),
-                    "--timeout-s", "60"), logs.resolve(name + "-light.json"), logs.resolve(name + "-light.log"));
+            List<String> lightArgs = new ArrayList<>(List.of("--name", MixedApp.LIGHT, "--mode", "open", "--rate",
+                    Double.toString(p.lightRate()), "--clients", Integer.toString(p.lightMaxInFlight()), "--ids",
+                    Integer.toString(lightIds), "--window-start-ms", Long.toString(windowStart), "--window-end-ms",
+                    Long.toString(windowEnd), "--out", logs.resolve(name + "-light.json").toString(), "--timeout-s", "60"));
+            lightArgs.addAll(light.driverArgs());
+            DriverProcess l = DriverProcess.start(MixedApp.LIGHT, 0, lightArgs, logs.resolve(name + "-light.json"),
+                    logs.resolve(name + "-light.log"));
             drivers.add(l);
             Thread.sleep(Math.max(0, Math.min(500, windowStart - System.currentTimeMillis())));
             Integer heavyNice = h != null ? h.nice() : null;

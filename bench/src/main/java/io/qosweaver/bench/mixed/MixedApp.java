@@ -51,14 +51,43 @@ public interface MixedApp {
     /** The URI template of the light requests. */
     String lightTarget(URI base);
 
+    /**
+     * A request's method and body: the same bytes with every request, from a file that {@link #prepare}
+     * wrote into the run directory; the driver reads it into memory once, before the load starts.
+     *
+     * @param method      {@code PUT} or {@code POST}
+     * @param file        the body's file name, relative to the run directory
+     * @param contentType its {@code Content-Type}
+     */
+    record RequestBody(String method, String file, String contentType) {
+    }
+
+    /** The heavy requests' method and body; null (the default): a GET. */
+    default RequestBody heavyBody() {
+        return null;
+    }
+
+    /** The light requests' method and body; null (the default): a GET. */
+    default RequestBody lightBody() {
+        return null;
+    }
+
     /** How many distinct light targets {@code {i}} ranges over. */
     int lightIds();
+
+    /**
+     * Why Jetty's QoSHandler cannot be put on this app's server (a server other than Jetty 12), or null when it
+     * can: the experiment then leaves the version {@code jetty-qos} out.
+     */
+    default String jettyQoSUnavailable() {
+        return null;
+    }
 
     /** Facts about the app for results.json: versions, dataset size, the two requests. */
     Map<String, Object> describe();
 
     /** Every app the experiment knows, by name. */
-    Map<String, MixedApp> ALL = Map.of(FusekiApp.NAME, new FusekiApp());
+    Map<String, MixedApp> ALL = Map.of(FusekiApp.NAME, new FusekiApp(), TikaApp.NAME, new TikaApp());
 
     /** The app named {@code name}; an unknown name is an error listing the known ones. */
     static MixedApp named(String name) {

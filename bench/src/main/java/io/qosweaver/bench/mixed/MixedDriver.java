@@ -5,11 +5,14 @@ import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.load.LoadRun;
 import io.qosweaver.bench.load.LoadSpec;
 import io.qosweaver.bench.report.JsonWriter;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -20,8 +23,12 @@ import java.util.Map;
  *
  * <pre>
  * MixedDriver --name light --mode open --rate 20 --clients 64 --target URL [--ids N]
+ *             [--method PUT|POST --body FILE --content-type TYPE]
  *             --window-start-ms T0 --window-end-ms T1 --out FILE [--timeout-s 60]
  * </pre>
+ *
+ * Without {@code --method} every request is a GET. With {@code --method PUT} or {@code POST} every request
+ * sends the whole of {@code --body}, read into memory once before the load starts, as {@code --content-type}.
  *
  * {@code {i}} in the target is replaced, for request number {@code seq}, by {@code seq * 7919 mod ids}: a
  * prime stride walks every id before any repeats, so the lookups spread over the data.
@@ -31,7 +38,7 @@ public final class MixedDriver {
 
     /** What the command line says. */
     record Args(String name, LoadSpec.Mode mode, int clients, double rate, String target, int ids,
-                long windowStartMs, long windowEndMs, Path out, Duration timeout) {
+                long windowStartMs, long windowEndMs, Path out, Duration timeout, LoadSpec.Body body) {
 
         static Args parse(String[] argv) {
             Map<String, String> m = new HashMap<>();
@@ -56,7 +63,7 @@ public final class MixedDriver {
                     Double.parseDouble(m.getOrDefault("rate", "0")), m.get("target"),
                     Integer.parseInt(m.getOrDefault("ids", "1")), Long.parseLong(m.get("window-start-ms")),
                     Long.parseLong(m.get("window-end-ms")), Path.of(m.get("out")),
-                    Duration.ofSeconds(Long.parseLong(m.getOrDefault("timeout-s", "60"))));
+                    Duration.ofSeconds(Long.parseLong(m.getOrDefault("timeout-s", "60"))), body(m));
             if (a.windowEndMs <= a.windowStartMs) {
                 throw new IllegalArgumentException("--window-end-ms must be after --window-start-ms");
             }
@@ -72,7 +79,36 @@ public final class MixedDriver {
                     : LoadSpec.Targets.fixed(URI.create(target));
             LoadSpec s = mode == LoadSpec.Mode.CLOSED ? LoadSpec.closed(name, clients, targets)
                     : LoadSpec.open(name, rate, clients, targets);
-            return s.withTimeout(timeout);
+            return s.withTimeout(timeout).withBody(body);
+        }
+
+        /** The method and body from {@code --method}, {@code --body} and {@code --content-type}. */
+        private static LoadSpec.Body body(Map<String, String> m) {
+            String method = m.getOrDefault("method", "GET").toUpperCase(Locale.ROOT);
+            if (method.equals("GET")) {
+                for (String k : List.of("body", "content-type")) {
+                    if (m.containsKey(k)) {
+                        throw new IllegalArgumentException("--" + k + " needs --method PUT or POST (a GET sends no body)");
+                    }
+                }
+                return LoadSpec.Body.NONE;
+            }
+            if (!method.equals("PUT") && !method.equals("POST")) {
+                throw new IllegalArgumentException("--method: GET, PUT or POST, got '" + m.get("method") + "'");
+            }
+            for (String k : List.of("body", "content-type")) {
+                if (!m.containsKey(k)) {
+                    throw new IllegalArgumentException("--method " + method + " needs --" + k);
+                }
+            }
+            Path file = Path.of(m.get("body"));
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(file);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--body: cannot read " + file + " (" + e + ")");
+            }
+            return LoadSpec.Body.of(method, bytes, m.get("content-type"));
         }
     }
 

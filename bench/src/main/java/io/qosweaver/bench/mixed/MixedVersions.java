@@ -47,9 +47,11 @@ public final class MixedVersions {
                 + "points generated from a profile (qosweaver pointcuts)", List.of(), app.policy(true), null));
         // The cap is the cores, as in the river-monitor experiments: Jetty's default (half the thread pool)
         // never binds under 8 x cores clients and would measure the unscheduled app under another name.
-        m.put(JETTY_QOS, new Version(JETTY_QOS, "Jetty's QoSHandler around the app's handler, at most " + cpus
-                + " requests at once (the cores), heavy path at the lowest priority", List.of(), null,
-                "peer=jetty-qos,lowPath=" + app.heavyPath() + ",maxRequests=" + cpus + ",anyContext=true"));
+        if (app.jettyQoSUnavailable() == null) {
+                m.put(JETTY_QOS, new Version(JETTY_QOS, "Jetty's QoSHandler around the app's handler, at most " + cpus
+                    + " requests at once (the cores), heavy path at the lowest priority", List.of(), null,
+                    "peer=jetty-qos,lowPath=" + app.heavyPath() + ",maxRequests=" + cpus + ",anyContext=true"));
+        }
         m.put(CONCURRENCY_LIMITS, new Version(CONCURRENCY_LIMITS, "Netflix concurrency-limits (Vegas, the "
                 + "library's default), heavy path in a partition of 10 %, 429 when refused", List.of(), null,
                 "peer=concurrency-limits,lowPath=" + app.heavyPath() + ",anyContext=true"));
@@ -61,12 +63,22 @@ public final class MixedVersions {
         return m;
     }
 
+    /** What runs when no version is named: {@link #ALL} less those the app's server does not allow. */
+    public static List<String> defaults(MixedApp app) {
+        Map<String, Version> all = of(app);
+        return ALL.stream().filter(all::containsKey).toList();
+    }
+
     /** The named versions in the order given; an unknown name is an error listing the known ones. */
     public static List<Version> resolve(MixedApp app, List<String> names) {
         Map<String, Version> all = of(app);
         List<Version> out = new ArrayList<>();
         for (String n : names) {
             Version v = all.get(n.strip());
+            if (v == null && n.strip().equals(JETTY_QOS) && app.jettyQoSUnavailable() != null) {
+                throw new IllegalArgumentException("version 'jetty-qos' does not apply to app " + app.name() + ": "
+                        + app.jettyQoSUnavailable());
+            }
             if (v == null) {
                 throw new IllegalArgumentException("unknown version '" + n + "'; known: " + String.join(", ",
                         all.keySet()));

@@ -26,8 +26,15 @@ class LoadDriverTest {
                 .route("/fail", q -> new Reply(503, "text/plain", "down", 0))
                 .route("/mixed", q -> q != null && q.contains("n=0") ? new Reply(500, "text/plain", "x", 0)
                         : Reply.ok("ok"))
-                .route("/echo", q -> Reply.ok(q == null ? "" : q));
+                .route("/echo", q -> Reply.ok(q == null ? "" : q))
+                .routeExchange("/upload", e -> {
+                    uploads.add(e.method() + " " + e.contentType() + " " + e.body().length + " "
+                            + java.util.Arrays.hashCode(e.body()));
+                    return Reply.ok("stored");
+                });
     }
+
+    static final java.util.Set<String> uploads = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @AfterAll
     static void stop() throws Exception {
@@ -157,5 +164,44 @@ class LoadDriverTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadSpec.open("x", 0, 1,
                         LoadSpec.Targets.fixed(server.uri("/"))))
                 .hasMessageContaining("ratePerSecond");
+    }
+
+    @Test
+    void everyRequestOfAClassSendsItsMethodAndBodyInBothLoops() throws Exception {
+        byte[] doc = new byte[200_000];
+        new java.util.Random(7).nextBytes(doc);
+        uploads.clear();
+        LoadSpec put = LoadSpec.closed("put", 2, LoadSpec.Targets.fixed(server.uri("/upload")))
+                .withBody(LoadSpec.Body.of("PUT", doc, "application/pdf"));
+        LoadSpec post = LoadSpec.open("post", 50, 10, LoadSpec.Targets.fixed(server.uri("/upload")))
+                .withBody(LoadSpec.Body.of("post", "tiny".getBytes(), "text/plain"));
+        LoadResult r = new LoadDriver().run(List.of(put, post), Duration.ZERO, Duration.ofMillis(800), false);
+        assertThat(r.get("put").requests()).isPositive();
+        assertThat(r.get("post").requests()).isPositive();
+        assertThat(r.get("put").errors() + r.get("post").errors()).isZero();
+        // one distinct request per class: the whole body every time, nothing else
+        assertThat(uploads).containsExactlyInAnyOrder(
+                "PUT application/pdf 200000 " + java.util.Arrays.hashCode(doc),
+                "POST text/plain 4 " + java.util.Arrays.hashCode("tiny".getBytes()));
+    }
+
+    @Test
+    void aGetStaysABodilessGet() throws Exception {
+        uploads.clear();
+        LoadSpec get = LoadSpec.closed("get", 1, LoadSpec.Targets.fixed(server.uri("/upload")));
+        assertThat(get.body()).isSameAs(LoadSpec.Body.NONE);
+        new LoadDriver().run(List.of(get), Duration.ZERO, Duration.ofMillis(200), false);
+        assertThat(uploads).containsExactly("GET null 0 1");
+    }
+
+    @Test
+    void aBodyIsCheckedWithWhatIsWrong() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadSpec.Body.of("DELETE", new byte[1], "text/plain"))
+                .hasMessage("method: GET, PUT or POST, got 'DELETE'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadSpec.Body.of("PUT", new byte[1], " "))
+                .hasMessage("PUT needs a content type for its body");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadSpec.Body.of("GET", new byte[1], null))
+                .hasMessage("a GET sends no body, got 1 bytes");
+        assertThat(LoadSpec.Body.of("put", new byte[3], "text/plain")).hasToString("PUT 3 bytes of text/plain");
     }
 }

@@ -132,4 +132,65 @@ class MixedDriverTest {
                 .isEqualTo(131);
         assertThat(Proc.machineBusyMs()).isNotNull().isPositive();
     }
+
+    @Test
+    void aPutOrPostSendsTheBodyFileFromMemory() throws Exception {
+        Path doc = tmp.resolve("doc.bin");
+        Files.write(doc, new byte[] {1, 2, 3, 4, 5});
+        MixedDriver.Args a = MixedDriver.Args.parse(args("--name", "heavy", "--mode", "closed", "--target", "http://h/t",
+                "--method", "put", "--body", doc.toString(), "--content-type", "application/pdf",
+                "--window-start-ms", "1", "--window-end-ms", "2", "--out", "o"));
+        Files.delete(doc); // read once, at parse time: the load never touches the file
+        assertThat(a.spec().body().method()).isEqualTo("PUT");
+        assertThat(a.spec().body().bytes()).containsExactly(1, 2, 3, 4, 5);
+        assertThat(a.spec().body().contentType()).isEqualTo("application/pdf");
+        MixedDriver.Args get = MixedDriver.Args.parse(args("--name", "light", "--mode", "closed", "--target", "http://h/t",
+                "--window-start-ms", "1", "--window-end-ms", "2", "--out", "o"));
+        assertThat(get.spec().body().method()).isEqualTo("GET");
+    }
+
+    @Test
+    void aBodyWithoutItsMethodOrFileIsAnError() {
+        String[] window = {"--window-start-ms", "1", "--window-end-ms", "2", "--out", "o"};
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "x", "--mode", "closed", "--target", "t",
+                "--body", "f"), window))).hasMessage("--body needs --method PUT or POST (a GET sends no body)");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "x", "--mode", "closed", "--target", "t",
+                "--method", "POST", "--content-type", "text/plain"), window))).hasMessage("--method POST needs --body");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "x", "--mode", "closed", "--target", "t",
+                "--method", "POST", "--body", "f"), window))).hasMessage("--method POST needs --content-type");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "x", "--mode", "closed", "--target", "t",
+                "--method", "PATCH"), window))).hasMessage("--method: GET, PUT or POST, got 'PATCH'");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "x", "--mode", "closed", "--target", "t",
+                "--method", "PUT", "--body", tmp.resolve("missing").toString(), "--content-type", "text/plain"), window)))
+                .hasMessageStartingWith("--body: cannot read " + tmp.resolve("missing"));
+    }
+
+    @Test
+    void aDriverJvmPutsTheBodyTheExperimentPassesIt() throws Exception {
+        Path doc = tmp.resolve("doc.txt");
+        Files.writeString(doc, "x".repeat(10_000));
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (TestServer server = new TestServer().routeExchange("/put", e -> {
+            seen.add(e.method() + " " + e.contentType() + " " + e.body().length);
+            return Reply.ok("ok");
+        })) {
+            long start = System.currentTimeMillis() + 1000;
+            Mixed.Target target = new Mixed.Target(server.uri("/put").toString(),
+                    new MixedApp.RequestBody("PUT", "doc.txt", "text/plain"), tmp);
+            List<String> a = new java.util.ArrayList<>(List.of("--name", "heavy", "--mode", "closed", "--window-start-ms",
+                    Long.toString(start), "--window-end-ms", Long.toString(start + 500), "--out",
+                    tmp.resolve("p.json").toString()));
+            a.addAll(target.driverArgs());
+            LoadResult r = DriverProcess.start("heavy", 0, a, tmp.resolve("p.json"), tmp.resolve("p.log")).await(30_000);
+            assertThat(r.get("heavy").requests()).isPositive();
+            assertThat(r.get("heavy").errors()).isZero();
+            assertThat(seen).isNotEmpty().allMatch(s -> s.equals("PUT text/plain 10000"));
+        }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
 }

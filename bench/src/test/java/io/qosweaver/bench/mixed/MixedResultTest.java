@@ -141,7 +141,7 @@ class MixedResultTest {
     @Test
     void appsAndVersionsAreLookedUpByNameWithTheKnownOnesOnError() {
         assertThat(MixedApp.named("fuseki")).isInstanceOf(FusekiApp.class);
-        assertThatThrownBy(() -> MixedApp.named("tomcat-app")).hasMessage("unknown app 'tomcat-app'; known: fuseki");
+        assertThatThrownBy(() -> MixedApp.named("tomcat-app")).hasMessage("unknown app 'tomcat-app'; known: fuseki, tika");
         MixedApp app = MixedApp.named("fuseki");
         assertThat(MixedVersions.resolve(app, MixedVersions.ALL)).extracting(Version::name)
                 .containsExactlyElementsOf(MixedVersions.ALL);
@@ -152,5 +152,17 @@ class MixedResultTest {
                 .contains("maxRequests=" + Runtime.getRuntime().availableProcessors());
         assertThat(MixedVersions.of(app).get("qosweaver").policy())
                 .isEqualTo("examples/third-party/fuseki/policies/handwritten.yaml");
+        assertThat(MixedVersions.defaults(app)).containsExactlyElementsOf(MixedVersions.ALL);
+    }
+
+    @Test
+    void aServerWithoutJettysQoSHandlerRunsEveryOtherVersionAndSaysWhyWhenAskedForIt() {
+        MixedApp tika = MixedApp.named("tika");
+        assertThat(MixedVersions.defaults(tika)).containsExactly("unscheduled", "qosweaver", "qosweaver-generated",
+                "concurrency-limits", "unscheduled-end");
+        assertThat(MixedVersions.of(tika)).doesNotContainKey("jetty-qos");
+        assertThat(MixedVersions.of(tika).get("concurrency-limits").peer()).contains("lowPath=/tika");
+        assertThatThrownBy(() -> MixedVersions.resolve(tika, List.of("qosweaver", "jetty-qos")))
+                .hasMessageStartingWith("version 'jetty-qos' does not apply to app tika: Tika server runs on Jetty 9.4");
     }
 }

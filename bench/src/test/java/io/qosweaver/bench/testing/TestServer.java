@@ -28,8 +28,12 @@ public final class TestServer implements AutoCloseable {
         }
     }
 
+    /** What a request brought: its method, query string, body and content type (null without one). */
+    public record Exchange(String method, String query, byte[] body, String contentType) {
+    }
+
     private final Server server;
-    private final Map<String, Function<String, Reply>> routes = new ConcurrentHashMap<>();
+    private final Map<String, Function<Exchange, Reply>> routes = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
 
     public TestServer() throws Exception {
@@ -43,9 +47,14 @@ public final class TestServer implements AutoCloseable {
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = request.getHttpURI().getPath();
                 counts.computeIfAbsent(path, k -> new AtomicLong()).incrementAndGet();
-                Function<String, Reply> route = routes.get(path);
+                Function<Exchange, Reply> route = routes.get(path);
+                byte[] body;
+                try (java.io.InputStream in = Request.asInputStream(request)) {
+                    body = in.readAllBytes();
+                }
                 Reply r = route == null ? new Reply(404, "text/plain", "no route " + path, 0)
-                        : route.apply(request.getHttpURI().getQuery());
+                        : route.apply(new Exchange(request.getMethod(), request.getHttpURI().getQuery(), body,
+                                request.getHeaders().get("Content-Type")));
                 if (r.sleepMs() > 0) {
                     Thread.sleep(r.sleepMs());
                 }
@@ -58,7 +67,14 @@ public final class TestServer implements AutoCloseable {
         server.start();
     }
 
+    /** Answers {@code path} from its query string. */
     public TestServer route(String path, Function<String, Reply> handler) {
+        routes.put(path, e -> handler.apply(e.query()));
+        return this;
+    }
+
+    /** Answers {@code path} from the whole request: method, query, body. */
+    public TestServer routeExchange(String path, Function<Exchange, Reply> handler) {
         routes.put(path, handler);
         return this;
     }

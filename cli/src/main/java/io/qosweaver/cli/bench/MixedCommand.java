@@ -8,7 +8,6 @@ import io.qosweaver.bench.mixed.MixedVersions;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Versions.Version;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -27,14 +26,15 @@ final class MixedCommand implements Callable<Integer> {
     ReportOptions report = new ReportOptions();
 
     @Option(names = "--app", required = true, paramLabel = "NAME",
-            description = "the application (known: fuseki); fetched by examples/third-party/NAME/fetch.sh")
+            description = "the application (known: fuseki, tika); fetched by examples/third-party/NAME/fetch.sh")
     String app;
 
     @Option(names = "--quick", description = "short windows: 10 s warm-ups and idle, 30 s loaded (full: 30 and 120 s)")
     boolean quick;
 
-    @Option(names = "--versions", split = ",", paramLabel = "V", description = "versions to run (default: all)")
-    List<String> versions = new ArrayList<>(MixedVersions.ALL);
+    @Option(names = "--versions", split = ",", paramLabel = "V",
+            description = "versions to run (default: all that the app's server allows)")
+    List<String> versions;
 
     @Option(names = "--heavy-clients", paramLabel = "N", description = "heavy closed-loop clients (default 8 x cores)")
     Integer heavyClients;
@@ -72,6 +72,11 @@ final class MixedCommand implements Callable<Integer> {
                 duration != null ? duration : d.durationS(), heavyNice != null ? heavyNice : d.heavyNice());
     }
 
+    /** The versions named, or every version the app's server allows. */
+    List<String> versionNames(MixedApp a) {
+        return versions != null ? versions : MixedVersions.defaults(a);
+    }
+
     @Override
     public Integer call() throws Exception {
         MixedApp a;
@@ -79,7 +84,7 @@ final class MixedCommand implements Callable<Integer> {
         MixedParams p;
         try {
             a = MixedApp.named(app);
-            vs = MixedVersions.resolve(a, versions);
+            vs = MixedVersions.resolve(a, versionNames(a));
             p = params();
         } catch (IllegalArgumentException e) {
             System.err.println("qosweaver bench mixed: " + e.getMessage());
