@@ -479,7 +479,9 @@ public final class StateMachine implements Control {
         if (t.parked) {
             unmarkParked(t, entry);
             TaskClassState c = t.queuedClass;
-            if (promoted && !entry && c != null && c.pacingNanos > 0) {
+            // Pacing after a wait at a control point or at entry (the adaptive policy's middle
+            // threads wait at entry, as the paper's startMidImportance did).
+            if (promoted && c != null && c.pacingNanos > 0) {
                 t.resumeAt = ticker.nanos() + c.pacingNanos;
             }
             effects.wake(t);
