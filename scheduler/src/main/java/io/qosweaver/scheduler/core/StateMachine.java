@@ -691,8 +691,12 @@ public final class StateMachine implements Control {
     public SchedulerStats stats(long controlPoints, long internalErrors, boolean measuringIntervals,
             Map<String, IntervalSnapshot> intervals) {
         Map<String, Integer> running = new LinkedHashMap<>();
+        Map<String, Long> progress = new LinkedHashMap<>();
         for (TaskClassState c : classes) {
             running.put(c.name(), Math.max(0, c.members.get() - c.parked.get()));
+            if (c.observed()) {
+                progress.put(c.name(), c.progress.sum());
+            }
         }
         long[] t = suspensionTimes.snapshot();
         PriorityReport priority;
@@ -705,7 +709,7 @@ public final class StateMachine implements Control {
         return new SchedulerStats(policy.name(), controlPoints, yields, suspensions, resumes, internalErrors,
                 Collections.unmodifiableMap(running), parkedCount, limit == UNLIMITED ? -1 : limit, runQueue.size,
                 waitQueue.size, t[0], t[1], t[2], t[3], t[4], entryWaits, entryWaitNanos.sum(), monitorSkips.sum(),
-                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals);
+                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals, progress);
     }
 
     /** Threads parked now. */
