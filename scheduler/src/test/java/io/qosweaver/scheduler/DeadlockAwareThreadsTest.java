@@ -39,16 +39,20 @@ class DeadlockAwareThreadsTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> low.passes.get() > 0);
         QoS.enter("collect");
         try {
-            await().atMost(Duration.ofSeconds(5)).until(low::parkedInScheduler);
+            // it parks for one wait of 20 ms (too short to poll for): counted
+            await().atMost(Duration.ofSeconds(5)).until(() -> s.stats().suspensions() >= 1);
             long parkedAt = low.passes.get();
             // no progress point passes: after 20 ms the wait times out and the thread runs on, flagged
             await().atMost(Duration.ofSeconds(5)).until(() -> low.passes.get() > parkedAt + 5);
             assertThat(s.stats().waitTimeouts()).isPositive();
             assertThat(s.stats().waitQueueSize()).as("still told to yield").isEqualTo(1);
             long suspensions = s.stats().suspensions();
-            QoS.progressPoint(); // the high task progresses: the low thread suspends again
+            assertThat(suspensions).as("one park: it skipped its control points since").isEqualTo(1);
+            long timeouts = s.stats().waitTimeouts();
+            QoS.progressPoint(); // the high task progresses: the low thread suspends again, and, with
+            // no progress after that one, runs on again 20 ms later
             await().atMost(Duration.ofSeconds(5)).until(() -> s.stats().suspensions() > suspensions
-                    && low.parkedInScheduler());
+                    && s.stats().waitTimeouts() > timeouts);
             assertThat(s.stats().progressPoints()).containsEntry("collect", 1L);
         } finally {
             QoS.exit();
