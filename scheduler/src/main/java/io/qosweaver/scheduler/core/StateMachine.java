@@ -556,6 +556,18 @@ public final class StateMachine implements Control {
         return keep;
     }
 
+    /**
+     * A progress point of the thread, counted for its role if that is a class of this machine: what
+     * {@code QoS.progressPoint()} does for the calling thread, for a caller that plays the threads
+     * (the simulator).
+     */
+    public void progressPoint(ThreadState t) {
+        TaskClassState r = t.role;
+        if (r != null && r.machine == this) {
+            r.progress.increment();
+        }
+    }
+
     /** Whether a flagged thread at a control point parks; a broken policy lets it pass. */
     public boolean mayPark(ThreadState t) {
         try {
