@@ -35,7 +35,9 @@ import java.util.List;
  *       meanwhile.
  *   <li>When the last high task ends, the low limit returns to its value before the high task
  *       (the paper changed this from a fixed value so that the limit settles quickly), every
- *       waiting middle thread goes on without pacing, and a new measurement period starts.
+ *       waiting middle thread goes on without pacing, and a new measurement period starts; a tick
+ *       less than half a period into it does not judge it (the paper's {@code adjust} "does
+ *       nothing until the specified time elapses").
  * </ul>
  *
  * <p>Limits apply per task class (a cap on each low class and on each middle class, through
@@ -169,8 +171,8 @@ final class AdaptivePolicy implements Policy {
             return; // the target holds outside high tasks; their end starts a new period
         }
         long elapsed = nowNanos - windowStart;
-        if (elapsed <= 0) {
-            return;
+        if (elapsed < periodNanos / 2) {
+            return; // too short to judge (a tick right after a high task's end): wait for the next
         }
         long completed = middleCompleted();
         long done = completed - windowCompleted;

@@ -117,6 +117,27 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void aTickSoonAfterAHighTaskEndsDoesNotJudgeSoShortAPeriod() {
+        AdaptivePolicy p = started(Map.of("lowInitial", "4", "target", "150"));
+        ThreadView h = Views.thread("h");
+        c.now += SECOND / 3;
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        c.now += SECOND / 2;
+        p.onRoleChange(c, h, high, null, Cause.SCOPE);
+        c.calls.clear();
+        c.now += SECOND / 5; // the regular tick, 200 ms after the high task's end: 1 page would be 5 pages/s
+        middle.completed += 1;
+        p.onTick(c, c.now);
+        assertThat(c.calls).isEmpty();
+        assertThat(p.low()).isEqualTo(4.0);
+        c.now += SECOND; // the next one judges the 1.2 s since the end
+        middle.completed += 179;
+        p.onTick(c, c.now);
+        assertThat(p.lastObserved()).isEqualTo(150.0);
+        assertThat(p.low()).isEqualTo(4.0);
+    }
+
+    @Test
     void theCapAndPacingParametersApplyDuringAHighTaskAndTheLowLimitIsTheTighterOne() {
         AdaptivePolicy p = started(Map.of("lowInitial", "3", "lowLimit", "5", "middleCap", "2x",
                 "middlePacing", "250ms"));
