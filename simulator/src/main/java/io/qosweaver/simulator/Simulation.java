@@ -14,6 +14,7 @@ import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.scheduler.spi.Ticker;
 import io.qosweaver.simulator.stats.Result;
 import io.qosweaver.simulator.stats.Workload;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -32,9 +33,9 @@ import java.util.Set;
  *
  * <p>The workload's additions (paper 4.4): the collection passes progress points; a lock that a
  * chart holds for its first {@code lockUs} of CPU and the collection takes halfway for as long (a
- * thread that finds it taken blocks, FIFO, until its holder lets it go); middle-importance clients whose requests wait at entry when the policy
- * admits them so. Policies without a middle level see the middle class as not observed, as the
- * paper's importance policy ignored the up-to-date page.
+ * thread that finds it taken blocks, FIFO, until its holder lets it go); middle-importance clients
+ * whose requests wait at entry when the policy admits them so. Policies without a middle level see
+ * the middle class as not observed, as the paper's importance policy ignored the up-to-date page.
  *
  * <p>Deterministic: no randomness; the clients' first requests are staggered evenly.
  */
@@ -61,9 +62,9 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
 
     // the lock (workload's lockUs > 0): its holder and the threads blocked on it, FIFO
     private SimThread lockOwner;
-    private final java.util.ArrayDeque<SimThread> lockQueue = new java.util.ArrayDeque<>();
+    private final ArrayDeque<SimThread> lockQueue = new ArrayDeque<>();
 
-    enum Kind { HIGH, LOW, MIDDLE }
+    private enum Kind { HIGH, LOW, MIDDLE }
 
     /** A simulated thread: its work, its record in the state machine, its CPU share. */
     private static final class SimThread {
