@@ -77,7 +77,7 @@ class SimulatorTest {
     }
 
     @Test
-    void withoutProgressPointsEveryWaitRunsOnAndTheCollectionPaysForIt() {
+    void withoutProgressPointsWaitsRunOnAndTheCollectionIsSlower() {
         Workload none = new Workload(2, 1000, 300, 20, 200, 1000, 20, 0, 0, 0, 0);
         Result blind = Simulator.run("deadlock-aware", none, CpuModel.HOTSPOT_DEFAULT);
         Result seeing = Simulator.run("deadlock-aware", SMALL, CpuModel.HOTSPOT_DEFAULT);

@@ -180,6 +180,12 @@ class AdaptivePolicyTest {
         middle.members = 1;
         p.onRoleChange(c, Views.thread("l"), null, low, Cause.SCOPE);
         assertThat(c.caps).as("lowLimit 1 during a high task").containsEntry("chart", 1);
+
+        AdaptivePolicy q = started(Map.of());
+        period(q, 150);
+        assertThat(q.low()).as("target 150 pages/s: 150 in a second leaves the limit alone").isEqualTo(6.0);
+        period(q, 75);
+        assertThat(q.low()).isEqualTo(3.0);
     }
 
     @Test
