@@ -82,6 +82,59 @@ class AllocationTest {
         assertThat(bytesPerCall(b, () -> enterExit(n), n)).as("bytes per enter+exit").isLessThan(0.01);
     }
 
+    @Test
+    void aProgressPointAllocatesNothing() {
+        com.sun.management.ThreadMXBean b = bean();
+        Scheduler.install(Configs.config("deadlock-aware", java.util.Map.of()));
+        QoS.enter("collect");
+        Runnable progress = () -> {
+            for (int i = 0; i < CALLS; i++) {
+                QoS.progressPoint();
+            }
+        };
+        progress.run();
+        double perCall = bytesPerCall(b, progress, CALLS);
+        assertThat(Scheduler.current().stats().progressPoints()).containsEntry("collect", 2L * CALLS);
+        QoS.exit();
+        assertThat(perCall).as("bytes per progress point").isLessThan(0.001);
+    }
+
+    /** A thread running on after a wait without progress skips its control points: no allocation. */
+    @Test
+    void aRunningOnThreadsSkippedControlPointsAllocateNothing() throws Exception {
+        com.sun.management.ThreadMXBean b = bean();
+        Scheduler s = Scheduler.install(Configs.config("deadlock-aware",
+                java.util.Map.of("lowLimit", "0", "timeout", "1ms")));
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        Thread high = new Thread(() -> {
+            QoS.enter("collect");
+            entered.countDown();
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                QoS.exit();
+            }
+        }, "high");
+        QoS.enter("chart");
+        try {
+            high.start();
+            entered.await();
+            int n = 300_000;
+            controlPoints(n); // parks once, for 1 ms without progress, then runs on: the rest skip
+            assertThat(s.stats().waitTimeouts()).isPositive();
+            double perCall = bytesPerCall(b, () -> controlPoints(n), n);
+            assertThat(s.stats().waitQueueSize()).as("still flagged").isEqualTo(1);
+            assertThat(perCall).as("bytes per skipped control point").isLessThan(0.01);
+        } finally {
+            done.countDown();
+            high.join(5_000);
+            QoS.exit();
+        }
+    }
+
     /** Measuring intervals costs a clock read per control point, but no allocation once a thread has its histogram. */
     @Test
     void measuringIntervalsAllocatesNothingOnTheSteadyPath() {

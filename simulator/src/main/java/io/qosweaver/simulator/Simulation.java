@@ -14,6 +14,7 @@ import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.scheduler.spi.Ticker;
 import io.qosweaver.simulator.stats.Result;
 import io.qosweaver.simulator.stats.Workload;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -30,6 +31,12 @@ import java.util.Set;
  * machine to begin its wait and stops being runnable until the machine wakes it; timed waits,
  * pacing and the policy's tick follow the same rules as in {@code Controller}.
  *
+ * <p>The workload's additions (paper 4.4): the collection passes progress points; a lock that a
+ * chart holds for its first {@code lockUs} of CPU and the collection takes halfway for as long (a
+ * thread that finds it taken blocks, FIFO, until its holder lets it go); middle-importance clients
+ * whose requests wait at entry when the policy admits them so. Policies without a middle level see
+ * the middle class as not observed, as the paper's importance policy ignored the up-to-date page.
+ *
  * <p>Deterministic: no randomness; the clients' first requests are staggered evenly.
  */
 final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
@@ -39,7 +46,7 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
     private final Workload w;
     private final CpuModel cpu;
     private final StateMachine machine;
-    private final TaskClassState highClass, lowClass;
+    private final TaskClassState highClass, lowClass, middleClass;
     private final long tickMicros, waitTimeoutMicros;
     private final List<SimThread> threads = new ArrayList<>();
     private final Map<ThreadState, SimThread> byState = new IdentityHashMap<>();
@@ -49,24 +56,36 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
     private int acting; // the thread on whose behalf the policy is called (NativeThreads)
 
     // measurements
-    private int periods, misses, lowDone, highDone, episodes, never;
+    private int periods, misses, lowDone, highDone, episodes, never, middleDone, middleDoneDuringHigh;
     private double highSum, highMax, suspSum, lowSuspended, episodeStart = -1;
+    private double highTime, lockWaitMax, lowLimitIntegral;
+
+    // the lock (workload's lockUs > 0): its holder and the threads blocked on it, FIFO
+    private SimThread lockOwner;
+    private final ArrayDeque<SimThread> lockQueue = new ArrayDeque<>();
+
+    private enum Kind { HIGH, LOW, MIDDLE }
 
     /** A simulated thread: its work, its record in the state machine, its CPU share. */
     private static final class SimThread {
         final int tid;
+        final Kind kind;
         final boolean high;
         final Thread thread;
         final ThreadState state;
         boolean active; // inside its scope (high: a collection is running)
         boolean waiting; // parked in the scheduler
-        double remaining, toControlPoint, rate, cpuMicros;
-        double start, waitingSince, waitDeadline = -1, pacedUntil;
+        boolean blocked; // waiting for the lock
+        /** The lock in this request: 0 not yet taken, 1 held, 2 done with it. */
+        int lockPhase;
+        double remaining, toControlPoint, toProgress, rate, cpuMicros;
+        double start, waitingSince, waitDeadline = -1, pacedUntil, blockedSince;
         int nativeNice;
 
-        SimThread(int tid, boolean high) {
+        SimThread(int tid, Kind kind) {
             this.tid = tid;
-            this.high = high;
+            this.kind = kind;
+            this.high = kind == Kind.HIGH;
             this.thread = new Thread("sim-" + tid); // never started: a holder of its Java priority
             this.state = new ThreadState(thread);
         }
@@ -74,44 +93,62 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
 
     /**
      * @param factory the version's policy, or null for "original"
+     * @param parameters the policy's parameters (the policy file's {@code policy:} keys)
      */
-    Simulation(String version, Policy.Factory factory, Workload w, CpuModel cpu) {
+    Simulation(String version, Policy.Factory factory, Map<String, String> parameters, Workload w, CpuModel cpu) {
         this.version = cpu.label() == null ? version : version + "[" + cpu.label() + "]";
         this.w = w;
         this.cpu = cpu;
-        for (int i = 0; i <= w.lowClients(); i++) {
-            SimThread t = new SimThread(i + 1, i == 0);
+        for (int i = 0; i <= w.lowClients() + w.middleClients(); i++) {
+            SimThread t = new SimThread(i + 1, i == 0 ? Kind.HIGH : i <= w.lowClients() ? Kind.LOW : Kind.MIDDLE);
             threads.add(t);
             byState.put(t.state, t);
             byThread.put(t.thread, t);
         }
         if (factory == null) {
             machine = null;
-            highClass = lowClass = null;
+            highClass = lowClass = middleClass = null;
             tickMicros = waitTimeoutMicros = 0;
             return;
         }
         Ticker ticker = () -> Math.round(now * 1000);
-        Policy policy = factory.create(new PolicyContext(new Parameters(version, Map.of()), ticker, this,
+        Policy policy = factory.create(new PolicyContext(new Parameters(version, parameters), ticker, this,
                 () -> new JavaPriorities(cpu.javaPrioritiesReachOs(), "simulated: " + cpu.description()), this,
                 warnings::add, w.cores()));
         machine = StateMachine.create(policy, ticker, List.of(
                 new TaskClassSpec("collect", Map.of("importance", "high")),
-                new TaskClassSpec("chart", Map.of("importance", "low"))), this);
+                new TaskClassSpec("chart", Map.of("importance", "low")),
+                new TaskClassSpec("levels", Map.of("importance", middleLevel(policy)))), this);
         highClass = machine.classOrUnknown("collect");
         lowClass = machine.classOrUnknown("chart");
+        middleClass = machine.classOrUnknown("levels");
         tickMicros = policy.tickNanos() / 1000;
         waitTimeoutMicros = policy.waitTimeoutNanos() / 1000;
+    }
+
+    /** "middle" where the policy has such a level, else "normal" (not observed). */
+    private static String middleLevel(Policy policy) {
+        try {
+            policy.rank(new TaskClassSpec("levels", Map.of("importance", "middle")));
+            return "middle";
+        } catch (RuntimeException e) {
+            return "normal";
+        }
     }
 
     Result run() {
         double end = w.seconds() * 1_000_000.0, period = w.periodMs() * 1000.0;
         double nextArrival = period / 2; // let the clients reach a steady state first
         double nextTick = tickMicros > 0 ? tickMicros : Double.MAX_VALUE;
-        for (int i = 1; i < threads.size(); i++) {
+        for (int i = 1; i <= w.lowClients(); i++) {
             SimThread t = threads.get(i);
             startLow(t);
-            t.remaining = w.lowCostMs() * 1000.0 * i / (threads.size() - 1); // stagger
+            t.remaining = w.lowCostMs() * 1000.0 * i / w.lowClients(); // stagger
+        }
+        for (int i = w.lowClients() + 1; i < threads.size(); i++) {
+            SimThread t = threads.get(i);
+            startMiddle(t);
+            t.remaining = w.middleCostUs() * (double) (i - w.lowClients()) / w.middleClients();
         }
         SimThread h = threads.get(0);
         while (now < end) {
@@ -119,7 +156,7 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
             double next = Math.min(Math.min(nextArrival, nextTick), end);
             for (SimThread t : threads) {
                 if (runnable(t) && t.rate > 0) {
-                    next = Math.min(next, now + Math.min(t.remaining, t.high ? Double.MAX_VALUE : t.toControlPoint) / t.rate);
+                    next = Math.min(next, now + nextEvent(t) / t.rate);
                 }
                 if (t.waiting && t.waitDeadline >= 0) {
                     next = Math.min(next, t.waitDeadline);
@@ -133,8 +170,14 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
                 if (runnable(t) && t.rate > 0) {
                     t.remaining -= t.rate * dt;
                     t.toControlPoint -= t.rate * dt;
+                    t.toProgress -= t.rate * dt;
                     t.cpuMicros += t.rate * dt;
                 }
+            }
+            if (h.active) {
+                highTime += dt;
+            } else {
+                lowLimitIntegral += lowLimitNow() * dt;
             }
             now += dt;
             if (now >= nextTick - EPS) {
@@ -148,12 +191,23 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
                 } else {
                     h.active = true;
                     h.remaining = w.highCostMs() * 1000.0;
+                    h.toProgress = progressInterval();
+                    h.lockPhase = 0;
                     h.start = now;
                     role(h, highClass);
                     episodeStart = now;
                     checkEpisode();
                 }
                 nextArrival += period;
+            }
+            if (runnable(h) && h.active) {
+                if (h.toProgress <= EPS && w.progressPoints() > 0) {
+                    h.toProgress = progressInterval();
+                    if (machine != null) {
+                        machine.progressPoint(h.state);
+                    }
+                }
+                lockEvents(h);
             }
             if (h.active && h.remaining <= EPS) {
                 h.active = false;
@@ -169,6 +223,7 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
                     never++;
                     episodeStart = -1;
                 }
+                unlock(h);
                 role(h, null);
             }
             for (int i = 1; i < threads.size(); i++) {
@@ -179,8 +234,25 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
                 if (!runnable(t)) {
                     continue;
                 }
+                if (t.kind == Kind.MIDDLE) {
+                    if (t.remaining <= EPS) {
+                        middleDone++;
+                        if (h.active) {
+                            middleDoneDuringHigh++;
+                        }
+                        role(t, null);
+                        t.active = false;
+                        startMiddle(t);
+                    }
+                    continue;
+                }
+                lockEvents(t);
+                if (!runnable(t)) {
+                    continue; // blocked on the lock
+                }
                 if (t.remaining <= EPS) {
                     lowDone++;
+                    unlock(t);
                     role(t, null);
                     t.active = false;
                     startLow(t);
@@ -192,27 +264,114 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
             checkEpisode();
         }
         for (SimThread t : threads) {
-            if (t.waiting) {
+            if (t.waiting && t.kind == Kind.LOW) {
                 lowSuspended += now - t.waitingSince;
             }
         }
+        if (h.blocked) {
+            lockWaitMax = Math.max(lockWaitMax, now - h.blockedSince);
+        }
+        double outside = now - highTime;
         return new Result(version, periods, misses, highDone == 0 ? 0 : highSum / highDone / 1000.0,
                 highMax / 1000.0, lowDone / (now / 1_000_000.0),
                 episodes == never ? 0 : suspSum / (episodes - never) / 1000.0, episodes, never,
-                lowSuspended / 1_000_000.0, new ArrayList<>(warnings));
+                lowSuspended / 1_000_000.0, new ArrayList<>(warnings), highDone, lockWaitMax / 1000.0,
+                outside <= 0 ? 0 : (middleDone - middleDoneDuringHigh) / (outside / 1_000_000.0),
+                highTime <= 0 ? 0 : middleDoneDuringHigh / (highTime / 1_000_000.0),
+                outside <= 0 ? 0 : lowLimitIntegral / outside);
     }
 
     private boolean runnable(SimThread t) {
-        return t.active && !t.waiting && t.pacedUntil <= now + EPS;
+        return t.active && !t.waiting && !t.blocked && t.pacedUntil <= now + EPS;
+    }
+
+    /** CPU until the thread's next event: its end, a control or progress point, the lock. */
+    private double nextEvent(SimThread t) {
+        double d = t.remaining;
+        if (t.kind == Kind.LOW) {
+            d = Math.min(d, t.toControlPoint);
+        }
+        if (t.high && w.progressPoints() > 0) {
+            d = Math.min(d, t.toProgress);
+        }
+        if (w.lockUs() > 0 && t.kind != Kind.MIDDLE) {
+            if (t.lockPhase == 0) {
+                d = Math.min(d, Math.max(0, t.remaining - lockTakenAt(t)));
+            } else if (t.lockPhase == 1 && lockOwner == t) {
+                d = Math.min(d, Math.max(0, t.remaining - (lockTakenAt(t) - w.lockUs())));
+            }
+        }
+        return d;
+    }
+
+    /** The remaining CPU at which the thread takes the lock: a chart at its start, a collection halfway. */
+    private double lockTakenAt(SimThread t) {
+        return t.high ? w.highCostMs() * 500.0 : w.lowCostMs() * 1000.0;
+    }
+
+    private double progressInterval() {
+        return w.progressPoints() == 0 ? Double.MAX_VALUE : w.highCostMs() * 1000.0 / w.progressPoints();
+    }
+
+    /** Takes the lock when the thread's work reaches it (blocking if it is held), and lets it go lockUs later. */
+    private void lockEvents(SimThread t) {
+        if (w.lockUs() == 0) {
+            return;
+        }
+        if (t.lockPhase == 0 && t.remaining <= lockTakenAt(t) + EPS) {
+            t.lockPhase = 1;
+            if (lockOwner == null) {
+                lockOwner = t;
+            } else {
+                t.blocked = true;
+                t.blockedSince = now;
+                lockQueue.add(t);
+            }
+        } else if (t.lockPhase == 1 && lockOwner == t && t.remaining <= lockTakenAt(t) - w.lockUs() + EPS) {
+            unlock(t);
+        }
+    }
+
+    /** Lets the lock go if the thread holds it; the first thread blocked on it takes it. */
+    private void unlock(SimThread t) {
+        if (lockOwner != t) {
+            return;
+        }
+        t.lockPhase = 2;
+        lockOwner = lockQueue.poll();
+        if (lockOwner != null) {
+            lockOwner.blocked = false;
+            if (lockOwner.high) {
+                lockWaitMax = Math.max(lockWaitMax, now - lockOwner.blockedSince);
+            }
+        }
+    }
+
+    /** The limit on running low threads now: the machine's limit, the low class's cap, the clients. */
+    private double lowLimitNow() {
+        if (machine == null) {
+            return w.lowClients();
+        }
+        return Math.min(w.lowClients(), Math.min(machine.limit(), machine.cap(lowClass)));
     }
 
     private void startLow(SimThread t) {
         t.active = true;
         t.remaining = w.lowCostMs() * 1000.0;
         t.toControlPoint = w.controlPointUs();
+        t.lockPhase = 0;
         role(t, lowClass);
         if (machine != null && t.state.waitsAtEntry() && t.state.yieldFlag()) {
             beginWait(t, false); // admission: waits before its body runs
+        }
+    }
+
+    private void startMiddle(SimThread t) {
+        t.active = true;
+        t.remaining = w.middleCostUs();
+        role(t, middleClass);
+        if (machine != null && t.state.waitsAtEntry() && t.state.yieldFlag()) {
+            beginWait(t, false); // the adaptive policy's middle threads wait at entry
         }
     }
 
@@ -256,7 +415,9 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
     private void stopWaiting(SimThread t) {
         t.waiting = false;
         t.waitDeadline = -1;
-        lowSuspended += now - t.waitingSince;
+        if (t.kind == Kind.LOW) {
+            lowSuspended += now - t.waitingSince;
+        }
     }
 
     /** The suspension-time episode: until at most one low thread executes. */
@@ -265,7 +426,7 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
             return;
         }
         int executing = 0;
-        for (int i = 1; i < threads.size(); i++) {
+        for (int i = 1; i <= w.lowClients(); i++) {
             if (threads.get(i).active && !threads.get(i).waiting) {
                 executing++;
             }

@@ -17,7 +17,8 @@ import java.util.Map;
  *
  * <p>Run: {@code java -cp simulator/target/classes:scheduler/target/classes:platform/target/classes
  * io.qosweaver.simulator.Simulator [--cores 2] [--period-ms 1000] [--high-ms 300] [--clients 40]
- * [--low-ms 200] [--cp-us 1000] [--seconds 60]}.
+ * [--low-ms 200] [--cp-us 1000] [--seconds 60] [--progress-points 100] [--lock-us 0] [--middle-clients 0]
+ * [--middle-us 0]}.
  */
 public final class Simulator {
     static final String ORIGINAL = "original";
@@ -49,13 +50,21 @@ public final class Simulator {
         return out;
     }
 
-    /** One version under one CPU model. */
+    /** One version under one CPU model, with the policy's default parameters. */
     public static Result run(String version, Workload w, CpuModel cpu) {
+        return run(version, w, cpu, Map.of());
+    }
+
+    /**
+     * One version under one CPU model with the given policy parameters (as under {@code policy:}
+     * in a policy file; "original" takes none).
+     */
+    public static Result run(String version, Workload w, CpuModel cpu, Map<String, String> parameters) {
         Policy.Factory f = version.equals(ORIGINAL) ? null : Policies.get(version);
         if (f == null && !version.equals(ORIGINAL)) {
             throw new IllegalArgumentException("unknown version '" + version + "'; use one of " + versions());
         }
-        return new Simulation(version, f, w, cpu).run();
+        return new Simulation(version, f, parameters, w, cpu).run();
     }
 
     public static void main(String[] args) {
@@ -68,6 +77,10 @@ public final class Simulator {
         v.put("--low-ms", d.lowCostMs());
         v.put("--cp-us", d.controlPointUs());
         v.put("--seconds", d.seconds());
+        v.put("--progress-points", (long) d.progressPoints());
+        v.put("--lock-us", d.lockUs());
+        v.put("--middle-clients", (long) d.middleClients());
+        v.put("--middle-us", d.middleCostUs());
         for (int i = 0; i < args.length; i += 2) {
             if (!v.containsKey(args[i]) || i + 1 >= args.length) {
                 System.err.println("usage: Simulator " + String.join(" N ", v.keySet()) + " N  (unknown or"
@@ -82,7 +95,9 @@ public final class Simulator {
             }
         }
         Workload w = new Workload(v.get("--cores").intValue(), v.get("--period-ms"), v.get("--high-ms"),
-                v.get("--clients").intValue(), v.get("--low-ms"), v.get("--cp-us"), v.get("--seconds"));
+                v.get("--clients").intValue(), v.get("--low-ms"), v.get("--cp-us"), v.get("--seconds"),
+                v.get("--progress-points").intValue(), v.get("--lock-us"), v.get("--middle-clients").intValue(),
+                v.get("--middle-us"));
         System.out.print(TableReport.render(w, runAll(w)));
     }
 }

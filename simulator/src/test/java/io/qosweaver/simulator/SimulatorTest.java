@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 
 /** The simulator: deterministic, every policy in the table, and the paper's ordering (5.2). */
@@ -49,6 +50,73 @@ class SimulatorTest {
         // nothing is ever suspended by the priority policies
         assertThat(r.get("linux-priority").lowSuspendedSeconds()).isZero();
         assertThat(r.get("original").lowPerSecond()).isGreaterThan(0);
+    }
+
+    /**
+     * Paper 5.4: with the logger, the original aspect deadlocked; the deadlock-aware one did not, at
+     * the price of a longer collection. Here a chart suspended inside the lock holds the collector
+     * until the one running chart slot has rotated to it (seconds); with time-outs it lets the lock
+     * go after a wait without progress.
+     */
+    @Test
+    void aChartSuspendedWithTheLockHoldsTheCollectorHostageForSecondsUnlessWaitsTimeOut() {
+        Workload w = Workload.deadlock();
+        Result importance = Simulator.run("importance", w, CpuModel.HOTSPOT_DEFAULT);
+        Result aware = Simulator.run("deadlock-aware", w, CpuModel.HOTSPOT_DEFAULT);
+        assertThat(importance.highLockWaitMaxMs()).as("the collector waits seconds for the lock").isGreaterThan(3_000);
+        assertThat(importance.deadlineMisses()).isGreaterThanOrEqualTo(importance.periods() / 2);
+        assertThat(aware.deadlineMisses()).isZero();
+        assertThat(aware.highMeanMs()).isLessThan(importance.highMeanMs() / 2);
+        assertThat(aware.highLockWaitMaxMs()).isLessThan(importance.highLockWaitMaxMs());
+        // without a lock the two are the same: progress points keep every wait from timing out
+        Result plain = Simulator.run("deadlock-aware", SMALL, CpuModel.HOTSPOT_DEFAULT);
+        Result imp = Simulator.run("importance", SMALL, CpuModel.HOTSPOT_DEFAULT);
+        assertThat(plain.deadlineMisses()).isZero();
+        assertThat(plain.highMeanMs()).isEqualTo(imp.highMeanMs());
+        assertThat(plain.lowPerSecond()).isEqualTo(imp.lowPerSecond());
+    }
+
+    @Test
+    void withoutProgressPointsWaitsRunOnAndTheCollectionIsSlower() {
+        Workload none = new Workload(2, 1000, 300, 20, 200, 1000, 20, 0, 0, 0, 0);
+        Result blind = Simulator.run("deadlock-aware", none, CpuModel.HOTSPOT_DEFAULT);
+        Result seeing = Simulator.run("deadlock-aware", SMALL, CpuModel.HOTSPOT_DEFAULT);
+        assertThat(blind.highMeanMs()).as("charts run on after each 200 ms wait: the collection is slower")
+                .isGreaterThan(seeing.highMeanMs() * 1.1);
+    }
+
+    /** Paper 5.5 (Fig. 25-26): the middle class's throughput held near its target by the low limit. */
+    @Test
+    void theAdaptivePolicyHoldsTheMiddleThroughputNearItsTargetByTheLowLimit() {
+        Workload w = Workload.adaptive();
+        Result original = Simulator.run("original", w, CpuModel.HOTSPOT_DEFAULT);
+        assertThat(original.middlePerSecond()).as("20 middle and 20 low threads share 2 cores")
+                .isCloseTo(500, Percentage.withPercentage(2));
+        double previousLimit = Double.MAX_VALUE;
+        for (int target : new int[] {650, 700, 800, 900}) {
+            Result r = Simulator.run("adaptive", w, CpuModel.HOTSPOT_DEFAULT,
+                    Map.of("target", Integer.toString(target), "lowMax", "20", "lowInitial", "6"));
+            assertThat(r.middlePerSecond()).as("target %d", target).isCloseTo(target, Percentage.withPercentage(2));
+            assertThat(r.lowLimitMean()).as("target %d: a higher target, fewer low threads", target)
+                    .isLessThan(previousLimit).isBetween(1.0, 20.0);
+            previousLimit = r.lowLimitMean();
+            assertThat(r.deadlineMisses()).isZero();
+        }
+        Result bounded = Simulator.run("adaptive", w, CpuModel.HOTSPOT_DEFAULT, Map.of("target", "300", "lowMax", "6"));
+        assertThat(bounded.lowLimitMean()).as("an unreachably low target: the upper bound")
+                .isCloseTo(6.0, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void duringACollectionTheMiddleClassIsCappedAndPaced() {
+        Workload w = Workload.adaptive();
+        Result r = Simulator.run("adaptive", w, CpuModel.HOTSPOT_DEFAULT, Map.of("target", "800"));
+        // at most middleCap (15) threads, each pausing 100 ms after its wait: at most about 150 pages/s
+        assertThat(r.middleDuringHighPerSecond()).isLessThan(155);
+        Result loose = Simulator.run("adaptive", w, CpuModel.HOTSPOT_DEFAULT, Map.of("target", "800",
+                "middleCap", "20", "middlePacing", "0ms"));
+        assertThat(loose.middleDuringHighPerSecond()).isGreaterThan(4 * r.middleDuringHighPerSecond());
+        assertThat(loose.highMeanMs()).as("uncapped middle threads slow the collection").isGreaterThan(2 * r.highMeanMs());
     }
 
     @Test

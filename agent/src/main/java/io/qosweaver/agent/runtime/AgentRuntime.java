@@ -88,7 +88,9 @@ public final class AgentRuntime {
             return rt;
         }
         log.info("agent started: policy " + path + ", " + policy.taskClasses().size() + " task classes, "
-                + policy.controlPoints().size() + " control-point pointcuts");
+                + policy.controlPoints().size() + " control-point pointcuts"
+                + (policy.progressPoints().isEmpty() ? "" : ", " + policy.progressPoints().size()
+                        + " progress-point pointcuts"));
         if (args.intervals()) {
             SchedulerGateway.measureIntervals(true);
             log.info("measuring control-point intervals (every control point reads the clock)");
@@ -171,6 +173,9 @@ public final class AgentRuntime {
         }
         for (PolicyFile.ControlPointDef cp : policy.controlPoints()) {
             warnMissingTypes(cp.pointcut(), cp.location());
+        }
+        for (PolicyFile.ProgressPointDef pp : policy.progressPoints()) {
+            warnMissingTypes(pp.pointcut(), pp.location());
         }
     }
 
@@ -260,21 +265,24 @@ public final class AgentRuntime {
         long entries = 0;
         long requests = 0;
         long cps = 0;
+        long pps = 0;
         for (WeavingStats.PointcutStats p : s.pointcuts()) {
             switch (p.kind()) {
                 case "entry" -> entries++;
                 case "request" -> requests++;
+                case "progressPoint" -> pps++;
                 default -> cps++;
             }
         }
         sb.append("qosweaver_agent_pointcuts{kind=\"entry\"} ").append(entries).append('\n');
         sb.append("qosweaver_agent_pointcuts{kind=\"request\"} ").append(requests).append('\n');
         sb.append("qosweaver_agent_pointcuts{kind=\"controlPoint\"} ").append(cps).append('\n');
+        sb.append("qosweaver_agent_pointcuts{kind=\"progressPoint\"} ").append(pps).append('\n');
         sb.append("# HELP qosweaver_agent_unmatched_pointcuts Pointcuts that have selected no join point yet\n");
         sb.append("# TYPE qosweaver_agent_unmatched_pointcuts gauge\n");
         sb.append("qosweaver_agent_unmatched_pointcuts ").append(s.unmatched()).append('\n');
-        sb.append("# HELP qosweaver_agent_join_points_woven Methods advised or call sites given a control point,"
-                + " per pointcut\n");
+        sb.append("# HELP qosweaver_agent_join_points_woven Methods advised or call sites given a control or"
+                + " progress point, per pointcut\n");
         sb.append("# TYPE qosweaver_agent_join_points_woven gauge\n");
         for (WeavingStats.PointcutStats p : s.pointcuts()) {
             sb.append("qosweaver_agent_join_points_woven{kind=\"").append(p.kind()).append("\",pointcut=\"")

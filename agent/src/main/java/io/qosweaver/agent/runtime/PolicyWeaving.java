@@ -30,7 +30,7 @@ import net.bytebuddy.matcher.ElementMatchers;
  * A policy file's instrumentation units: one entry unit per task class with an {@code entry}
  * pointcut; for the task classes that select requests, the servlet unit ({@code request} and
  * {@code servletPath}) and the server units, Jetty 9.4 to 12, Tomcat and Undertow
- * ({@code request}); one control-point unit for all control points; installed together by
+ * ({@code request}); one control-point unit for all control and progress points; installed together by
  * {@link Weaving}.
  */
 final class PolicyWeaving {
@@ -67,11 +67,15 @@ final class PolicyWeaving {
                 units.add(UndertowUnit.create(woven));
             }
         }
-        if (!policy.controlPoints().isEmpty()) {
-            List<ControlPointUnit.Target> targets = new ArrayList<>();
-            for (PolicyFile.ControlPointDef cp : policy.controlPoints()) {
-                targets.add(new ControlPointUnit.Target(cp.pointcut(), stats.add("controlPoint", cp.location(), cp.text())));
-            }
+        List<ControlPointUnit.Target> targets = new ArrayList<>();
+        for (PolicyFile.ControlPointDef cp : policy.controlPoints()) {
+            targets.add(new ControlPointUnit.Target(cp.pointcut(), stats.add("controlPoint", cp.location(), cp.text())));
+        }
+        for (PolicyFile.ProgressPointDef pp : policy.progressPoints()) {
+            targets.add(new ControlPointUnit.Target(pp.pointcut(),
+                    stats.add("progressPoint", pp.location(), pp.text()), true));
+        }
+        if (!targets.isEmpty()) {
             units.add(new ControlPointUnit(targets, log::loud));
         }
         // Woven code in named modules (JDK classes chosen by a withincode) calls QoS and the

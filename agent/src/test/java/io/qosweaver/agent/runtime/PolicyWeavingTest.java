@@ -98,6 +98,56 @@ public class PolicyWeavingTest {
         assertThat(text).contains("LockedWorker.inMethod(int) at a call to");
         assertThat(text).doesNotContain("LockedWorker.outside(int) at a call to");
         assertThat(text.split("is woven into", -1)).as("once per method, not per call site").hasSize(3);
+        assertThat(text).contains("it never suspends a thread there");
+
+        // inside the monitor the control point is the one that never suspends
+        Map<String, List<String>> code = instructions(currentBytes(io.qosweaver.testtargets.LockedWorker.class));
+        String inMonitor = "INVOKESTATIC io/qosweaver/scheduler/QoS.controlPointInMonitor()V";
+        String plain = "INVOKESTATIC io/qosweaver/scheduler/QoS.controlPoint()V";
+        assertThat(code.get("inBlock(I)I")).contains(inMonitor).doesNotContain(plain);
+        assertThat(code.get("inMethod(I)I")).contains(inMonitor).doesNotContain(plain);
+        assertThat(code.get("outside(I)I")).contains(plain).doesNotContain(inMonitor);
+    }
+
+    @Test
+    void progressPointsAreWovenBeforeTheirCallsAndCountForTheThreadsClass() throws Exception {
+        PolicyFile policy = PolicyFile.parse("progress.yaml", """
+                taskClasses:
+                  - name: collector
+                    entry: execution(void io.qosweaver.testtargets.Worker.collect*(..))
+                    importance: high
+                controlPoints:
+                  - call(int io.qosweaver.testtargets.Worker.step(int)) && withincode(* io.qosweaver.testtargets.Worker.loop(..))
+                progressPoints:
+                  - call(int io.qosweaver.testtargets.Worker.other(int)) && withincode(* io.qosweaver.testtargets.Worker.loop(..))
+                  - call(* nowhere.Missing.x(..)) && withincode(* nowhere.Missing.y(..))
+                policy:
+                  name: deadlock-aware
+                """);
+        Scheduler.install(SchedulerGateway.configOf(policy));
+        weaving = PolicyWeaving.install(inst, policy, new AgentLog(new PrintStream(new ByteArrayOutputStream()), false));
+        Worker w = new Worker();
+        w.collect(() -> {
+            long before = controlPoints();
+            assertThat(w.loop(5)).isEqualTo(5);
+            assertThat(controlPoints() - before).as("progress points are not control points").isEqualTo(5);
+        });
+        w.loop(3); // outside any task class: counted for nobody
+        assertThat(Scheduler.current().stats().progressPoints()).containsEntry("collector", 5L);
+
+        Map<String, Long> byLocation = new LinkedHashMap<>();
+        for (WeavingStats.PointcutStats p : weaving.stats().pointcuts()) {
+            byLocation.put(p.kind() + " " + p.location(), p.joinPoints());
+        }
+        assertThat(byLocation).containsEntry("progressPoint progress.yaml:8", 1L)
+                .containsEntry("progressPoint progress.yaml:9", 0L);
+        // (counted before reading the bytes: retransforming to read them weaves the class again)
+        assertThat(weaving.stats().unmatched()).as("a progress pointcut that matches nothing is reported").isEqualTo(1);
+
+        List<String> loop = instructions(currentBytes(Worker.class)).get("loop(I)I");
+        int pp = loop.indexOf("INVOKESTATIC io/qosweaver/scheduler/QoS.progressPoint()V");
+        assertThat(loop.stream().filter(x -> x.contains("QoS.progressPoint"))).hasSize(1);
+        assertThat(loop.get(pp + 1)).isEqualTo("INVOKEVIRTUAL io/qosweaver/testtargets/Worker.other(I)I");
     }
 
     @Test

@@ -25,7 +25,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code qosweaver pointcuts PROFILE... --interval 10ms --max-occurrence 1 --out FILE}: the
  * profile-based pointcut generator (QoSWeaver paper, section 3.3, Fig. 3). Writes the
- * {@code controlPoints:} section of a policy file and prints the report (Table 3's columns).
+ * {@code controlPoints:} section of a policy file (or, with {@code --section progressPoints}, the
+ * progress points of the deadlock-aware policy, as the paper generated its Fig. 12 pointcut) and
+ * prints the report (Table 3's columns).
  */
 @Command(name = "pointcuts", mixinStandardHelpOptions = true,
         description = "Generate control points from profiles (binary from `qosweaver profile`, or plain text).")
@@ -67,6 +69,11 @@ public final class PointcutsCommand implements Callable<Integer> {
                     + " comments; the result is checked as the agent reads it before it is written")
     Path into;
 
+    @Option(names = "--section", defaultValue = "controlPoints", paramLabel = "SECTION",
+            description = "the policy file's section the pointcuts are for: controlPoints, or progressPoints (where"
+                    + " the deadlock-aware policy counts a task's progress; profile that task) (default ${DEFAULT-VALUE})")
+    String section;
+
     @Option(names = "--json", description = "print the report as JSON on stdout")
     boolean json;
 
@@ -76,6 +83,12 @@ public final class PointcutsCommand implements Callable<Integer> {
             System.err.println("qosweaver pointcuts: --max-occurrence must be at least 1, not " + maxOccurrence);
             return 2;
         }
+        if (!section.equals("controlPoints") && !section.equals("progressPoints")) {
+            System.err.println("qosweaver pointcuts: --section must be controlPoints or progressPoints, not '"
+                    + section + "'");
+            return 2;
+        }
+        String what = section.equals("controlPoints") ? "control points" : "progress points";
         try {
             SynchronizedRegions regions = classPath.isEmpty() ? SynchronizedRegions.NONE
                     : ClassFileSynchronizedRegions.fromClassPath(withJdk(classPath));
@@ -88,8 +101,11 @@ public final class PointcutsCommand implements Callable<Integer> {
                     profileSlowdown, coverAll);
             PrintStream report = json ? System.err : System.out;
             GenerationReport r;
-            if (into == null) {
+            if (into == null && section.equals("controlPoints")) {
                 r = PointcutsTool.run(profiles, options, out, report);
+            } else if (into == null) {
+                r = PointcutsTool.generate(profiles, options, report);
+                write(r.sectionYaml(section), r.pointcuts().size() + " " + what, report);
             } else {
                 if (!Files.isRegularFile(into)) {
                     System.err.println("qosweaver pointcuts: policy file not found: " + into);
@@ -97,9 +113,9 @@ public final class PointcutsCommand implements Callable<Integer> {
                 }
                 r = PointcutsTool.generate(profiles, options, report);
                 String updated = PolicyText.replaceSection(into.toString(), Files.readString(into, StandardCharsets.UTF_8),
-                        "controlPoints", r.controlPointsYaml());
+                        section, r.sectionYaml(section));
                 Files.writeString(into, updated, StandardCharsets.UTF_8);
-                report.println("wrote " + r.pointcuts().size() + " control points into " + into
+                report.println("wrote " + r.pointcuts().size() + " " + what + " into " + into
                         + " (its other sections kept)");
             }
             if (json) {
@@ -113,6 +129,20 @@ public final class PointcutsCommand implements Callable<Integer> {
             System.err.println("qosweaver pointcuts: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** The YAML to {@code --out} (its directory created), or to the report's stream. */
+    private void write(String yaml, String what, PrintStream report) throws IOException {
+        if (out == null) {
+            report.print(yaml);
+            return;
+        }
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(out, yaml, StandardCharsets.UTF_8);
+        report.println("wrote " + what + " to " + out);
     }
 
     /** The class path followed by the running JDK's modules (see {@link ClassFileSynchronizedRegions#withJdkModules}). */

@@ -86,6 +86,37 @@ class ProfileAndPointcutsCommandTest {
     }
 
     @Test
+    void pointcutsCommandGeneratesProgressPointsIntoTheirOwnSection() throws Exception {
+        Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), """
+                taskClasses:
+                  - name: main
+                    entry: execution(void demo.Fig4.main(..))
+                    importance: high
+                controlPoints:
+                  - call(void demo.Fig4.f1()) && withincode(void demo.Fig4.main(..))
+                policy:
+                  name: deadlock-aware
+                """);
+        Run r = run("pointcuts", profile.toString(), "--max-occurrence", "3", "--section", "progressPoints",
+                "--into", policy.toString());
+        assertThat(r.exit).as(r.err).isZero();
+        assertThat(r.out).contains("wrote 2 progress points into " + policy);
+        String after = Files.readString(policy);
+        assertThat(after).contains("controlPoints:\n  - call(void demo.Fig4.f1())")
+                .contains("\nprogressPoints:\n")
+                .contains("  - \"call(void demo.Fig4.f2()) && withincode(void demo.Fig4.main(java.lang.String[]))\"")
+                .contains("  - \"call(void demo.Fig4.f4()) && withincode(void demo.Fig4.main(java.lang.String[]))\"");
+        Path out = dir.resolve("pp.yaml");
+        assertThat(run("pointcuts", profile.toString(), "--max-occurrence", "3", "--section", "progressPoints",
+                "--out", out.toString()).exit).isZero();
+        assertThat(Files.readString(out)).contains("progressPoints:").doesNotContain("controlPoints");
+        Run bad = run("pointcuts", profile.toString(), "--section", "progress");
+        assertThat(bad.exit).isEqualTo(2);
+        assertThat(bad.err).contains("--section must be controlPoints or progressPoints, not 'progress'");
+    }
+
+    @Test
     void pointcutsCommandTakesTheProfileSlowdown() throws Exception {
         Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
         // Fig. 4's 10 ms slots, asked for as 1 ms of real time on a profile 10 times slower than real time

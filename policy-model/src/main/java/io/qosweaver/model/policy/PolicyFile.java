@@ -41,8 +41,14 @@ public final class PolicyFile {
     /** A control-point pointcut: its text, parsed, and where it is in the file. */
     public record ControlPointDef(String text, Pointcut pointcut, String location) {}
 
+    /**
+     * A progress-point pointcut (the deadlock-aware policy's progress counters, paper 3.4 and
+     * Fig. 12): a call join point, woven as {@code QoS.progressPoint()} before the call.
+     */
+    public record ProgressPointDef(String text, Pointcut pointcut, String location) {}
+
     private static final Set<String> TOP_KEYS =
-            Set.of("failOpen", "taskClasses", "controlPoints", "policy", "matchCheckSeconds");
+            Set.of("failOpen", "taskClasses", "controlPoints", "progressPoints", "policy", "matchCheckSeconds");
     private static final Pattern FAIL_OPEN_LINE = Pattern.compile("(?m)^failOpen\\s*:\\s*true\\s*(#.*)?$");
 
     private final String file;
@@ -50,18 +56,20 @@ public final class PolicyFile {
     private final int matchCheckSeconds;
     private final List<TaskClassDef> taskClasses;
     private final List<ControlPointDef> controlPoints;
+    private final List<ProgressPointDef> progressPoints;
     private final String policyName;
     private final Map<String, String> policyParameters;
     private final Map<String, Integer> keyLines;
 
     private PolicyFile(String file, boolean failOpen, int matchCheckSeconds, List<TaskClassDef> taskClasses,
-            List<ControlPointDef> controlPoints, String policyName, Map<String, String> policyParameters,
-            Map<String, Integer> keyLines) {
+            List<ControlPointDef> controlPoints, List<ProgressPointDef> progressPoints, String policyName,
+            Map<String, String> policyParameters, Map<String, Integer> keyLines) {
         this.file = file;
         this.failOpen = failOpen;
         this.matchCheckSeconds = matchCheckSeconds;
         this.taskClasses = List.copyOf(taskClasses);
         this.controlPoints = List.copyOf(controlPoints);
+        this.progressPoints = List.copyOf(progressPoints);
         this.policyName = policyName;
         this.policyParameters = Map.copyOf(policyParameters);
         this.keyLines = Map.copyOf(keyLines);
@@ -111,6 +119,11 @@ public final class PolicyFile {
 
     public List<ControlPointDef> controlPoints() {
         return controlPoints;
+    }
+
+    /** Where {@code QoS.progressPoint()} is woven (empty when the file has none). */
+    public List<ProgressPointDef> progressPoints() {
+        return progressPoints;
     }
 
     public String policyName() {
@@ -190,8 +203,20 @@ public final class PolicyFile {
                 for (Node item : sequence(cpTuple.getValueNode(), "controlPoints").getValue()) {
                     ScalarNode s = scalar(item, "a control point");
                     Pointcut p = pointcut(s);
-                    checkControlPoint(p, s);
+                    checkCallPointcut(p, s, "control point");
                     cps.add(new ControlPointDef(s.getValue(), p, file + ":" + line(s)));
+                }
+            }
+
+            List<ProgressPointDef> pps = new ArrayList<>();
+            if (entries.containsKey("progressPoints")) {
+                NodeTuple ppTuple = entries.get("progressPoints");
+                keyLines.put("progressPoints", line(ppTuple.getKeyNode()));
+                for (Node item : sequence(ppTuple.getValueNode(), "progressPoints").getValue()) {
+                    ScalarNode s = scalar(item, "a progress point");
+                    Pointcut p = pointcut(s);
+                    checkCallPointcut(p, s, "progress point");
+                    pps.add(new ProgressPointDef(s.getValue(), p, file + ":" + line(s)));
                 }
             }
 
@@ -213,7 +238,7 @@ public final class PolicyFile {
             if (policyName == null || policyName.isBlank()) {
                 throw error(polTuple.getKeyNode(), "policy has no 'name' (for example name: importance)");
             }
-            return new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, policyName, params, keyLines);
+            return new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, pps, policyName, params, keyLines);
         }
 
         private TaskClassDef taskClass(Node item) throws PolicyFileException {
@@ -283,17 +308,18 @@ public final class PolicyFile {
                     request, attrs, file + ":" + line(item));
         }
 
-        private void checkControlPoint(Pointcut p, ScalarNode s) throws PolicyFileException {
+        /** Control and progress points are call join points ({@code what}: for the message). */
+        private void checkCallPointcut(Pointcut p, ScalarNode s, String what) throws PolicyFileException {
             boolean hasCall = false;
             for (Pointcut.Designator d : p.designators()) {
                 if (d.kind() == Pointcut.Kind.EXECUTION) {
-                    throw pointcutError(s, d.column(),
-                            "control points are call join points; use call(...) && withincode(...), not execution(...)");
+                    throw pointcutError(s, d.column(), what
+                            + "s are call join points; use call(...) && withincode(...), not execution(...)");
                 }
                 hasCall |= d.kind() == Pointcut.Kind.CALL;
             }
             if (!hasCall) {
-                throw pointcutError(s, 1, "a control point needs a call(...) designator");
+                throw pointcutError(s, 1, "a " + what + " needs a call(...) designator");
             }
         }
 

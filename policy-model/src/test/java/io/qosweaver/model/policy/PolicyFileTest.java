@@ -48,6 +48,31 @@ class PolicyFileTest {
     }
 
     @Test
+    void progressPointsAreCallPointcutsWithTheirLines() throws Exception {
+        String text = GOOD.replace("policy:\n  name: importance\n  lowLimit: 1\n", """
+                progressPoints:
+                  - call(int Integer.parseInt(String)) && withincode(int CollectorImpl.getWaterLevel(int))
+                policy:
+                  name: deadlock-aware
+                """);
+        PolicyFile p = PolicyFile.parse("p.yaml", text);
+        assertThat(p.progressPoints()).hasSize(1);
+        assertThat(p.progressPoints().get(0).location()).isEqualTo("p.yaml:13");
+        assertThat(p.progressPoints().get(0).text()).startsWith("call(int Integer.parseInt(String))");
+        assertThat(p.controlPoints()).hasSize(2);
+        assertThat(PolicyFile.parse("p.yaml", GOOD).progressPoints()).isEmpty();
+
+        assertBroken(text.replace("  - call(int Integer", "  - execution(int Integer"), 13,
+                "progress points are call join points");
+        assertBroken(text.replace("  - call(int Integer.parseInt(String)) && ", "  - "), 13,
+                "a progress point needs a call(...) designator");
+        assertBroken(text.replace("  - call(int Integer.parseInt(String))", "  - call(int Integer.parseInt(String)"),
+                13, "pointcut syntax error");
+        assertBroken(text.replace("  - call(int Integer.parseInt(String)) && withincode(int CollectorImpl.getWaterLevel(int))",
+                "    name: x"), 13, "progressPoints must be a list");
+    }
+
+    @Test
     void schedulerKeysMapBackToLines() throws Exception {
         PolicyFile p = PolicyFile.parse("p.yaml", GOOD);
         assertThat(p.lineOf("policy.lowLimit")).isEqualTo(14);

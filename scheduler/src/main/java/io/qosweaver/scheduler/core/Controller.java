@@ -160,6 +160,7 @@ public final class Controller {
         long deadline = timeout > 0 ? ticker.nanos() + timeout : 0;
         boolean interrupted = false;
         long pacingUntil = 0;
+        long admittedWall = 0;
         try {
             for (;;) {
                 while (t.parked) {
@@ -211,11 +212,12 @@ public final class Controller {
                 break;
             }
             if (pacingUntil != 0) {
+                admittedWall = System.nanoTime(); // pacing comes after admission: not an admission wait
                 pace(pacingUntil);
             }
         } finally {
             if (atEntry) {
-                machine.entryWaitNanos.add(System.nanoTime() - startWall);
+                machine.entryWaitNanos.add((admittedWall != 0 ? admittedWall : System.nanoTime()) - startWall);
             }
             if (SchedulerEvents.suspendEnabled()) {
                 SchedulerEvents.suspend(cls == null ? null : cls.name(), startWall, interrupted);

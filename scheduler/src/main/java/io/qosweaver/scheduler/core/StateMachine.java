@@ -479,7 +479,9 @@ public final class StateMachine implements Control {
         if (t.parked) {
             unmarkParked(t, entry);
             TaskClassState c = t.queuedClass;
-            if (promoted && !entry && c != null && c.pacingNanos > 0) {
+            // Pacing after a wait at a control point or at entry (the adaptive policy's middle
+            // threads wait at entry, as the paper's startMidImportance did).
+            if (promoted && c != null && c.pacingNanos > 0) {
                 t.resumeAt = ticker.nanos() + c.pacingNanos;
             }
             effects.wake(t);
@@ -552,6 +554,18 @@ public final class StateMachine implements Control {
             endWaitByOwner(t);
         }
         return keep;
+    }
+
+    /**
+     * A progress point of the thread, counted for its role if that is a class of this machine: what
+     * {@code QoS.progressPoint()} does for the calling thread, for a caller that plays the threads
+     * (the simulator).
+     */
+    public void progressPoint(ThreadState t) {
+        TaskClassState r = t.role;
+        if (r != null && r.machine == this) {
+            r.progress.increment();
+        }
     }
 
     /** Whether a flagged thread at a control point parks; a broken policy lets it pass. */
@@ -689,8 +703,12 @@ public final class StateMachine implements Control {
     public SchedulerStats stats(long controlPoints, long internalErrors, boolean measuringIntervals,
             Map<String, IntervalSnapshot> intervals) {
         Map<String, Integer> running = new LinkedHashMap<>();
+        Map<String, Long> progress = new LinkedHashMap<>();
         for (TaskClassState c : classes) {
             running.put(c.name(), Math.max(0, c.members.get() - c.parked.get()));
+            if (c.observed()) {
+                progress.put(c.name(), c.progress.sum());
+            }
         }
         long[] t = suspensionTimes.snapshot();
         PriorityReport priority;
@@ -703,7 +721,7 @@ public final class StateMachine implements Control {
         return new SchedulerStats(policy.name(), controlPoints, yields, suspensions, resumes, internalErrors,
                 Collections.unmodifiableMap(running), parkedCount, limit == UNLIMITED ? -1 : limit, runQueue.size,
                 waitQueue.size, t[0], t[1], t[2], t[3], t[4], entryWaits, entryWaitNanos.sum(), monitorSkips.sum(),
-                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals);
+                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals, progress);
     }
 
     /** Threads parked now. */

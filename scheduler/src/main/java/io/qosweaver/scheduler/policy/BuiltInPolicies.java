@@ -15,6 +15,9 @@ public final class BuiltInPolicies {
         m.put(AdmissionPolicy.NAME, AdmissionPolicy::create);
         m.put(JavaPriorityPolicy.NAME, JavaPriorityPolicy::create);
         m.put(LinuxPriorityPolicy.NAME, LinuxPriorityPolicy::create);
+        // The paper's additional policies (4.4).
+        m.put(DeadlockAwarePolicy.NAME, DeadlockAwarePolicy::create);
+        m.put(AdaptivePolicy.NAME, AdaptivePolicy::create);
         return m;
     }
 }

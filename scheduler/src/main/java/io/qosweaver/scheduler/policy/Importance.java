@@ -32,6 +32,28 @@ final class Importance {
         }
     }
 
+    /** Ranks of the three levels of the adaptive policy (paper 4.4: collector, up-to-date page, charts). */
+    static final int LOW3 = 1, MIDDLE3 = 2, HIGH3 = 3;
+
+    /** {@code importance: high|middle|low|normal} as a rank of three levels; normal (or absent) is 0. */
+    static int rankOfThree(TaskClassSpec spec) {
+        String v = spec.attribute(ATTRIBUTE);
+        if (v == null || v.equals("normal")) {
+            return 0;
+        }
+        switch (v) {
+            case "high":
+                return HIGH3;
+            case "middle":
+                return MIDDLE3;
+            case "low":
+                return LOW3;
+            default:
+                throw new PolicyConfigException("taskClasses." + spec.name() + "." + ATTRIBUTE,
+                        "importance must be high, middle, low or normal, got '" + v + "'");
+        }
+    }
+
     static boolean isLow(TaskClass c) {
         return c != null && c.rank() == LOW;
     }

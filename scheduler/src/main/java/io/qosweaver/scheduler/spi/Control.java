@@ -63,8 +63,10 @@ public interface Control {
     int cap(TaskClass taskClass);
 
     /**
-     * A thread of {@code taskClass} released from a wait at a control point sleeps this long before
-     * it goes on, holding its slot (the adaptive policy's pacing, paper 4.4: 100 ms). 0: none.
+     * A thread of {@code taskClass} given a running slot while it was parked (at a control point or
+     * at its scope's entry) sleeps this long before it goes on, holding its slot (the adaptive
+     * policy's pacing, paper 4.4: 100 ms). A thread taken out of control ({@link #release}) is not
+     * paced. 0: none.
      */
     void setPacing(TaskClass taskClass, long nanos);
 

@@ -68,6 +68,31 @@ public final class Parameters {
     }
 
     /**
+     * A decimal number in [min, max] ({@code 150}, {@code 12.5}); {@code meaning} completes the
+     * message as in {@link #intValue}.
+     */
+    public double number(String key, double dflt, double min, double max, String meaning) {
+        String v = values.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (d >= min && d <= max) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new PolicyConfigException("policy." + key, key + " must be a number in [" + plain(min) + ", "
+                + plain(max) + "]" + (meaning.isEmpty() ? "" : " (" + meaning + ")") + ", got '" + v + "'");
+    }
+
+    private static String plain(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    /**
      * A number of threads: an integer in [0, max], or a multiple of {@code cores} written
      * {@code 1x}, {@code 1.5x}, {@code 0.5x} (rounded, and at least 1 unless the factor is 0), so
      * that one policy file means the same on a 2-core and a 64-core server. {@code meaning}

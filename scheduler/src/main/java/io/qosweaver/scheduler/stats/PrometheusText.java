@@ -47,6 +47,14 @@ public final class PrometheusText {
                 s.interruptedPasses());
         counter(b, "qosweaver_wait_timeouts_total",
                 "Times a timed wait expired and the policy let the thread run on with its flag set.", s.waitTimeouts());
+        if (!s.progressPoints().isEmpty()) {
+            header(b, "qosweaver_progress_points_total", "Progress points passed by threads of the task class.",
+                    "counter");
+            for (Map.Entry<String, Long> e : new TreeMap<>(s.progressPoints()).entrySet()) {
+                b.append("qosweaver_progress_points_total{task_class=\"").append(escape(e.getKey())).append("\"} ")
+                        .append(e.getValue()).append('\n');
+            }
+        }
         intervals(b, s);
         PriorityReport p = s.priority();
         if (p != null) {

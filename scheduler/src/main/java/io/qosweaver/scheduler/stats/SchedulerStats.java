@@ -39,6 +39,8 @@ import java.util.Map;
  * @param intervalMeasurement whether control-point intervals are being measured now
  * @param controlPointIntervals per task class, the measured intervals between adjacent control
  *     points of its threads (totals since install, over the periods measurement was on)
+ * @param progressPoints per observed task class, the progress points its threads passed
+ *     ({@code QoS.progressPoint()}: what the deadlock-aware policy compares)
  */
 public record SchedulerStats(
         String policy,
@@ -64,10 +66,27 @@ public record SchedulerStats(
         long waitTimeouts,
         PriorityReport priority,
         boolean intervalMeasurement,
-        Map<String, IntervalSnapshot> controlPointIntervals) {
+        Map<String, IntervalSnapshot> controlPointIntervals,
+        Map<String, Long> progressPoints) {
 
     public SchedulerStats {
         runningThreads = Collections.unmodifiableMap(new LinkedHashMap<>(runningThreads));
         controlPointIntervals = Collections.unmodifiableMap(new LinkedHashMap<>(controlPointIntervals));
+        progressPoints = Collections.unmodifiableMap(new LinkedHashMap<>(progressPoints));
+    }
+
+    /** Without progress points (snapshots written before they were counted here). */
+    public SchedulerStats(String policy, long controlPoints, long yields, long suspensions, long resumes,
+            long internalErrors, Map<String, Integer> runningThreads, int suspendedThreads, int limit,
+            int runQueueSize, int waitQueueSize, long suspensionTimeCount, long suspensionTimeSumNanos,
+            long suspensionTimeMaxNanos, long suspensionTimeP50Nanos, long suspensionTimeP99Nanos,
+            long admissionWaits, long admissionWaitNanos, long monitorSkips, long interruptedPasses,
+            long waitTimeouts, PriorityReport priority, boolean intervalMeasurement,
+            Map<String, IntervalSnapshot> controlPointIntervals) {
+        this(policy, controlPoints, yields, suspensions, resumes, internalErrors, runningThreads, suspendedThreads,
+                limit, runQueueSize, waitQueueSize, suspensionTimeCount, suspensionTimeSumNanos,
+                suspensionTimeMaxNanos, suspensionTimeP50Nanos, suspensionTimeP99Nanos, admissionWaits,
+                admissionWaitNanos, monitorSkips, interruptedPasses, waitTimeouts, priority, intervalMeasurement,
+                controlPointIntervals, Map.of());
     }
 }

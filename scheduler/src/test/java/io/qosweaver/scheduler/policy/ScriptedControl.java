@@ -10,6 +10,9 @@ import java.util.List;
 final class ScriptedControl implements Control {
     final List<String> calls = new ArrayList<>();
     int limit = UNLIMITED;
+    /** The scheduler's clock as the test sets it. */
+    long now;
+    final java.util.Map<String, Integer> caps = new java.util.HashMap<>();
 
     private static String name(ThreadView t) {
         return t.thread().getName();
@@ -28,12 +31,15 @@ final class ScriptedControl implements Control {
         calls.add("limitNoPreempt " + permits(permits));
     }
     @Override public int limit() { return limit; }
-    @Override public void setCap(TaskClass c, int permits) { calls.add("cap " + c.name() + " " + permits(permits)); }
-    @Override public int cap(TaskClass c) { return UNLIMITED; }
+    @Override public void setCap(TaskClass c, int permits) {
+        caps.put(c.name(), permits);
+        calls.add("cap " + c.name() + " " + permits(permits));
+    }
+    @Override public int cap(TaskClass c) { return caps.getOrDefault(c.name(), UNLIMITED); }
     @Override public void setPacing(TaskClass c, long nanos) { calls.add("pacing " + c.name() + " " + nanos); }
     @Override public void setOrder(ThreadView t, long order) { calls.add("order " + name(t) + " " + order); }
     @Override public int runQueueSize() { return 0; }
     @Override public int waitQueueSize() { return 0; }
     @Override public int running(TaskClass c) { return 0; }
-    @Override public long nanos() { return 0; }
+    @Override public long nanos() { return now; }
 }

@@ -43,6 +43,27 @@ final class Views {
         };
     }
 
+    /** A task class whose counters the test sets. */
+    static final class Counted implements TaskClass {
+        private final String name;
+        private final int rank;
+        int members;
+        long completed, progress;
+
+        Counted(String name, int rank) {
+            this.name = name;
+            this.rank = rank;
+        }
+
+        @Override public String name() { return name; }
+        @Override public String attribute(String key) { return null; }
+        @Override public int rank() { return rank; }
+        @Override public int members() { return members; }
+        @Override public long completed() { return completed; }
+        @Override public long progress() { return progress; }
+        @Override public String toString() { return name; }
+    }
+
     static ThreadView thread(String name) {
         Thread th = new Thread(() -> {}, name);
         return new ThreadView() {

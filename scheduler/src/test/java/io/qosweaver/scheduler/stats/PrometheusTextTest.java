@@ -33,6 +33,22 @@ class PrometheusTextTest {
     }
 
     @Test
+    void rendersProgressPointsPerObservedClassAndNothingWithoutThem() {
+        Map<String, Long> progress = new LinkedHashMap<>();
+        progress.put("collect", 100L);
+        progress.put("chart", 0L);
+        SchedulerStats s = new SchedulerStats("deadlock-aware", 0, 0, 0, 0, 0, Map.of(), 0, -1, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 3, null, false, Map.of(), progress);
+        assertThat(PrometheusText.render(s)).contains(
+                "# TYPE qosweaver_progress_points_total counter\n",
+                "qosweaver_progress_points_total{task_class=\"chart\"} 0\n"
+                        + "qosweaver_progress_points_total{task_class=\"collect\"} 100\n",
+                "qosweaver_wait_timeouts_total 3\n");
+        assertThat(PrometheusText.render(new SchedulerStats("importance", 0, 0, 0, 0, 0, Map.of(), 0, -1, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, false, Map.of()))).doesNotContain("progress_points");
+    }
+
+    @Test
     void rendersEveryMetricWithHelpAndType() {
         Map<String, Integer> running = new LinkedHashMap<>();
         running.put("chart", 1);

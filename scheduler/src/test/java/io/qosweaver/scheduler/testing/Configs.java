@@ -32,6 +32,8 @@ public final class Configs {
         switch (policy) {
             case "importance":
             case "admission":
+            case "deadlock-aware":
+            case "adaptive":
                 return Map.of("lowLimit", Integer.toString(lowLimit));
             case "java-priority":
             case "linux-priority":

@@ -27,7 +27,18 @@ import net.bytebuddy.utility.OpenedClassReader;
 /**
  * Inserts {@code INVOKESTATIC io/qosweaver/scheduler/QoS.controlPoint()V} immediately before
  * each call instruction that a control-point pointcut selects, in the methods its withincode
- * selects (the paper's Fig. 9 pairs).
+ * selects (the paper's Fig. 9 pairs), and {@code QoS.progressPoint()} before each call a
+ * progress-point pointcut selects (the paper's Fig. 12 before advice).
+ *
+ * <p>Where the method holds a monitor at the call (a {@code synchronized} method, or the call
+ * inside a {@code synchronized} block: the class file's monitor depth before the call instruction,
+ * from a data-flow pass over its control-flow graph, the generator's own analysis), the control
+ * point is {@code QoS.controlPointInMonitor()}, which never suspends. The check is made once, at
+ * weave time, per (method, callee) pair: if any call to that callee in the method is inside a
+ * monitor, every control point before a call to it there is (a doubt counts as held). At run time
+ * it costs nothing: the in-monitor control point's fast path is the plain one's. Monitors taken
+ * by a caller further up the stack, and {@code java.util.concurrent} locks, are not visible here;
+ * the deadlock-aware policy's timed waits cover those.
  *
  * <p>Why a raw ASM visitor rather than {@code MemberSubstitution}: a control point is an
  * addition, not a replacement; the inserted call takes and leaves nothing on the operand stack,
@@ -115,33 +126,46 @@ final class ControlPointInserter implements AsmVisitorWrapper {
             if (name.charAt(0) != '<' && owner.charAt(0) != '[' && !owner.equals(QOS)) {
                 MethodSignature callee = MethodSignature.fromBytecode(owner, name, descriptor,
                         opcode == Opcodes.INVOKESTATIC ? Modifier.STATIC : 0, calleeHierarchy);
-                boolean hit = false;
+                boolean control = false, progress = false, inMonitor = false;
                 for (ControlPointUnit.Target t : candidates) {
                     if (t.pointcut().matches(caller, callee)) {
                         t.stats().woven(1);
-                        hit = true;
-                        checkMonitor(t, owner, name, descriptor);
+                        if (t.progress()) {
+                            progress = true;
+                        } else {
+                            control = true;
+                            inMonitor |= checkMonitor(t, owner, name, descriptor);
+                        }
                     }
                 }
-                if (hit) {
-                    super.visitMethodInsn(Opcodes.INVOKESTATIC, QOS, "controlPoint", "()V", false);
+                if (progress) {
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, QOS, "progressPoint", "()V", false);
+                }
+                if (control) {
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, QOS,
+                            inMonitor ? "controlPointInMonitor" : "controlPoint", "()V", false);
                 }
             }
             super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
         }
 
-        /** Never lets a failed check change what is woven. */
-        private void checkMonitor(ControlPointUnit.Target t, String owner, String name, String descriptor) {
+        /**
+         * Whether the method holds a monitor at this call; reported. A failed check (a class file
+         * that cannot be read) counts as not held, as before this check existed.
+         */
+        private boolean checkMonitor(ControlPointUnit.Target t, String owner, String name, String descriptor) {
             try {
                 String callerText = Signatures.fromDescriptor(method.getDeclaringType().asErasure().getInternalName(),
                         method.getInternalName(), method.getDescriptor());
                 String calleeText = Signatures.fromDescriptor(owner, name, descriptor);
                 if (regions.holdsMonitor(callerText, calleeText)) {
                     report.inMonitor(t, callerText, calleeText);
+                    return true;
                 }
             } catch (RuntimeException e) {
                 // unknown: nothing to report
             }
+            return false;
         }
     }
 }

@@ -15,15 +15,25 @@ import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
- * Every control-point pointcut of a policy file, woven by a {@link ControlPointInserter} per class.
- * A control point woven at a call made while its method holds a monitor (a synchronized method, or
- * a call inside a {@code synchronized} block, found from the class file the class loader serves)
- * is reported once per pointcut and method: a thread suspended there keeps the monitor, and every
- * thread that needs it waits as well (QoSWeaver 3.4).
+ * Every control-point and progress-point pointcut of a policy file, woven by a
+ * {@link ControlPointInserter} per class (both are calls inserted before a selected call
+ * instruction). A control point at a call made while its method holds a monitor (a synchronized
+ * method, or a call inside a {@code synchronized} block, found from the class file the class
+ * loader serves) is woven as {@code QoS.controlPointInMonitor()}, which never suspends: a thread
+ * suspended there would keep the monitor, and every thread that needs it would wait as well
+ * (QoSWeaver 3.4). It is reported once per pointcut and method.
  */
 public final class ControlPointUnit implements InstrumentationUnit {
-    /** A pointcut and its counters. */
-    public record Target(Pointcut pointcut, WeavingStats.PointcutStats stats) {}
+    /**
+     * A pointcut and its counters; {@code progress}: a progress point ({@code QoS.progressPoint()}),
+     * else a control point.
+     */
+    public record Target(Pointcut pointcut, WeavingStats.PointcutStats stats, boolean progress) {
+        /** A control point. */
+        public Target(Pointcut pointcut, WeavingStats.PointcutStats stats) {
+            this(pointcut, stats, false);
+        }
+    }
 
     private final List<Target> targets;
     private final Consumer<String> monitorWarnings;
@@ -37,7 +47,9 @@ public final class ControlPointUnit implements InstrumentationUnit {
 
     @Override
     public String name() {
-        return "control points (" + targets.size() + " pointcuts)";
+        long progress = targets.stream().filter(Target::progress).count();
+        return "control points (" + (targets.size() - progress) + " pointcuts)"
+                + (progress == 0 ? "" : " and progress points (" + progress + " pointcuts)");
     }
 
     @Override
@@ -59,8 +71,9 @@ public final class ControlPointUnit implements InstrumentationUnit {
         if (warned.add(t.stats().location() + " " + caller)) {
             monitorWarnings.accept("control point " + t.stats().location() + " is woven into " + caller
                     + " at a call to " + callee + " made while a monitor is held (a synchronized method or"
-                    + " block): a thread suspended there keeps the monitor, and every thread that needs it waits"
-                    + " too (QoSWeaver 3.4); choose a call outside the synchronized code");
+                    + " block): it never suspends a thread there, since a thread suspended with the monitor"
+                    + " would make every thread that needs it wait too (QoSWeaver 3.4); choose a call outside"
+                    + " the synchronized code for a control point that can suspend");
         }
     }
 }
