@@ -30,7 +30,7 @@ final class PointcutsBenchCommand implements Callable<Integer> {
     boolean quick;
 
     @Option(names = "--sets", split = ",", paramLabel = "SET",
-            description = "parameter sets, in order: t<ms>ms-m<m>, random<k>, all, handwritten (default: the paper's "
+            description = "parameter sets, in order: t<ms>ms-m<m>[-cover][-cap], random<k>, all, handwritten (default: the paper's "
                     + "eight, t10ms-m3000, random15, all, handwritten)")
     List<String> sets;
 

@@ -55,7 +55,7 @@ class PointcutsBenchCommandTest {
         assertThatThrownBy(() -> parse("--profile-slowdown", "0").params()).hasMessageContaining("--profile-slowdown");
         assertThatThrownBy(() -> parse("--sets", "t10ms-m1,t10ms-m1").sets(1)).hasMessageContaining("named twice");
         assertThat(run("bench", "pointcuts", "--sets", "bogus")).isEqualTo("2 qosweaver bench pointcuts: unknown "
-                + "parameter set 'bogus'; use t<ms>ms-m<m> (e.g. t10ms-m50), t<ms>ms-m<m>-cover (with the coverage pass), random<k>, all or handwritten");
+                + "parameter set 'bogus'; use t<ms>ms-m<m> (e.g. t10ms-m50), t<ms>ms-m<m>-cover (with the coverage pass), a -cap suffix on either (lowCap: 1x), random<k>, all or handwritten");
         assertThat(run("bench", "pointcuts", "--profile", "/nonexistent/chart.qwp"))
                 .isEqualTo("2 qosweaver bench pointcuts: profile not found: /nonexistent/chart.qwp");
     }
