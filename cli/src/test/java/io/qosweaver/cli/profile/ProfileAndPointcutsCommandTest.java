@@ -1,14 +1,10 @@
 package io.qosweaver.cli.profile;
 
-import io.qosweaver.cli.Main;
 import io.qosweaver.cli.pointcuts.PointcutsCommand;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,8 +36,8 @@ class ProfileAndPointcutsCommandTest {
     void pointcutsCommandWritesThePapersFig4Result() throws Exception {
         Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
         Path out = dir.resolve("cp.yaml");
-        Run r = run("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "3", "--out", out.toString());
-        assertThat(r.exit).as(r.err).isZero();
+        CliRun r = CliRun.of("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "3", "--out", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
         String yaml = Files.readString(out);
         assertThat(yaml).contains("controlPoints:")
                 .contains("call(void demo.Fig4.f2()) && withincode(void demo.Fig4.main(java.lang.String[]))")
@@ -66,9 +62,9 @@ class ProfileAndPointcutsCommandTest {
                   name: importance
                 """;
         Path policy = Files.writeString(dir.resolve("policy.yaml"), before);
-        Run r = run("pointcuts", profile.toString(), "--max-occurrence", "3", "--into", policy.toString());
-        assertThat(r.exit).as(r.err).isZero();
-        assertThat(r.out).contains("wrote 2 control points into " + policy + " (its other sections kept)");
+        CliRun r = CliRun.of("pointcuts", profile.toString(), "--max-occurrence", "3", "--into", policy.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("wrote 2 control points into " + policy + " (its other sections kept)");
         String after = Files.readString(policy);
         assertThat(after).startsWith("# my policy\ntaskClasses:\n  - name: main\n")
                 .contains("entry: execution(void demo.Fig4.main(..))   # the whole program")
@@ -77,11 +73,11 @@ class ProfileAndPointcutsCommandTest {
                 .endsWith("\npolicy:\n  name: importance\n");
 
         Path broken = Files.writeString(dir.resolve("broken.yaml"), "taskClasses: [\n");
-        Run bad = run("pointcuts", profile.toString(), "--max-occurrence", "3", "--into", broken.toString());
-        assertThat(bad.exit).isEqualTo(1);
-        assertThat(bad.err).contains("the policy file was left unchanged: " + broken + ":");
+        CliRun bad = CliRun.of("pointcuts", profile.toString(), "--max-occurrence", "3", "--into", broken.toString());
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.err()).contains("the policy file was left unchanged: " + broken + ":");
         assertThat(Files.readString(broken)).isEqualTo("taskClasses: [\n");
-        assertThat(run("pointcuts", profile.toString(), "--into", policy.toString(), "--out", "x.yaml").exit)
+        assertThat(CliRun.of("pointcuts", profile.toString(), "--into", policy.toString(), "--out", "x.yaml").exit())
                 .isEqualTo(2);
     }
 
@@ -98,53 +94,53 @@ class ProfileAndPointcutsCommandTest {
                 policy:
                   name: deadlock-aware
                 """);
-        Run r = run("pointcuts", profile.toString(), "--max-occurrence", "3", "--section", "progressPoints",
+        CliRun r = CliRun.of("pointcuts", profile.toString(), "--max-occurrence", "3", "--section", "progressPoints",
                 "--into", policy.toString());
-        assertThat(r.exit).as(r.err).isZero();
-        assertThat(r.out).contains("wrote 2 progress points into " + policy);
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("wrote 2 progress points into " + policy);
         String after = Files.readString(policy);
         assertThat(after).contains("controlPoints:\n  - call(void demo.Fig4.f1())")
                 .contains("\nprogressPoints:\n")
                 .contains("  - \"call(void demo.Fig4.f2()) && withincode(void demo.Fig4.main(java.lang.String[]))\"")
                 .contains("  - \"call(void demo.Fig4.f4()) && withincode(void demo.Fig4.main(java.lang.String[]))\"");
         Path out = dir.resolve("pp.yaml");
-        assertThat(run("pointcuts", profile.toString(), "--max-occurrence", "3", "--section", "progressPoints",
-                "--out", out.toString()).exit).isZero();
+        assertThat(CliRun.of("pointcuts", profile.toString(), "--max-occurrence", "3", "--section", "progressPoints",
+                "--out", out.toString()).exit()).isZero();
         assertThat(Files.readString(out)).contains("progressPoints:").doesNotContain("controlPoints");
-        Run bad = run("pointcuts", profile.toString(), "--section", "progress");
-        assertThat(bad.exit).isEqualTo(2);
-        assertThat(bad.err).contains("--section must be controlPoints or progressPoints, not 'progress'");
+        CliRun bad = CliRun.of("pointcuts", profile.toString(), "--section", "progress");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("--section must be controlPoints or progressPoints, not 'progress'");
     }
 
     @Test
     void pointcutsCommandTakesTheProfileSlowdown() throws Exception {
         Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
         // Fig. 4's 10 ms slots, asked for as 1 ms of real time on a profile 10 times slower than real time
-        Run r = run("pointcuts", profile.toString(), "--interval", "1ms", "--max-occurrence", "3",
+        CliRun r = CliRun.of("pointcuts", profile.toString(), "--interval", "1ms", "--max-occurrence", "3",
                 "--profile-slowdown", "10", "--json");
-        assertThat(r.exit).as(r.err).isZero();
-        assertThat(r.out).contains("\"profile_slowdown\": 10.0").contains("\"slots\": 5")
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("\"profile_slowdown\": 10.0").contains("\"slots\": 5")
                 .contains("\"predicted_interval_mean_ms\": 1.0");
-        assertThat(r.err).contains("slots of 10.000 ms of profile time").contains("call(void demo.Fig4.f2())")
+        assertThat(r.err()).contains("slots of 10.000 ms of profile time").contains("call(void demo.Fig4.f2())")
                 .contains("call(void demo.Fig4.f4())");
-        assertThat(run("pointcuts", profile.toString(), "--profile-slowdown", "0").err)
+        assertThat(CliRun.of("pointcuts", profile.toString(), "--profile-slowdown", "0").err())
                 .contains("qosweaver pointcuts: the profile slowdown must be a positive number");
     }
 
     @Test
     void pointcutsCommandNamesTheBadLineOfAProfile() throws Exception {
         Path profile = Files.writeString(dir.resolve("bad.txt"), FIG4 + "oops not a join point\n");
-        Run r = run("pointcuts", profile.toString());
-        assertThat(r.exit).isEqualTo(1);
-        assertThat(r.err).contains("qosweaver pointcuts:").contains("bad.txt:14");
+        CliRun r = CliRun.of("pointcuts", profile.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("qosweaver pointcuts:").contains("bad.txt:14");
     }
 
     @Test
     void pointcutsCommandRejectsBadParameters() throws Exception {
         Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
-        assertThat(run("pointcuts", profile.toString(), "--max-occurrence", "0").err).contains("at least 1");
-        assertThat(run("pointcuts", profile.toString(), "--interval", "soon").err).contains("not a duration: 'soon'");
-        assertThat(run("pointcuts", dir.resolve("missing.qwp").toString()).err).contains("profile not found");
+        assertThat(CliRun.of("pointcuts", profile.toString(), "--max-occurrence", "0").err()).contains("at least 1");
+        assertThat(CliRun.of("pointcuts", profile.toString(), "--interval", "soon").err()).contains("not a duration: 'soon'");
+        assertThat(CliRun.of("pointcuts", dir.resolve("missing.qwp").toString()).err()).contains("profile not found");
     }
 
     @Test
@@ -189,13 +185,13 @@ class ProfileAndPointcutsCommandTest {
     @Test
     void pointcutsCommandCoversEverySlotWhenAsked() throws Exception {
         Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
-        Run plain = run("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "1", "--json");
-        assertThat(plain.exit).as(plain.err).isZero();
-        assertThat(plain.out).contains("\"uncovered_slots\": 3").contains("\"coverage_pointcuts\": null");
-        Run r = run("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "1", "--cover-all", "--json");
-        assertThat(r.exit).as(r.err).isZero();
-        assertThat(r.out).contains("\"uncovered_slots\": 0");
-        assertThat(r.err).contains("coverage pass").contains("pointcuts added to cover every slot with a join point");
+        CliRun plain = CliRun.of("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "1", "--json");
+        assertThat(plain.exit()).as(plain.err()).isZero();
+        assertThat(plain.out()).contains("\"uncovered_slots\": 3").contains("\"coverage_pointcuts\": null");
+        CliRun r = CliRun.of("pointcuts", profile.toString(), "--interval", "10ms", "--max-occurrence", "1", "--cover-all", "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("\"uncovered_slots\": 0");
+        assertThat(r.err()).contains("coverage pass").contains("pointcuts added to cover every slot with a join point");
     }
 
     /** Each start of a recording writes a new file: OUT, OUT-2, OUT-3, ...; all are summarized. */
@@ -218,23 +214,5 @@ class ProfileAndPointcutsCommandTest {
         assertThat(cp.stream().map(Path::toString)).contains("/modules/java.base", "/modules/java.desktop");
         assertThat(cp.stream().filter(p -> p.toString().equals("/modules/java.desktop")).findFirst().orElseThrow()
                 .resolve("sun/java2d/marlin/Renderer.class")).isRegularFile();
-    }
-
-    private record Run(int exit, String out, String err) {}
-
-    private static Run run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int exit = Main.commandLine().execute(args);
-            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
     }
 }

@@ -2,12 +2,8 @@ package io.qosweaver.cli.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.qosweaver.cli.Main;
 import io.qosweaver.pointcuts.BinaryProfileFormat;
 import io.qosweaver.pointcuts.BinaryProfileReader;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,9 +39,9 @@ class RequestProfilerTest {
         List<String> args = new ArrayList<>(List.of("profile", "--include", "demo.workserver", "--out", out.toString(),
                 "--request", get(port), "--requests", "2", "--warm-up", "3", "--"));
         args.addAll(server(port));
-        Run r = run(args.toArray(String[]::new));
-        assertThat(r.exit).as(r.err).isZero();
-        assertThat(r.err).contains("reference run without the agent")
+        CliRun r = CliRun.of(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err()).contains("reference run without the agent")
                 .containsPattern("a request took [0-9.]+ ms of the application's CPU without the agent \\(the median of 2\\)")
                 .containsPattern("[0-9]+ ns more per join point are the probe's cost to the code around it")
                 .containsPattern("the profile's time is [0-9.]+x the application's own")
@@ -73,27 +69,27 @@ class RequestProfilerTest {
         List<String> args = new ArrayList<>(List.of("profile", "--include", "demo.workserver", "--out", out.toString(),
                 "--request", "exit 3", "--ready-timeout", "2", "--"));
         args.addAll(server(port));
-        Run r = run(args.toArray(String[]::new));
-        assertThat(r.exit).isEqualTo(1);
-        assertThat(r.err).contains("the request command did not succeed within 2 s (last exit status 3): exit 3;"
+        CliRun r = CliRun.of(args.toArray(String[]::new));
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("the request command did not succeed within 2 s (last exit status 3): exit 3;"
                 + " the application's output: " + dir.resolve("never.qwp.reference.log"));
         assertThat(ProfileCommand.written(out)).isEmpty();
     }
 
     @Test
     void requestCannotBeCombinedWithRawTimes() {
-        Run r = run("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
+        CliRun r = CliRun.of("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
                 "true", "--probe-cost", "none", "--", "java", "-version");
-        assertThat(r.exit).isEqualTo(2);
-        assertThat(r.err).contains("cannot be combined with --probe-cost none");
-        Run blank = run("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("cannot be combined with --probe-cost none");
+        CliRun blank = CliRun.of("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
                 " ", "--", "java", "-version");
-        assertThat(blank.exit).isEqualTo(2);
-        assertThat(blank.err).contains("--request needs a shell command");
-        Run zero = run("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
+        assertThat(blank.exit()).isEqualTo(2);
+        assertThat(blank.err()).contains("--request needs a shell command");
+        CliRun zero = CliRun.of("profile", "--include", "demo.workserver", "--out", dir.resolve("x.qwp").toString(), "--request",
                 "true", "--requests", "0", "--", "java", "-version");
-        assertThat(zero.exit).isEqualTo(2);
-        assertThat(zero.err).contains("--requests must be at least 1");
+        assertThat(zero.exit()).isEqualTo(2);
+        assertThat(zero.err()).contains("--requests must be at least 1");
     }
 
     /** The application threads' CPU leaves out the JVM's own threads and the agent's. */
@@ -123,23 +119,5 @@ class RequestProfilerTest {
         assertThat(RequestProfiler.median(new long[] {4, 2})).isEqualTo(3);
         var r = new RequestProfiler.Result(100, 500, 300, 10, 10, 400, 250);
         assertThat(r.stretch()).isEqualTo(1.5);
-    }
-
-    private record Run(int exit, String out, String err) {}
-
-    private static Run run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int exit = Main.commandLine().execute(args);
-            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
     }
 }
