@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates policies/generated.yaml (or the file given as $1) by the documented workflow (README.md
+# Regenerates policies/generated.yaml (or the existing policy file given as $1) by the documented workflow (README.md
 # of the project, "Choosing control points from a profile"): `qosweaver profile --request` times one
 # aggregate on Fuseki without the agent, then profiles it with the probe's whole cost taken out,
 # measured against that run; then `qosweaver pointcuts PROFILE --interval 10ms --max-occurrence

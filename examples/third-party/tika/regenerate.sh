@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates policies/generated.yaml (or the file given as $1) by the documented workflow (README.md
+# Regenerates policies/generated.yaml (or the existing policy file given as $1) by the documented workflow (README.md
 # of the project, "Choosing control points from a profile"): `qosweaver profile --request` times one
 # heavy request (a PUT of the generated 100-page PDF to /tika) on Tika server without the agent, then
 # profiles it with the probe's whole cost taken out, measured against that run; then `qosweaver

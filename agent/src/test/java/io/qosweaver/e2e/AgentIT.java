@@ -401,10 +401,22 @@ class AgentIT {
         return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
-    /** Lines of the scheduler's timeline per task class (one per enter and one per exit of a lone thread). */
+    /**
+     * Lines of the scheduler's timeline per task class (one per enter and one per exit of a lone
+     * thread), once every request has left its class: a request's scope ends after the last byte of
+     * its answer, so the client can read the timeline before the server thread has recorded the exit.
+     * Waits up to 10 s for every class's count to be even (as many exits as enters).
+     */
     private static Map<String, Long> timelineLines(int metricsPort) throws Exception {
-        return get(metricsPort, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
-                .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            Map<String, Long> lines = get(metricsPort, "/timeline?since=0").lines().filter(l -> !l.startsWith("#"))
+                    .map(l -> l.split(" ")[2]).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+            if (lines.values().stream().allMatch(n -> n % 2 == 0) || System.nanoTime() - deadline > 0) {
+                return lines;
+            }
+            Thread.sleep(10);
+        }
     }
 
     @Test
