@@ -5,7 +5,9 @@ import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -93,6 +95,33 @@ public final class Routes {
                     } else {
                         send(exchange, 200, TEXT, text);
                     }
+                }
+            }
+        };
+    }
+
+    /**
+     * {@code GET PATH}: a number setting; {@code POST PATH?NAME=N} (N a non-negative integer) sets it
+     * and answers the new value. What {@code set} refuses ({@link IllegalArgumentException}) is a
+     * 409 with its message; anything else a 400 with the usage.
+     */
+    public static HttpHandler setting(String path, String name, LongSupplier get, LongConsumer set) {
+        String usage = "use GET " + path + " or POST " + path + "?" + name + "=N";
+        return exchange -> {
+            try (exchange) {
+                String query = exchange.getRequestURI().getRawQuery();
+                String method = exchange.getRequestMethod();
+                if (method.equals("GET") && query == null) {
+                    send(exchange, 200, TEXT, Long.toString(get.getAsLong()));
+                } else if (method.equals("POST") && query != null && query.matches(name + "=[0-9]{1,18}")) {
+                    try {
+                        set.accept(Long.parseLong(query.substring(name.length() + 1)));
+                        send(exchange, 200, TEXT, Long.toString(get.getAsLong()));
+                    } catch (IllegalArgumentException e) {
+                        send(exchange, 409, TEXT, e.getMessage());
+                    }
+                } else {
+                    send(exchange, 400, TEXT, usage);
                 }
             }
         };

@@ -85,7 +85,9 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
             try {
                 Map<String, HttpHandler> routes = new LinkedHashMap<>();
                 routes.put("/metrics", Routes.metrics(p::metricsText));
-                routes.put(EXTRA_COST_PATH, p::extraCost);
+                // GET the value, POST ?ns=N sets it for the recordings started after
+                routes.put(EXTRA_COST_PATH, Routes.setting(EXTRA_COST_PATH, "ns", p::getProbeCostExtraNanos,
+                        p::setProbeCostExtraNanos));
                 routes.put("/profile/", Routes.onOff("/profile/", () -> p, ""));
                 p.metrics = ControlServer.start(args.metricsPort(), routes);
                 log.info("profile control on http://127.0.0.1:" + p.metrics.port() + "/profile/{start,stop,status}");
@@ -156,34 +158,6 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
     }
 
     static final String EXTRA_COST_PATH = "/profile/extra-cost";
-
-    /** {@code GET /profile/extra-cost}: the value; {@code POST /profile/extra-cost?ns=N}: sets it. */
-    private void extraCost(com.sun.net.httpserver.HttpExchange exchange) throws java.io.IOException {
-        try (exchange) {
-            String query = exchange.getRequestURI().getRawQuery();
-            int status = 200;
-            String answer;
-            if (exchange.getRequestMethod().equals("GET") && query == null) {
-                answer = Long.toString(getProbeCostExtraNanos());
-            } else if (exchange.getRequestMethod().equals("POST") && query != null && query.matches("ns=[0-9]{1,9}")) {
-                try {
-                    setProbeCostExtraNanos(Long.parseLong(query.substring(3)));
-                    answer = Long.toString(getProbeCostExtraNanos());
-                } catch (IllegalArgumentException e) {
-                    status = 409;
-                    answer = e.getMessage();
-                }
-            } else {
-                status = 400;
-                answer = "use GET " + EXTRA_COST_PATH + " or POST " + EXTRA_COST_PATH + "?ns=N (N nanoseconds per join"
-                        + " point, 0 to 1000000)";
-            }
-            byte[] body = (answer + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-            exchange.sendResponseHeaders(status, body.length);
-            exchange.getResponseBody().write(body);
-        }
-    }
 
     /** "N classes (R of them retransformed), C call sites woven". */
     private String woven() {

@@ -1,5 +1,6 @@
 package io.qosweaver.cli.profile;
 
+import io.qosweaver.platform.ProcThreadStat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,8 +12,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The CPU time of a JVM's application threads, from {@code /proc/PID/task/TID/schedstat} (nanoseconds)
- * and {@code comm} (the thread's name, 15 characters). Left out: the JVM's own threads (the JIT
+ * The CPU time of a JVM's application threads: {@link ProcThreadStat} (schedstat, nanoseconds) for
+ * each thread whose {@code /proc/PID/task/TID/comm} (its name, 15 characters) is the application's. Left out: the JVM's own threads (the JIT
  * compilers, which compile more when probes are woven; the garbage collectors; the VM thread) and
  * the agent's ({@code qosweaver-...}): what is left is what the requests cost the application.
  * Threads that end between two readings take their CPU time with them: fine for servers with
@@ -41,8 +42,16 @@ final class AppThreadsCpu {
                     if (NOT_APPLICATION.matcher(name).matches()) {
                         continue;
                     }
-                    String sched = Files.readString(task.resolve("schedstat"), StandardCharsets.US_ASCII).strip();
-                    cpu.put(Integer.parseInt(task.getFileName().toString()), Long.parseLong(sched.split(" ")[0]));
+                    int tid = Integer.parseInt(task.getFileName().toString());
+                    ProcThreadStat stat = ProcThreadStat.read(pid, tid);
+                    if (stat == null) {
+                        continue; // ended meanwhile
+                    }
+                    if (stat.cpuNanos() < 0) {
+                        throw new IOException("this kernel has no schedstat (" + task + "): the CPU time of threads"
+                                + " cannot be measured");
+                    }
+                    cpu.put(tid, stat.cpuNanos());
                 } catch (NoSuchFileException e) {
                     // the thread ended while we listed
                 }

@@ -117,7 +117,7 @@ public final class ProfileCommand implements Callable<Integer> {
                 return 1;
             }
             System.err.println("qosweaver profile: " + summary(out));
-            System.err.println("next: qosweaver pointcuts " + out + " --interval 10ms --max-occurrence 1 --out control-points.yaml");
+            System.err.println(nextStep(List.of(out)));
             return 0;
         }
         int exit = JavaCommand.run(cmd); // the child's shutdown hook closes the profile
@@ -131,8 +131,7 @@ public final class ProfileCommand implements Callable<Integer> {
             for (Path f : files) {
                 System.err.println("qosweaver profile: " + summary(f));
             }
-            System.err.println("next: qosweaver pointcuts " + String.join(" ", files.stream().map(Path::toString).toList())
-                    + " --interval 10ms --max-occurrence 1 --out control-points.yaml");
+            System.err.println(nextStep(files));
         } catch (IOException e) {
             System.err.println("qosweaver profile: a profile cannot be read: " + e.getMessage());
             return 1;
@@ -170,6 +169,12 @@ public final class ProfileCommand implements Callable<Integer> {
         }
         files.addAll(byNumber.values());
         return files;
+    }
+
+    /** The documented next step (README: "Choosing control points from a profile") for these files. */
+    static String nextStep(List<Path> files) {
+        return "next: qosweaver pointcuts " + String.join(" ", files.stream().map(Path::toString).toList())
+                + " --interval 25ms --max-occurrence 1 --cover-all --into my-policy.yaml";
     }
 
     /** The options that --request cannot be combined with, and its counts. */
