@@ -71,13 +71,15 @@ public final class BinaryProfileFormat {
     public static final String TIME_BASE = "timeBase";
     /** Version 2 meta key: the probe's cost per join point subtracted from the time stamps, in ns. */
     public static final String PROBE_COST_NANOS = "probeCostNanos";
-    /** Version 2 meta key: all the probe's cost subtracted from the time stamps, the extra included, in ns. */
+    /** Version 2 meta key: the probe's estimated cost subtracted from the time stamps in all, in ns. */
     public static final String PROBE_REMOVED_NANOS = "probeRemovedNanos";
     /**
-     * Version 2 meta key: the part of {@link #PROBE_COST_NANOS} per join point measured against an
-     * unprofiled run rather than estimated from the recording (what the probe costs the code around it), in ns.
+     * Version 2 meta key: the share of the time left once the probe's estimated cost is out that was
+     * kept, measured against an unprofiled run (the rest is what the probe costs the code around it).
      */
-    public static final String PROBE_COST_EXTRA_NANOS = "probeCostExtraNanos";
+    public static final String WORK_SHARE = "workShare";
+    /** Version 2 meta key: what the work share took out of the time stamps in all, in ns. */
+    public static final String WORK_SHARE_REMOVED_NANOS = "workShareRemovedNanos";
     /** Meta key: the profiler recorded which calls run with a monitor held (its value says how). */
     public static final String MONITORS_RECORDED = "monitors";
     /** Meta key prefix of one call made with a monitor held: {@code caller + "\t" + callee}. */

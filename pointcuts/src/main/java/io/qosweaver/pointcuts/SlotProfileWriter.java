@@ -104,8 +104,10 @@ public final class SlotProfileWriter extends ProfileWriter {
 
     /** The warning for {@code n} clamped join points. */
     public static String clampedMessage(long n) {
-        return n + " join points came before the previous one of their thread once the probe's cost was taken out"
-                + " (the cost estimate exceeds the time between them); kept at the previous time";
+        return n + " gaps between join points were shorter than the probe's cost taken out, and count as 0 (more than "
+                + Math.round(CLAMPED_WARNING * 100) + " % of them: the probe's cost varies here more than its estimate, so"
+                + " the intervals in this code are uncertain by about that cost per join point; qosweaver profile"
+                + " --request checks the total against a run without the agent)";
     }
 
     /** Join points whose corrected time was clamped to keep their thread's time from going backwards. */

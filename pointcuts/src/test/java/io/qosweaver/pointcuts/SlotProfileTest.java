@@ -136,7 +136,7 @@ class SlotProfileTest {
         assertThat(clamped).isEqualTo(9);
         SlotProfile p = SlotProfile.read(List.of(f), 1000);
         assertThat(p.timelineEnd(0)).isEqualTo(p.timelineStart(0));
-        assertThat(p.warnings()).singleElement().asString().contains("9 join points came before the previous one");
+        assertThat(p.warnings()).singleElement().asString().contains("9 gaps between join points were shorter than the probe's cost taken out");
     }
 
     @Test

@@ -56,7 +56,7 @@ final class ProfileRecording {
     private volatile int threadCount;
     private volatile IOException failure;
 
-    private ProfileRecording(Path file, ProfilingArgs args, long extraCost, SignatureTable table, AgentLog log)
+    private ProfileRecording(Path file, ProfilingArgs args, double workShare, SignatureTable table, AgentLog log)
             throws IOException {
         this.file = file;
         this.args = args;
@@ -76,14 +76,14 @@ final class ProfileRecording {
                 // each chunk's own gaps say what a probe costs where it runs; the calibration loop,
                 // which sees the probe alone, is used where a chunk does not tell
                 long calibrated = Math.round(CallProbe.measureCost(CALIBRATION_CALLS));
-                this.threadTime = new ThreadTime(calibrated, true, extraCost);
+                this.threadTime = new ThreadTime(calibrated, true, workShare);
                 log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; the probe's cost is"
                         + " estimated from the recording (a calibration loop measured " + calibrated + " ns)");
             } else {
-                this.threadTime = cost == 0 ? null : new ThreadTime(cost, false, extraCost);
-                log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; " + (cost + extraCost)
-                        + " ns of probe taken out per join point (probeCost=" + (extraCost > 0 ? ", probeCostExtra=" : "")
-                        + ")");
+                this.threadTime = cost == 0 ? null : new ThreadTime(cost, false, workShare);
+                log.info("profile " + file + ": slot summaries of " + args.slotNanos() + " ns; " + cost
+                        + " ns of probe taken out per join point (probeCost=)" + (workShare < 1 ? ", then a work share of "
+                        + workShare + " kept (workShare=)" : ""));
             }
             // the writer gets times already corrected here
             this.writer = SlotProfileWriter.open(file, limits, args.slotNanos(), 0);
@@ -96,10 +96,10 @@ final class ProfileRecording {
         session.writer(thread);
     }
 
-    /** @param extraCost nanoseconds per join point taken out beyond the probe's estimated cost */
-    static ProfileRecording start(Path file, ProfilingArgs args, long extraCost, SignatureTable table, AgentLog log)
+    /** @param workShare the share of the time left once the probe's estimated cost is out that is kept, (0, 1] */
+    static ProfileRecording start(Path file, ProfilingArgs args, double workShare, SignatureTable table, AgentLog log)
             throws IOException {
-        ProfileRecording r = new ProfileRecording(file, args, extraCost, table, log);
+        ProfileRecording r = new ProfileRecording(file, args, workShare, table, log);
         r.thread.start();
         CallProbe.activate(r.session);
         return r;
@@ -308,7 +308,8 @@ final class ProfileRecording {
                 writer.meta(BinaryProfileFormat.TIME_BASE, "real: " + threadTime.describe());
                 writer.meta("offCpuRemovedNanos", Long.toString(threadTime.offCpuRemoved()));
                 writer.meta(BinaryProfileFormat.PROBE_REMOVED_NANOS, Long.toString(threadTime.probeRemoved()));
-                writer.meta(BinaryProfileFormat.PROBE_COST_EXTRA_NANOS, Long.toString(threadTime.extra()));
+                writer.meta(BinaryProfileFormat.WORK_SHARE, Double.toString(threadTime.workShare()));
+                writer.meta(BinaryProfileFormat.WORK_SHARE_REMOVED_NANOS, Long.toString(threadTime.shareRemoved()));
                 writer.meta("clampedJoinPoints", Long.toString(threadTime.clamped()));
                 if (threadTime.clamped() > SlotProfileWriter.CLAMPED_WARNING * threadTime.joinPoints()) {
                     writer.meta("clamped", SlotProfileWriter.clampedMessage(threadTime.clamped()));

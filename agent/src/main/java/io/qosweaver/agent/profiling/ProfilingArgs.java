@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The profiling mode's agent arguments:
- * {@code profile=OUT.qwp,include=PKG[+PKG...][,start=paused][,format=slots|joinpoints][,slot=DURATION][,probeCost=auto|none|DURATION][,probeCostExtra=DURATION][,maxBytes=SIZE][,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N][,debug=true]}.
+ * {@code profile=OUT.qwp,include=PKG[+PKG...][,start=paused][,format=slots|joinpoints][,slot=DURATION][,probeCost=auto|none|DURATION][,workShare=FRACTION][,maxBytes=SIZE][,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N][,debug=true]}.
  *
  * <p>The JVM hands the agent one string and the agent splits it at commas, so the packages of
  * {@code include} are separated by {@code +} (or {@code ;}, which needs quoting in a shell).
@@ -30,17 +30,20 @@ import java.util.Map;
  * @param probeCostNanos the probe's cost per join point taken out of the time stamps of slot
  *     summaries: {@link #MEASURE} (the default: measured when recording starts), 0 (none: profile
  *     time), or a fixed number of nanoseconds
- * @param probeCostExtraNanos taken out per join point beyond {@code probeCostNanos}: what the probe
- *     costs the profiled code beyond what its own gaps show (the code around it optimized less), as
- *     measured against an unprofiled run of the same requests ({@code qosweaver profile --request});
- *     0 by default, settable while the JVM runs ({@code POST /profile/extra-cost?ns=N})
+ * @param workSharePpm the share (parts per million) of each gap's time, once {@code probeCostNanos}
+ *     is out, that was the application's own work: the rest is what the probe costs the profiled
+ *     code beyond what its own gaps show (the code around it optimized less), as measured against an
+ *     unprofiled run of the same requests ({@code qosweaver profile --request}); {@link #PPM} (all
+ *     kept) by default, settable while the JVM runs ({@code POST /profile/work-share?ppm=N})
  */
 public record ProfilingArgs(Path out, List<String> include, boolean paused, boolean joinPoints, long slotNanos,
-        long probeCostNanos, long probeCostExtraNanos, long maxBytes, int maxSignatures, int maxThreads, long bufferBytes, int metricsPort,
+        long probeCostNanos, long workSharePpm, long maxBytes, int maxSignatures, int maxThreads, long bufferBytes, int metricsPort,
         boolean debug) {
 
     /** {@code probeCost=auto}: measure the probe's cost when recording starts. */
     public static final long MEASURE = -1;
+    /** A work share of 1, in parts per million. */
+    public static final long PPM = 1_000_000;
     public static final long DEFAULT_SLOT_NANOS = 1_000_000L;
 
     public static final long DEFAULT_MAX_BYTES = 1L << 30;
@@ -49,7 +52,7 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, bool
     public static final long DEFAULT_BUFFER_BYTES = 64L << 20;
 
     static final String USAGE = "usage: -javaagent:qosweaver-agent.jar=profile=OUT.qwp,include=PKG[+PKG...]"
-            + "[,start=paused][,format=slots|joinpoints][,slot=1ms][,probeCost=auto|none|50ns][,probeCostExtra=4ns][,maxBytes=SIZE]"
+            + "[,start=paused][,format=slots|joinpoints][,slot=1ms][,probeCost=auto|none|50ns][,workShare=0.9][,maxBytes=SIZE]"
             + "[,maxSignatures=N][,maxThreads=N][,bufferBytes=SIZE][,metricsPort=N]";
 
     public ProfilingArgs {
@@ -134,15 +137,15 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, bool
         String cost = kv.remove("probeCost");
         long probeCost = cost == null || cost.equals("auto") ? MEASURE
                 : cost.equals("none") ? 0 : duration(cost, "probeCost", 0, 1_000_000);
-        String extra = kv.remove("probeCostExtra");
-        long probeCostExtra = extra == null ? 0 : duration(extra, "probeCostExtra", 0, 1_000_000);
-        if (joinPoints && (slotArg != null || cost != null || extra != null)) {
-            throw new IllegalArgumentException("slot=, probeCost= and probeCostExtra= apply to slot summaries;"
+        String share = kv.remove("workShare");
+        long workShare = share == null ? PPM : fraction(share, "workShare");
+        if (joinPoints && (slotArg != null || cost != null || share != null)) {
+            throw new IllegalArgumentException("slot=, probeCost= and workShare= apply to slot summaries;"
                     + " format=joinpoints records every join point with its time as measured");
         }
-        if (probeCost == 0 && probeCostExtra > 0) {
-            throw new IllegalArgumentException("probeCost=none keeps the time stamps as recorded; probeCostExtra="
-                    + extra + " would take time out of them: drop one of the two");
+        if (probeCost == 0 && workShare < PPM) {
+            throw new IllegalArgumentException("probeCost=none keeps the time stamps as recorded; workShare="
+                    + share + " would take time out of them: drop one of the two");
         }
         long maxBytes = size(kv.remove("maxBytes"), "maxBytes", DEFAULT_MAX_BYTES);
         int maxSignatures = (int) number(kv.remove("maxSignatures"), "maxSignatures", DEFAULT_MAX_SIGNATURES, 1,
@@ -156,7 +159,7 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, bool
             throw new IllegalArgumentException("unknown agent argument(s) " + kv.keySet() + " in profile mode (" + USAGE
                     + ")");
         }
-        return new ProfilingArgs(Path.of(out), include, paused, joinPoints, slotNanos, probeCost, probeCostExtra, maxBytes, maxSignatures,
+        return new ProfilingArgs(Path.of(out), include, paused, joinPoints, slotNanos, probeCost, workShare, maxBytes, maxSignatures,
                 maxThreads, bufferBytes, port, debug);
     }
 
@@ -212,6 +215,21 @@ public record ProfilingArgs(Path out, List<String> include, boolean paused, bool
         }
         throw new IllegalArgumentException("agent argument " + key + "=" + v + " must be a duration from " + min
                 + " ns to " + max + " ns, e.g. 1ms, 500us or 40ns");
+    }
+
+    /** A fraction in (0, 1] ({@code 0.85}), in parts per million. */
+    static long fraction(String v, String key) {
+        try {
+            double f = Double.parseDouble(v.strip());
+            long ppm = Math.round(f * PPM);
+            if (f > 0 && f <= 1 && ppm >= 1) {
+                return ppm;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("agent argument " + key + "=" + v + " must be a fraction above 0 and at most"
+                + " 1, e.g. 0.85");
     }
 
     private static long number(String v, String key, long dflt, long min, long max) {

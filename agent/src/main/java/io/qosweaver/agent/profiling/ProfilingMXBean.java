@@ -31,12 +31,12 @@ public interface ProfilingMXBean {
     String getLimitMessage();
 
     /**
-     * Nanoseconds per join point taken out of recordings started from now on, beyond the probe's
-     * cost estimated from their own gaps (agent argument {@code probeCostExtra}; {@code qosweaver
-     * profile --request} measures it against an unprofiled run).
+     * The share, in parts per million, of the time left once the probe's estimated cost is out that
+     * recordings started from now on keep as the application's own work (agent argument {@code
+     * workShare}; {@code qosweaver profile --request} measures it against an unprofiled run).
      */
-    long getProbeCostExtraNanos();
+    long getWorkSharePpm();
 
-    /** Sets {@link #getProbeCostExtraNanos()}; from 0 to 1 ms, and only for slot summaries. */
-    void setProbeCostExtraNanos(long nanos);
+    /** Sets {@link #getWorkSharePpm()}; from 1 to 1,000,000, below 1,000,000 only for slot summaries. */
+    void setWorkSharePpm(long ppm);
 }

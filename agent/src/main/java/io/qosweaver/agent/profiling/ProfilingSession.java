@@ -40,7 +40,7 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
     private Weaving weaving;
     private ProfileRecording recording;
     private int files;
-    private long probeCostExtraNanos;
+    private long workSharePpm;
     private Thread shutdownHook;
     private ObjectName mbeanName;
     private ControlServer metrics;
@@ -50,7 +50,7 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
         this.inst = inst;
         this.log = log;
         this.unit = new CallProbeUnit(args.include(), table);
-        this.probeCostExtraNanos = args.probeCostExtraNanos();
+        this.workSharePpm = args.workSharePpm();
     }
 
     public static ProfilingSession current() {
@@ -85,9 +85,9 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
             try {
                 Map<String, HttpHandler> routes = new LinkedHashMap<>();
                 routes.put("/metrics", Routes.metrics(p::metricsText));
-                // GET the value, POST ?ns=N sets it for the recordings started after
-                routes.put(EXTRA_COST_PATH, Routes.setting(EXTRA_COST_PATH, "ns", p::getProbeCostExtraNanos,
-                        p::setProbeCostExtraNanos));
+                // GET the value, POST ?ppm=N sets it for the recordings started after
+                routes.put(WORK_SHARE_PATH, Routes.setting(WORK_SHARE_PATH, "ppm", p::getWorkSharePpm,
+                        p::setWorkSharePpm));
                 routes.put("/profile/", Routes.onOff("/profile/", () -> p, ""));
                 p.metrics = ControlServer.start(args.metricsPort(), routes);
                 log.info("profile control on http://127.0.0.1:" + p.metrics.port() + "/profile/{start,stop,status}");
@@ -108,7 +108,7 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
         }
         Path file = nextFile();
         try {
-            recording = ProfileRecording.start(file, args, probeCostExtraNanos, table, log);
+            recording = ProfileRecording.start(file, args, workSharePpm / (double) ProfilingArgs.PPM, table, log);
         } catch (Exception e) {
             log.warn("could not start the profile " + file + ": " + e);
             return "not recording: could not open " + file + ": " + e;
@@ -139,25 +139,26 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
     }
 
     @Override
-    public synchronized long getProbeCostExtraNanos() {
-        return probeCostExtraNanos;
+    public synchronized long getWorkSharePpm() {
+        return workSharePpm;
     }
 
     @Override
-    public synchronized void setProbeCostExtraNanos(long nanos) {
-        if (nanos < 0 || nanos > 1_000_000) {
-            throw new IllegalArgumentException("probeCostExtra " + nanos + " ns: must be from 0 to 1000000 ns");
+    public synchronized void setWorkSharePpm(long ppm) {
+        if (ppm < 1 || ppm > ProfilingArgs.PPM) {
+            throw new IllegalArgumentException("work share " + ppm + " ppm: must be from 1 to " + ProfilingArgs.PPM
+                    + " (parts per million of the time left once the probe's cost is out)");
         }
-        if (nanos > 0 && (args.joinPoints() || args.probeCostNanos() == 0)) {
-            throw new IllegalArgumentException("probeCostExtra applies to slot summaries whose probe's cost is taken"
+        if (ppm < ProfilingArgs.PPM && (args.joinPoints() || args.probeCostNanos() == 0)) {
+            throw new IllegalArgumentException("a work share applies to slot summaries whose probe's cost is taken"
                     + " out (this profile: " + (args.joinPoints() ? "format=joinpoints" : "probeCost=none") + ")");
         }
-        probeCostExtraNanos = nanos;
-        log.info("profile: " + nanos + " ns per join point taken out beyond the probe's estimated cost in the"
+        workSharePpm = ppm;
+        log.info("profile: " + ppm + " ppm of the time left once the probe's estimated cost is out kept in the"
                 + " recordings started from now on");
     }
 
-    static final String EXTRA_COST_PATH = "/profile/extra-cost";
+    static final String WORK_SHARE_PATH = "/profile/work-share";
 
     /** "N classes (R of them retransformed), C call sites woven". */
     private String woven() {

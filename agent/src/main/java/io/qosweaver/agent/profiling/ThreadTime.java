@@ -25,10 +25,15 @@ import java.util.Map;
  *   the cost to its {@link #QUANTILE} quantile (below 1 us; above that the code is so sparse that
  *   the probe hardly matters and the calibration's cost is used), and every gap loses that much,
  *   down to 0 (counted as clamped).</li>
- *   <li><b>What the probe costs beyond its gaps</b> ({@code extra}, 0 unless given): the code
+ *   <li><b>What the probe costs beyond its gaps</b> ({@code workShare}, 1 unless given): the code
  *   around a probe is optimized less than without it (fewer inlined calls, loops not unrolled),
- *   which no gap shows; measured against an unprofiled run of the same requests by {@code
- *   qosweaver profile --request}, and taken out of every gap with the estimate.</li>
+ *   which no gap shows. {@code qosweaver profile --request} measures, against an unprofiled run of
+ *   the same requests, which share of what is left once the estimate is out was the application's
+ *   own work, and every gap keeps that share of its remainder. A share, not a constant per join
+ *   point: where calls follow each other every nanosecond or two (a parser), a constant as large
+ *   as the mean would swallow most gaps whole and leave the rest untouched (the gap cannot go below
+ *   0), so the total stayed 1.3x to 3.7x too long; a share takes the same total out of every kind
+ *   of code and never empties a gap.</li>
  * </ul>
  * A chunk without CPU times (no CPU clock, a last, partial chunk) loses only the probe's cost.
  * Used by the one writer thread only.
@@ -45,11 +50,13 @@ final class ThreadTime {
         long cost;
         /** What the water filling cut from the previous chunk's tail, the gap to this chunk's first join point. */
         long tailCut;
+        /** The fraction of a nanosecond the work share left over, carried so that rounding does not drift. */
+        double carry;
     }
 
     private final long fallbackCost;
     private final boolean estimate;
-    private final long extra;
+    private final double workShare;
     private final Map<Long, Timeline> threads = new HashMap<>();
     private long[] gap = new long[64];
     private long[] candidates = new long[64];
@@ -57,6 +64,7 @@ final class ThreadTime {
     private final int[] histogram = new int[HISTOGRAM];
     private long offCpuRemoved;
     private long probeRemoved;
+    private long shareRemoved;
     private long clamped;
     private long joinPoints;
     private long minCost = Long.MAX_VALUE;
@@ -68,17 +76,17 @@ final class ThreadTime {
      * @param estimate true: each chunk's gaps estimate the cost
      */
     ThreadTime(long cost, boolean estimate) {
-        this(cost, estimate, 0);
+        this(cost, estimate, 1);
     }
 
-    /** @param extra taken out of every gap beyond the probe's cost (nanoseconds, >= 0) */
-    ThreadTime(long cost, boolean estimate, long extra) {
-        if (extra < 0) {
-            throw new IllegalArgumentException("extra cost " + extra + " < 0");
+    /** @param workShare the share of each gap's remainder, once the probe's cost is out, that is kept: (0, 1] */
+    ThreadTime(long cost, boolean estimate, double workShare) {
+        if (!(workShare > 0 && workShare <= 1)) {
+            throw new IllegalArgumentException("work share " + workShare + " is not in (0, 1]");
         }
         this.fallbackCost = cost;
         this.estimate = estimate;
-        this.extra = extra;
+        this.workShare = workShare;
     }
 
     /**
@@ -124,13 +132,20 @@ final class ThreadTime {
             if (gap[i] < 0) {
                 o = times[i]; // the thread's first join point starts its timeline
             } else {
-                long cost = t.cost + extra;
-                long probe = Math.min(gap[i], cost);
-                if (gap[i] < cost) {
+                long probe = Math.min(gap[i], t.cost);
+                if (gap[i] < t.cost) {
                     clamped++;
                 }
                 probeRemoved += probe;
-                o = t.lastOut + gap[i] - probe;
+                long rest = gap[i] - probe;
+                if (workShare < 1) {
+                    double kept = rest * workShare + t.carry;
+                    long whole = (long) kept;
+                    t.carry = kept - whole;
+                    shareRemoved += rest - whole;
+                    rest = whole;
+                }
+                o = t.lastOut + rest;
             }
             out[i] = o;
             t.lastOut = o;
@@ -222,8 +237,9 @@ final class ThreadTime {
         return (estimate ? "the probe's cost estimated per chunk of join points (the mean of its gaps from their "
                 + Math.round(QUANTILE * 100) + " % quantile to twice that, " + (maxCost == 0 ? "none estimated" : minCost + " to " + maxCost + " ns")
                 + "; calibration " + fallbackCost + " ns where a chunk does not tell)" : "the probe's cost " + fallbackCost
-                + " ns (given)") + (extra > 0 ? ", " + extra + " ns more per join point (probeCostExtra, what the"
-                + " probe costs the code around it)" : "") + ", " + meanCost() + " ns per join point in all; " + Math.round(offCpuRemoved / 1e6)
+                + " ns (given)") + ", " + meanCost() + " ns per join point in all" + (workShare < 1 ? "; of the rest "
+                + String.format(java.util.Locale.ROOT, "%.4f", workShare) + " kept (workShare, what the probe costs the"
+                + " code around it taken out: " + Math.round(shareRemoved / 1e6) + " ms)" : "") + "; " + Math.round(offCpuRemoved / 1e6)
                 + " ms off the CPU; " + clamped + " gaps shorter than the cost";
     }
 
@@ -231,13 +247,18 @@ final class ThreadTime {
         return joinPoints == 0 ? 0 : Math.round((double) probeRemoved / joinPoints);
     }
 
-    /** Everything taken out as the probe's cost (the estimate and the extra), in nanoseconds. */
+    /** What the probe's estimated cost took out, in nanoseconds. */
     long probeRemoved() {
         return probeRemoved;
     }
 
-    long extra() {
-        return extra;
+    /** What the work share took out beyond the estimate, in nanoseconds. */
+    long shareRemoved() {
+        return shareRemoved;
+    }
+
+    double workShare() {
+        return workShare;
     }
 
     long clamped() {

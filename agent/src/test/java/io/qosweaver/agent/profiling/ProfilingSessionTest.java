@@ -386,23 +386,26 @@ class ProfilingSessionTest {
                 .hasMessageContaining("slot=3s must be a duration");
         assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,probeCost=fast"))
                 .hasMessageContaining("probeCost=fast must be a duration");
-        assertThat(ProfilingArgs.parse("profile=p,include=a").probeCostExtraNanos()).isZero();
-        assertThat(ProfilingArgs.parse("profile=p,include=a,probeCostExtra=4ns").probeCostExtraNanos()).isEqualTo(4);
-        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,probeCost=none,probeCostExtra=4ns"))
+        assertThat(ProfilingArgs.parse("profile=p,include=a").workSharePpm()).isEqualTo(ProfilingArgs.PPM);
+        assertThat(ProfilingArgs.parse("profile=p,include=a,workShare=0.85").workSharePpm()).isEqualTo(850_000);
+        assertThat(ProfilingArgs.parse("profile=p,include=a,workShare=1").workSharePpm()).isEqualTo(ProfilingArgs.PPM);
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,probeCost=none,workShare=0.9"))
                 .hasMessageContaining("drop one of the two");
-        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,format=joinpoints,probeCostExtra=4ns"))
+        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,format=joinpoints,workShare=0.9"))
                 .hasMessageContaining("apply to slot summaries");
-        assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,probeCostExtra=-1ns"))
-                .hasMessageContaining("probeCostExtra=-1ns must be a duration");
+        for (String bad : new String[] {"0", "1.5", "-0.2", "half", "NaN"}) {
+            assertThatThrownBy(() -> ProfilingArgs.parse("profile=p,include=a,workShare=" + bad))
+                    .hasMessageContaining("workShare=" + bad + " must be a fraction above 0 and at most 1");
+        }
     }
 
     /**
-     * The extra cost per join point set over HTTP applies to the recordings started after it, and
-     * the profile's meta records say how much was taken out.
+     * The work share set over HTTP applies to the recordings started after it, and the profile's
+     * meta records say how much it took out.
      */
     @Test
-    void anExtraCostSetOverHttpIsTakenOutOfTheNextRecording() throws Exception {
-        Path file = dir.resolve("extra.qwp");
+    void aWorkShareSetOverHttpIsAppliedToTheNextRecording() throws Exception {
+        Path file = dir.resolve("share.qwp");
         start(ProfilingArgs.parse("profile=" + file + ",include=io.qosweaver.testtargets.profiled,start=paused,"
                 + "probeCost=10ns,metricsPort=0"));
         int port = Integer.parseInt(log().replaceAll("(?s).*profile control on http://127\\.0\\.0\\.1:(\\d+)/.*", "$1"));
@@ -416,24 +419,28 @@ class ProfilingSessionTest {
                 throw new AssertionError(e);
             }
         };
-        assertThat(call.apply("GET", "/profile/extra-cost").body().strip()).isEqualTo("0");
-        assertThat(call.apply("POST", "/profile/extra-cost?ns=abc").statusCode()).isEqualTo(400);
-        assertThat(call.apply("POST", "/profile/extra-cost?ns=2000000").statusCode()).isEqualTo(409);
-        var set = call.apply("POST", "/profile/extra-cost?ns=7");
+        assertThat(call.apply("GET", "/profile/work-share").body().strip()).isEqualTo("1000000");
+        assertThat(call.apply("POST", "/profile/work-share?ppm=abc").statusCode()).isEqualTo(400);
+        assertThat(call.apply("POST", "/profile/work-share?ppm=0").statusCode()).isEqualTo(409);
+        assertThat(call.apply("POST", "/profile/work-share?ppm=2000000").statusCode()).isEqualTo(409);
+        var set = call.apply("POST", "/profile/work-share?ppm=500000");
         assertThat(set.statusCode()).isEqualTo(200);
-        assertThat(set.body().strip()).isEqualTo("7");
-        assertThat(profiling.getProbeCostExtraNanos()).isEqualTo(7);
+        assertThat(set.body().strip()).isEqualTo("500000");
+        assertThat(profiling.getWorkSharePpm()).isEqualTo(500_000);
 
         assertThat(call.apply("POST", "/profile/start").statusCode()).isEqualTo(200);
         new Calls().run(1000);
         assertThat(call.apply("POST", "/profile/stop").body()).contains("join points");
         BinaryProfileReader.Summary s = BinaryProfileReader.summary(file);
-        assertThat(s.meta()).containsEntry(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_COST_EXTRA_NANOS, "7")
+        assertThat(s.meta()).containsEntry(io.qosweaver.pointcuts.BinaryProfileFormat.WORK_SHARE, "0.5")
                 .containsKey(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_COST_NANOS);
         long removed = Long.parseLong(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.PROBE_REMOVED_NANOS));
-        long clamped = Long.parseLong(s.meta().get("clampedJoinPoints")); // gaps shorter than 17 ns lose only themselves
+        long shareRemoved = Long.parseLong(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.WORK_SHARE_REMOVED_NANOS));
+        long clamped = Long.parseLong(s.meta().get("clampedJoinPoints")); // gaps shorter than 10 ns lose only themselves
         assertThat(clamped).isLessThan(s.joinPoints() / 10);
-        assertThat(removed).isBetween(17 * (s.joinPoints() - 1 - clamped), 17 * (s.joinPoints() - 1));
-        assertThat(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.TIME_BASE)).contains("7 ns more per join point");
+        assertThat(removed).isBetween(10 * (s.joinPoints() - 1 - clamped), 10 * (s.joinPoints() - 1));
+        // half of what is left of every gap: at least the 1000 calls' own work, the probe's cost aside
+        assertThat(shareRemoved).isPositive();
+        assertThat(s.meta().get(io.qosweaver.pointcuts.BinaryProfileFormat.TIME_BASE)).contains("of the rest 0.5000 kept");
     }
 }

@@ -82,42 +82,50 @@ class ThreadTimeTest {
         assertThat(tt.describe()).startsWith("the probe's cost 30 ns (given)");
     }
 
-    /** An extra cost (measured against an unprofiled run) is taken out of every gap beside the estimate. */
+    /**
+     * A work share (measured against an unprofiled run) keeps that share of every gap once the
+     * estimate is out: the total shrinks by exactly that share, and no gap is emptied by it.
+     */
     @Test
-    void anExtraCostIsTakenOutBesideTheEstimate() {
+    void aWorkShareScalesEveryGapOnceTheEstimateIsOut() {
         long[] t = new long[4096];
         for (int i = 1; i < t.length; i++) {
-            t[i] = t[i - 1] + (i % 2 == 0 ? 40 : 1000); // probe alone: 40 ns; probe and work: 1 us
+            t[i] = t[i - 1] + (i % 2 == 0 ? 41 : 1001); // probe alone: 40 ns and next to nothing; probe and work: 1 us
         }
         long[] plain = new long[t.length];
-        long[] more = new long[t.length];
+        long[] scaled = new long[t.length];
         ThreadTime without = new ThreadTime(25, true);
         without.correct(1, t, 0, t.length, -1, -1, -1, plain);
-        ThreadTime with = new ThreadTime(25, true, 3);
-        with.correct(1, t, 0, t.length, -1, -1, -1, more);
-        assertThat(without.meanCost()).isEqualTo(40);
-        assertThat(without.clamped()).isZero();
-        // the 1 us gaps lose 3 ns more; the 40 ns gaps (the estimate itself) cannot lose more than themselves
-        int longGaps = t.length / 2;
-        assertThat(plain[t.length - 1] - more[t.length - 1]).isEqualTo(3L * longGaps);
-        assertThat(with.probeRemoved() - without.probeRemoved()).isEqualTo(3L * longGaps);
-        assertThat(with.clamped()).isEqualTo(t.length - 1 - longGaps);
-        assertThat(with.describe()).contains("3 ns more per join point (probeCostExtra");
-        assertThat(without.describe()).doesNotContain("probeCostExtra");
-        assertThatThrownBy(() -> new ThreadTime(25, true, -1)).hasMessageContaining("< 0");
+        ThreadTime with = new ThreadTime(25, true, 0.75);
+        with.correct(1, t, 0, t.length, -1, -1, -1, scaled);
+        assertThat(with.probeRemoved()).isEqualTo(without.probeRemoved());
+        assertThat(with.clamped()).isEqualTo(without.clamped());
+        long left = plain[t.length - 1] - plain[0];
+        assertThat(scaled[t.length - 1] - scaled[0]).isBetween((long) (0.75 * left) - 1, (long) (0.75 * left) + 1);
+        assertThat(with.shareRemoved()).isEqualTo(left - (scaled[t.length - 1] - scaled[0]));
+        for (int i = 1; i < t.length; i++) {
+            long before = plain[i] - plain[i - 1];
+            assertThat(scaled[i] - scaled[i - 1]).as("gap %d", i).isBetween((long) (0.75 * before), (long) (0.75 * before) + 1);
+        }
+        assertThat(with.describe()).contains("of the rest 0.7500 kept (workShare");
+        assertThat(without.describe()).doesNotContain("workShare");
+        for (double bad : new double[] {0, -0.1, 1.01, Double.NaN}) {
+            assertThatThrownBy(() -> new ThreadTime(25, true, bad)).hasMessageContaining("is not in (0, 1]");
+        }
     }
 
+    /** The share's rounding is carried from gap to gap: many 1 ns remainders add up, not vanish. */
     @Test
-    void anExtraCostAddsToAGivenCost() {
-        long[] t = new long[600];
+    void theWorkShareDoesNotLoseTimeToRounding() {
+        long[] t = new long[3000];
         for (int i = 0; i < t.length; i++) {
-            t[i] = i * 100L;
+            t[i] = i * 31L; // a given cost of 30 leaves 1 ns per gap
         }
         long[] out = new long[t.length];
-        ThreadTime tt = new ThreadTime(30, false, 5);
+        ThreadTime tt = new ThreadTime(30, false, 0.5);
         tt.correct(1, t, 0, t.length, -1, -1, -1, out);
-        assertThat(out[599]).isEqualTo(599 * 65L);
-        assertThat(tt.probeRemoved()).isEqualTo(599 * 35L);
+        assertThat(out[t.length - 1] - out[0]).isBetween((t.length - 1) / 2L - 1, (t.length - 1) / 2L + 1);
+        assertThat(tt.probeRemoved()).isEqualTo(30L * (t.length - 1));
     }
 
     /** The gaps are cut to a common level, the longest first, until the time off the CPU is removed. */

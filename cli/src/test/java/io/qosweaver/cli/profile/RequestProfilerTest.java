@@ -43,7 +43,7 @@ class RequestProfilerTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.err()).contains("reference run without the agent")
                 .containsPattern("a request took [0-9.]+ ms of the application's CPU without the agent \\(the median of 2\\)")
-                .containsPattern("[0-9]+ ns more per join point are the probe's cost to the code around it")
+                .containsPattern("[0-9.]+ % of the rest is the application's own work, the other [0-9.]+ % the probe's cost")
                 .containsPattern("the profile's time is [0-9.]+x the application's own")
                 .contains("next: qosweaver pointcuts " + out);
         // the one profile left is the last recording: the warm-up and the measuring recordings are gone
@@ -52,12 +52,13 @@ class RequestProfilerTest {
         assertThat(s.joinPoints()).as("two requests of 2,000,000 iterations with two calls each")
                 .isGreaterThanOrEqualTo(8_000_000);
         Map<String, String> meta = s.meta();
-        long extra = Long.parseLong(meta.get(BinaryProfileFormat.PROBE_COST_EXTRA_NANOS));
-        assertThat(extra).isNotNegative();
+        double share = Double.parseDouble(meta.get(BinaryProfileFormat.WORK_SHARE));
+        assertThat(share).isGreaterThan(0).isLessThanOrEqualTo(1);
         assertThat(meta.get(BinaryProfileFormat.TIME_BASE)).startsWith("real: ");
-        assertThat(Long.parseLong(meta.get(BinaryProfileFormat.PROBE_REMOVED_NANOS)))
-                .as("at least the extra cost per join point after each thread's first")
-                .isGreaterThanOrEqualTo(extra * (s.joinPoints() - s.threads()));
+        assertThat(Long.parseLong(meta.get(BinaryProfileFormat.PROBE_REMOVED_NANOS))).isPositive();
+        long shareRemoved = Long.parseLong(meta.get(BinaryProfileFormat.WORK_SHARE_REMOVED_NANOS));
+        assertThat(shareRemoved).as("a share below 1 takes time out, a share of 1 none")
+                .matches(n -> share < 1 ? n > 0 : n == 0);
         assertThat(dir.resolve("work.qwp.reference.log")).exists();
         assertThat(Files.readString(dir.resolve("work.qwp.profiled.log"))).contains("profiling paused");
     }
@@ -109,12 +110,12 @@ class RequestProfilerTest {
     }
 
     @Test
-    void theExtraCostIsWhatTheEstimateLeftPerJoinPoint() {
-        // 100 ms without the agent, 500 ms profiled, 380 ms taken out by the estimate, 10 M join points: 2 ns
-        assertThat(RequestProfiler.Result.extra(100_000_000, 500_000_000, 380_000_000, 10_000_000)).isEqualTo(2);
-        assertThat(RequestProfiler.Result.extra(100_000_000, 450_000_000, 380_000_000, 10_000_000))
-                .as("the estimate took out too much already: nothing more").isZero();
-        assertThat(RequestProfiler.Result.extra(1, 2, 0, 0)).isZero();
+    void theWorkShareIsWhatTheEstimateLeftThatWasTheApplications() {
+        // 100 ms without the agent, 500 ms profiled, 380 ms taken out by the estimate: 100 of the 120 left
+        assertThat(RequestProfiler.Result.workSharePpm(100_000_000, 500_000_000, 380_000_000)).isEqualTo(833_333);
+        assertThat(RequestProfiler.Result.workSharePpm(100_000_000, 450_000_000, 380_000_000))
+                .as("the estimate took out too much already: keep everything").isEqualTo(1_000_000);
+        assertThat(RequestProfiler.Result.workSharePpm(0, 500, 0)).as("at least 1 ppm").isEqualTo(1);
         assertThat(RequestProfiler.median(new long[] {5, 1, 900})).isEqualTo(5);
         assertThat(RequestProfiler.median(new long[] {4, 2})).isEqualTo(3);
         var r = new RequestProfiler.Result(100, 500, 300, 10, 10, 400, 250);
