@@ -71,6 +71,16 @@ public final class Scheduler {
         return s;
     }
 
+    /**
+     * Validates {@code config} as {@link #install(SchedulerConfig)} would, and changes nothing: a
+     * policy swap checks the new policy before it unweaves the old one.
+     *
+     * @throws PolicyConfigException naming the offending key
+     */
+    public static void validate(SchedulerConfig config) {
+        build(config, Ticker.system());
+    }
+
     /** Validates a configuration and builds its controller; changes nothing global. */
     static Controller build(SchedulerConfig config, Ticker ticker) {
         if (config == null || config.policy() == null) {

@@ -5,13 +5,16 @@ import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import com.sun.net.httpserver.HttpHandler;
 import io.qosweaver.agent.bootstrap.CallProbe;
 import io.qosweaver.agent.control.ControlServer;
+import io.qosweaver.agent.control.LocalControl;
 import io.qosweaver.agent.control.Routes;
+import io.qosweaver.platform.ControlSockets;
 import io.qosweaver.agent.control.Switch;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.agent.unit.callprobe.CallProbeUnit;
 import io.qosweaver.agent.unit.callprobe.SignatureTable;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -57,6 +60,45 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
         return current;
     }
 
+    /** The local control socket of a profiling JVM ({@code qosweaver ctl PID profile start}); one per JVM. */
+    private static LocalControl control;
+
+    static final String COMMANDS = "commands of a profiling agent: status | profile start | profile stop | profile status";
+
+    /** What {@code qosweaver ctl} may ask of a profiling agent. */
+    static LocalControl.Reply command(List<String> words) {
+        List<String> w = !words.isEmpty() && words.get(0).equals("--json") ? words.subList(1, words.size()) : words;
+        ProfilingSession p = current;
+        if (p == null) {
+            return LocalControl.Reply.error("no profiling session");
+        }
+        String what = w.size() == 1 && (w.get(0).equals("status") || w.get(0).equals("help")) ? w.get(0)
+                : w.size() == 2 && w.get(0).equals("profile") ? w.get(1) : "";
+        return switch (what) {
+            case "status" -> LocalControl.Reply.ok(p.status());
+            case "start" -> LocalControl.Reply.ok(p.start());
+            case "stop" -> LocalControl.Reply.ok(p.stop());
+            case "help" -> LocalControl.Reply.ok(COMMANDS);
+            default -> LocalControl.Reply.error((w.isEmpty() ? "no command" : "'" + String.join(" ", w) + "' is not a"
+                    + " command here") + "; " + COMMANDS + " (swap, set and unweave need the agent started with a"
+                    + " policy)");
+        };
+    }
+
+    private static void startControl(AgentLog log) {
+        if (control != null) {
+            return;
+        }
+        try {
+            long pid = ProcessHandle.current().pid();
+            control = LocalControl.start(ControlSockets.directory(), pid, ProfilingSession::command, log);
+            Runtime.getRuntime().addShutdownHook(new Thread(control::close, "qosweaver-ctl-close"));
+            log.info("control socket " + control.socket() + " (qosweaver ctl " + pid + " profile start|stop)");
+        } catch (IOException | RuntimeException e) {
+            log.warn("control socket not started (qosweaver ctl will not reach this JVM): " + e.getMessage());
+        }
+    }
+
     /** Weaves the probe, registers the MXBean and the shutdown hook, and starts unless paused. */
     public static synchronized ProfilingSession start(ProfilingArgs args, Instrumentation inst, AgentLog log) {
         ProfilingSession old = current;
@@ -74,6 +116,7 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
         Runtime.getRuntime().addShutdownHook(p.shutdownHook);
         p.registerMBean();
         current = p;
+        startControl(log);
         if (args.paused()) {
             log.info("profiling paused: include " + String.join("+", args.include()) + ", " + p.woven()
                     + "; start it over JMX (" + OBJECT_NAME + " start())"

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code policy=FILE[,metricsPort=N][,failOpen=true][,matchCheckSeconds=N][,intervals=true][,debug=true]}:
+ * {@code policy=FILE[,metricsPort=N][,failOpen=true][,matchCheckSeconds=N][,intervals=true][,control=false][,debug=true]}:
  * comma-separated key=value, as the JVM hands them to premain.
  *
  * @param metricsPort -1: no endpoint; 0: pick a free port and print it
@@ -16,12 +16,13 @@ import java.util.Map;
  * @param matchCheckSeconds null when not given, so the file's value (default 30) applies
  * @param intervals measure control-point intervals from the start (costs every control point a
  *     clock read; also switchable at run time over HTTP)
+ * @param control open the local control socket ({@code qosweaver ctl}); on by default
  */
 public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer matchCheckSeconds, boolean intervals,
-                        boolean debug) {
+                        boolean control, boolean debug) {
 
     public AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer matchCheckSeconds, boolean debug) {
-        this(policy, metricsPort, failOpen, matchCheckSeconds, false, debug);
+        this(policy, metricsPort, failOpen, matchCheckSeconds, false, true, debug);
     }
 
     public static AgentArgs parse(String args) {
@@ -67,13 +68,16 @@ public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer 
         }
         String i = kv.remove("intervals");
         boolean intervals = i != null && parseBool("intervals", i);
+        String ctl = kv.remove("control");
+        boolean control = ctl == null || parseBool("control", ctl);
         String d = kv.remove("debug");
         boolean debug = d != null && parseBool("debug", d);
-        return new AgentArgs(Path.of(policy), port, failOpen, check, intervals, debug);
+        return new AgentArgs(Path.of(policy), port, failOpen, check, intervals, control, debug);
     }
 
     /** The keys, in the order the usage line gives them. */
-    static final List<String> KNOWN = List.of("policy", "metricsPort", "failOpen", "matchCheckSeconds", "intervals", "debug");
+    static final List<String> KNOWN = List.of("policy", "metricsPort", "failOpen", "matchCheckSeconds", "intervals", "control",
+            "debug");
 
     /**
      * Names every unknown key (checked before anything is missing, so that a misspelt

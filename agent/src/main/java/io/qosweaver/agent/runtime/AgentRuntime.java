@@ -12,7 +12,11 @@ import io.qosweaver.model.policy.PolicyFileException;
 import io.qosweaver.agent.profiling.ProfilingSession;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
+import io.qosweaver.agent.control.LocalControl;
+import io.qosweaver.platform.ControlSockets;
+import io.qosweaver.scheduler.SchedulerConfig;
 import io.qosweaver.scheduler.spi.PolicyConfigException;
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -32,13 +36,20 @@ public final class AgentRuntime {
     private static volatile AgentRuntime current;
 
     private final AgentLog log;
-    private final String policyFile;
+    private final Instrumentation inst;
+    private volatile String policyFile;
+    /** The policy in force (null when the file given at start was broken and failOpen let it go). */
+    private volatile PolicyFile policy;
+    /** Policy parameters changed by {@code ctl set} since the file was read; cleared by a swap. */
+    private final Map<String, String> overrides = new LinkedHashMap<>();
     private volatile Weaving weaving;
     private volatile boolean unscheduled;
     private volatile ControlServer metrics;
+    private volatile LocalControl control;
 
-    private AgentRuntime(AgentLog log, String policyFile) {
+    private AgentRuntime(AgentLog log, Instrumentation inst, String policyFile) {
         this.log = log;
+        this.inst = inst;
         this.policyFile = policyFile;
     }
 
@@ -57,7 +68,7 @@ public final class AgentRuntime {
 
     public static AgentRuntime start(AgentArgs args, Instrumentation inst, AgentLog log) {
         Path path = args.policy();
-        AgentRuntime rt = new AgentRuntime(log, path.toString());
+        AgentRuntime rt = new AgentRuntime(log, inst, path.toString());
         current = rt;
         boolean failOpen = args.failOpen() != null ? args.failOpen() : PolicyFile.declaresFailOpen(path);
         PolicyFile policy;
@@ -76,8 +87,10 @@ public final class AgentRuntime {
                     + " the application starts UNSCHEDULED");
             rt.unscheduled = true;
             rt.startMetrics(args.metricsPort());
+            rt.startControl(args.control());
             return rt;
         }
+        rt.policy = policy;
         try {
             rt.weaving = PolicyWeaving.install(inst, policy, log);
         } catch (RuntimeException | LinkageError e) {
@@ -85,6 +98,7 @@ public final class AgentRuntime {
             log.loud("weaving failed (" + e + "); the application starts UNSCHEDULED");
             rt.unscheduled = true;
             rt.startMetrics(args.metricsPort());
+            rt.startControl(args.control());
             return rt;
         }
         log.info("agent started: policy " + path + ", " + policy.taskClasses().size() + " task classes, "
@@ -96,6 +110,7 @@ public final class AgentRuntime {
             log.info("measuring control-point intervals (every control point reads the clock)");
         }
         rt.startMetrics(args.metricsPort());
+        rt.startControl(args.control());
         rt.warnMissingTypes(policy);
         int check = args.matchCheckSeconds() != null ? args.matchCheckSeconds() : policy.matchCheckSeconds();
         rt.scheduleMatchCheck(check);
@@ -135,12 +150,147 @@ public final class AgentRuntime {
         return policyFile;
     }
 
-    /** Unweaves every class and uninstalls the scheduler (the first half of a policy swap). */
+    /** The policy in force, or null (unwoven, or a broken file at start under failOpen). */
+    public PolicyFile policy() {
+        return policy;
+    }
+
+    /** Policy parameters set at run time over the file's, in the order set. */
+    public synchronized Map<String, String> overrides() {
+        return new LinkedHashMap<>(overrides);
+    }
+
+    /**
+     * Unweaves every class and uninstalls the scheduler, releasing every thread it held; the
+     * control socket stays, so that a policy can be swapped in again.
+     */
     public synchronized boolean unweave() {
         Weaving w = weaving;
         weaving = null;
+        policy = null;
+        overrides.clear();
         SchedulerGateway.uninstall();
-        return w == null || w.reset();
+        unscheduled = true;
+        boolean reset = w == null || w.reset();
+        log.info("unwoven: every woven class retransformed to its original bytes" + (reset ? "" : " (INCOMPLETE: the"
+                + " JVM refused some classes)") + "; the scheduler is uninstalled");
+        return reset;
+    }
+
+    /**
+     * Replaces the policy in force with the file at {@code path}, all or nothing: the file is
+     * parsed and its scheduler configuration validated before anything changes; then the old hooks
+     * are unwoven, the new ones woven, and the new scheduler installed, which releases every thread
+     * the old one held. If weaving the new file fails, the old policy is woven again.
+     *
+     * @return what was done, one line
+     * @throws PolicyFileException the file is broken (nothing changed)
+     * @throws IllegalStateException weaving failed (the old policy runs again, or nothing if that failed too)
+     */
+    public synchronized String swap(Path path) throws PolicyFileException {
+        PolicyFile next = PolicyFile.load(path);
+        SchedulerConfig config = SchedulerGateway.configOf(next);
+        try {
+            SchedulerGateway.validate(config);
+        } catch (PolicyConfigException e) {
+            throw next.configError(e.key(), e.getMessage());
+        }
+        PolicyFile old = policy;
+        Weaving oldWeaving = weaving;
+        long started = System.nanoTime();
+        if (oldWeaving != null) {
+            oldWeaving.reset();
+        }
+        Weaving woven;
+        try {
+            woven = PolicyWeaving.install(inst, next, log);
+        } catch (RuntimeException | LinkageError e) {
+            weaving = null;
+            String back = "; nothing is woven now";
+            if (old != null && oldWeaving != null) {
+                try {
+                    weaving = PolicyWeaving.install(inst, old, log);
+                    back = "; the old policy " + policyFile + " is woven again";
+                } catch (RuntimeException | LinkageError again) {
+                    SchedulerGateway.uninstall();
+                    policy = null;
+                    unscheduled = true;
+                    back = "; weaving the old policy again failed too (" + again + "): the application runs UNSCHEDULED";
+                }
+            }
+            log.loud("policy swap to " + path + " failed while weaving (" + e + ")" + back);
+            throw new IllegalStateException("weaving " + path + " failed (" + e + ")" + back, e);
+        }
+        SchedulerGateway.install(config);
+        weaving = woven;
+        policy = next;
+        policyFile = path.toString();
+        overrides.clear();
+        unscheduled = false;
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        String done = "swapped to " + path + " (policy " + next.policyName() + ", " + next.taskClasses().size()
+                + " task classes, " + next.controlPoints().size() + " control-point pointcuts) in " + ms + " ms; "
+                + woven.stats().classesWoven() + " classes woven";
+        log.info(done);
+        scheduleMatchCheck(next.matchCheckSeconds());
+        return done;
+    }
+
+    /**
+     * Changes policy parameters without weaving: the scheduler is re-created with the file's
+     * parameters and every one set so far, and replaces the current one (threads it held are
+     * released; tasks already running finish unmanaged, as after a swap).
+     *
+     * @param changes parameter names (with or without {@code policy.}) and their new values
+     * @throws IllegalArgumentException a bad name or value (nothing changed)
+     * @throws IllegalStateException no policy is in force
+     */
+    public synchronized String set(Map<String, String> changes) {
+        PolicyFile p = policy;
+        if (p == null || weaving == null) {
+            throw new IllegalStateException("no policy is in force (unwoven, or a broken file at start): swap one in first");
+        }
+        Map<String, String> params = new LinkedHashMap<>(p.policyParameters());
+        params.putAll(overrides);
+        Map<String, String> clean = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : changes.entrySet()) {
+            String key = e.getKey().startsWith("policy.") ? e.getKey().substring("policy.".length()) : e.getKey();
+            if (key.isEmpty() || key.equals("name")) {
+                throw new IllegalArgumentException("'" + e.getKey() + "': set changes a parameter of the policy in force"
+                        + " (e.g. policy.lowLimit=2); to change the policy itself, swap a file");
+            }
+            clean.put(key, e.getValue());
+        }
+        params.putAll(clean);
+        SchedulerConfig current = SchedulerGateway.configOf(p);
+        SchedulerConfig config = new SchedulerConfig(current.taskClasses(),
+                new SchedulerConfig.PolicySpec(p.policyName(), params));
+        try {
+            SchedulerGateway.validate(config);
+        } catch (PolicyConfigException e) {
+            throw new IllegalArgumentException("policy." + e.key() + ": " + e.getMessage() + " (policy " + p.policyName()
+                    + " of " + policyFile + "; nothing changed)");
+        }
+        SchedulerGateway.install(config);
+        overrides.putAll(clean);
+        String done = "set " + clean + " on policy " + p.policyName() + " (the scheduler was re-created; tasks already"
+                + " running finish unmanaged)";
+        log.info(done);
+        return done;
+    }
+
+    private void startControl(boolean on) {
+        if (!on) {
+            return;
+        }
+        try {
+            control = LocalControl.start(ControlSockets.directory(), ProcessHandle.current().pid(),
+                    new RuntimeCommands(this), log);
+            log.info("control socket " + control.socket() + " (qosweaver ctl " + ProcessHandle.current().pid() + ")");
+            Runtime.getRuntime().addShutdownHook(new Thread(control::close, "qosweaver-ctl-close"));
+        } catch (IOException | RuntimeException e) {
+            log.warn("control socket not started (qosweaver ctl will not reach this JVM): " + e.getMessage());
+        }
     }
 
     private void startMetrics(int port) {

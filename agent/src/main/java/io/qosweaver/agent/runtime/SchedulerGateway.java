@@ -31,6 +31,17 @@ final class SchedulerGateway {
         Scheduler.install(config);
     }
 
+    /** Checks a configuration as {@link #install} would; changes nothing. */
+    static void validate(SchedulerConfig config) {
+        Scheduler.validate(config);
+    }
+
+    /** The installed scheduler's counters, or null when none is installed. */
+    static io.qosweaver.scheduler.stats.SchedulerStats stats() {
+        Scheduler s = Scheduler.current();
+        return s == null ? null : s.stats();
+    }
+
     static void uninstall() {
         try {
             Scheduler.uninstall();

@@ -13,6 +13,9 @@ import java.lang.instrument.Instrumentation;
  * types. This class itself links none.
  */
 public final class AgentStarter {
+    /** A scheduling agent runs in this JVM: a second start (attach, or -javaagent twice) is refused. */
+    private static final java.util.concurrent.atomic.AtomicBoolean SCHEDULING = new java.util.concurrent.atomic.AtomicBoolean();
+
     private AgentStarter() {}
 
     /**
@@ -72,6 +75,12 @@ public final class AgentStarter {
         if (args.debug()) {
             log = AgentLog.stderr(true);
         }
+        if (!SCHEDULING.compareAndSet(false, true)) {
+            String m = "the QoSWeaver agent already runs in this JVM; change its policy with qosweaver ctl "
+                    + ProcessHandle.current().pid() + " swap FILE";
+            log.error(m);
+            throw new IllegalStateException("[qosweaver] " + m);
+        }
         try {
             BootstrapInjector.inject(inst, log);
         } catch (Exception | LinkageError e) {
@@ -83,6 +92,7 @@ public final class AgentStarter {
         try {
             AgentRuntime.start(args, inst, log);
         } catch (AgentRuntime.PolicyStartupException e) {
+            SCHEDULING.set(false); // nothing runs: a corrected file may be attached
             throw e;
         } catch (RuntimeException | LinkageError e) {
             log.loud("internal error while starting (" + e + "); the application starts UNSCHEDULED");

@@ -38,7 +38,7 @@ class AgentArgsTest {
     void rejectsBadArguments() {
         assertThatThrownBy(() -> AgentArgs.parse(null)).hasMessageContaining("missing agent argument policy=FILE");
         assertThatThrownBy(() -> AgentArgs.parse("policy=p,port=1")).hasMessageContaining("unknown agent argument 'port'")
-                .hasMessageContaining("known: policy, metricsPort, failOpen, matchCheckSeconds, intervals, debug");
+                .hasMessageContaining("known: policy, metricsPort, failOpen, matchCheckSeconds, intervals, control, debug");
         assertThatThrownBy(() -> AgentArgs.parse("policy=p,metricsPort=x")).hasMessageContaining("metricsPort=x");
         assertThatThrownBy(() -> AgentArgs.parse("policy=p,failOpen")).hasMessageContaining("not key=value");
         assertThatThrownBy(() -> AgentArgs.parse("policy=p,intervals=yes")).hasMessageContaining("intervals=yes")

@@ -1,5 +1,6 @@
 package io.qosweaver.cli.profile;
 
+import io.qosweaver.cli.CliRun;
 import io.qosweaver.cli.pointcuts.PointcutsCommand;
 
 import static org.assertj.core.api.Assertions.assertThat;

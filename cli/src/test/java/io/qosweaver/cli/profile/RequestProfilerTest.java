@@ -1,5 +1,6 @@
 package io.qosweaver.cli.profile;
 
+import io.qosweaver.cli.CliRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qosweaver.pointcuts.BinaryProfileFormat;

@@ -1,4 +1,4 @@
-package io.qosweaver.cli.profile;
+package io.qosweaver.cli;
 
 import io.qosweaver.cli.Main;
 import java.io.ByteArrayOutputStream;
@@ -6,9 +6,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** The {@code qosweaver} command run in this JVM, its exit status and what it printed. */
-record CliRun(int exit, String out, String err) {
+public record CliRun(int exit, String out, String err) {
 
-    static CliRun of(String... args) {
+    public static CliRun of(String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();

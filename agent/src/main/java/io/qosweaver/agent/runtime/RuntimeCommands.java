@@ -1,0 +1,216 @@
+package io.qosweaver.agent.runtime;
+
+import io.qosweaver.agent.control.LocalControl;
+import io.qosweaver.agent.weaving.Weaving;
+import io.qosweaver.agent.weaving.WeavingStats;
+import io.qosweaver.model.policy.PolicyFile;
+import io.qosweaver.model.policy.PolicyFileException;
+import io.qosweaver.scheduler.stats.SchedulerStats;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The commands of {@code qosweaver ctl PID}: {@code status}, {@code swap FILE}, {@code set
+ * KEY=VALUE...}, {@code unweave}; {@code --json} first for a JSON answer. Runs on the local
+ * control's one commands thread, so two commands never weave at once.
+ */
+final class RuntimeCommands implements LocalControl.Handler {
+    static final String USAGE = "commands: status | swap FILE | set policy.KEY=VALUE ... | unweave (--json first for JSON)";
+
+    private final AgentRuntime runtime;
+
+    RuntimeCommands(AgentRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    @Override
+    public LocalControl.Reply handle(List<String> words) {
+        boolean json = !words.isEmpty() && words.get(0).equals("--json");
+        List<String> w = json ? words.subList(1, words.size()) : words;
+        if (w.isEmpty()) {
+            return LocalControl.Reply.error("no command; " + USAGE);
+        }
+        String cmd = w.get(0);
+        List<String> args = w.subList(1, w.size());
+        try {
+            switch (cmd) {
+                case "status":
+                    if (!args.isEmpty()) {
+                        return LocalControl.Reply.error("status takes no argument");
+                    }
+                    return LocalControl.Reply.ok(json ? statusJson() : statusText());
+                case "swap":
+                    if (args.size() != 1) {
+                        return LocalControl.Reply.error("swap takes one policy file, the path as the JVM sees it");
+                    }
+                    Path file = Path.of(args.get(0));
+                    if (!file.isAbsolute()) {
+                        return LocalControl.Reply.error("swap " + file + ": the path must be absolute (the JVM's working"
+                                + " directory is not the caller's)");
+                    }
+                    if (!Files.isReadable(file)) {
+                        return LocalControl.Reply.error("swap " + file + ": no such readable file; the policy in force"
+                                + " is unchanged");
+                    }
+                    return done(json, runtime.swap(file));
+                case "set":
+                    if (args.isEmpty()) {
+                        return LocalControl.Reply.error("set takes policy.KEY=VALUE pairs, e.g. set policy.lowLimit=2");
+                    }
+                    Map<String, String> changes = new LinkedHashMap<>();
+                    for (String a : args) {
+                        int eq = a.indexOf('=');
+                        if (eq <= 0 || eq == a.length() - 1) {
+                            return LocalControl.Reply.error("set: '" + a + "' is not KEY=VALUE (e.g. policy.lowLimit=2)");
+                        }
+                        changes.put(a.substring(0, eq), a.substring(eq + 1));
+                    }
+                    return done(json, runtime.set(changes));
+                case "unweave":
+                    if (!args.isEmpty()) {
+                        return LocalControl.Reply.error("unweave takes no argument");
+                    }
+                    boolean complete = runtime.unweave();
+                    String text = complete ? "unwoven: every woven class is back to its original bytes; the scheduler is"
+                            + " uninstalled (swap a policy file in to schedule again)"
+                            : "unwoven, but the JVM refused to retransform some classes (see the JVM's output)";
+                    return complete ? done(json, text) : LocalControl.Reply.error(text);
+                case "help":
+                    return LocalControl.Reply.ok(USAGE);
+                case "profile":
+                    return LocalControl.Reply.error("this JVM's agent schedules; profiling is the agent started in its"
+                            + " profiling mode (qosweaver profile, or qosweaver attach PID --profile FILE --include PKG)");
+                default:
+                    return LocalControl.Reply.error("unknown command '" + cmd + "'; " + USAGE);
+            }
+        } catch (PolicyFileException e) {
+            return LocalControl.Reply.error("policy " + e.getMessage() + "; the policy in force is unchanged");
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return LocalControl.Reply.error(e.getMessage());
+        }
+    }
+
+    private static LocalControl.Reply done(boolean json, String text) {
+        return LocalControl.Reply.ok(json ? "{\"ok\":true,\"message\":" + quote(text) + "}" : text);
+    }
+
+    String statusText() {
+        StringBuilder b = new StringBuilder();
+        PolicyFile p = runtime.policy();
+        Weaving w = runtime.weaving();
+        b.append("pid ").append(ProcessHandle.current().pid()).append('\n');
+        if (p == null || w == null) {
+            b.append("policy: none in force (").append(runtime.unscheduled() ? "unscheduled" : "unwoven")
+                    .append("; last file ").append(runtime.policyFile()).append(")\n");
+            return b.toString();
+        }
+        b.append("policy file: ").append(runtime.policyFile()).append('\n');
+        b.append("policy: ").append(p.policyName()).append(' ').append(parameters(p)).append('\n');
+        b.append("task classes:");
+        for (PolicyFile.TaskClassDef t : p.taskClasses()) {
+            b.append(' ').append(t.name());
+        }
+        b.append('\n');
+        WeavingStats s = w.stats();
+        b.append("woven: ").append(s.classesWoven()).append(" classes (").append(s.retransformed())
+                .append(" retransformed), ").append(s.errors()).append(" errors\n");
+        for (WeavingStats.PointcutStats pc : s.pointcuts()) {
+            b.append("  ").append(pc.kind()).append(' ').append(pc.location()).append(": ").append(pc.joinPoints())
+                    .append(" join points\n");
+        }
+        SchedulerStats st = SchedulerGateway.stats();
+        if (st != null) {
+            b.append("scheduler: ").append(st.controlPoints()).append(" control points, ").append(st.suspensions())
+                    .append(" suspensions, ").append(st.suspendedThreads()).append(" threads suspended now, running ")
+                    .append(st.runningThreads()).append('\n');
+        }
+        return b.toString();
+    }
+
+    private Map<String, String> parameters(PolicyFile p) {
+        Map<String, String> m = new LinkedHashMap<>(p.policyParameters());
+        m.putAll(runtime.overrides());
+        return m;
+    }
+
+    String statusJson() {
+        StringBuilder b = new StringBuilder("{");
+        PolicyFile p = runtime.policy();
+        Weaving w = runtime.weaving();
+        b.append("\"pid\":").append(ProcessHandle.current().pid());
+        b.append(",\"policyFile\":").append(quote(runtime.policyFile()));
+        b.append(",\"inForce\":").append(p != null && w != null);
+        if (p != null && w != null) {
+            b.append(",\"policy\":").append(quote(p.policyName()));
+            b.append(",\"parameters\":{");
+            String sep = "";
+            for (Map.Entry<String, String> e : parameters(p).entrySet()) {
+                b.append(sep).append(quote(e.getKey())).append(':').append(quote(e.getValue()));
+                sep = ",";
+            }
+            b.append("},\"overrides\":{");
+            sep = "";
+            for (Map.Entry<String, String> e : runtime.overrides().entrySet()) {
+                b.append(sep).append(quote(e.getKey())).append(':').append(quote(e.getValue()));
+                sep = ",";
+            }
+            b.append("},\"taskClasses\":[");
+            sep = "";
+            for (PolicyFile.TaskClassDef t : p.taskClasses()) {
+                b.append(sep).append(quote(t.name()));
+                sep = ",";
+            }
+            WeavingStats s = w.stats();
+            b.append("],\"classesWoven\":").append(s.classesWoven()).append(",\"weaveErrors\":").append(s.errors());
+            b.append(",\"pointcuts\":[");
+            sep = "";
+            for (WeavingStats.PointcutStats pc : s.pointcuts()) {
+                b.append(sep).append("{\"kind\":").append(quote(pc.kind())).append(",\"location\":")
+                        .append(quote(pc.location())).append(",\"joinPoints\":").append(pc.joinPoints()).append('}');
+                sep = ",";
+            }
+            b.append(']');
+            SchedulerStats st = SchedulerGateway.stats();
+            if (st != null) {
+                b.append(",\"scheduler\":{\"controlPoints\":").append(st.controlPoints()).append(",\"suspensions\":")
+                        .append(st.suspensions()).append(",\"suspendedThreads\":").append(st.suspendedThreads())
+                        .append(",\"runningThreads\":{");
+                sep = "";
+                for (Map.Entry<String, Integer> e : st.runningThreads().entrySet()) {
+                    b.append(sep).append(quote(e.getKey())).append(':').append(e.getValue());
+                    sep = ",";
+                }
+                b.append("}}");
+            }
+        }
+        return b.append('}').toString();
+    }
+
+    static String quote(String s) {
+        if (s == null) {
+            return "null";
+        }
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+}

@@ -1,0 +1,88 @@
+package io.qosweaver.cli.ctl;
+
+import io.qosweaver.platform.ControlSockets;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.io.ByteArrayOutputStream;
+
+/** One request to a JVM's local control socket, and its answer. */
+final class CtlClient {
+    private CtlClient() {}
+
+    /** The agent's answer: ok or not, and its text. */
+    record Reply(boolean ok, String text) {}
+
+    /** Why a JVM cannot be reached; the message is the one line the user sees. */
+    static final class Unreachable extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Unreachable(String message) {
+            super(message);
+        }
+    }
+
+    static Path socket(long pid) throws IOException {
+        return ControlSockets.socketOf(ControlSockets.directory(), pid);
+    }
+
+    /** Whether a JVM with this pid answers on its control socket (whatever it answers). */
+    static boolean reachable(long pid) {
+        try {
+            send(pid, "help");
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Sends one request line and reads the answer.
+     *
+     * @throws Unreachable no such process, a process without the agent's socket, a stale socket
+     */
+    static Reply send(long pid, String line) throws IOException {
+        Path socket = socket(pid);
+        boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        if (!alive) {
+            throw new Unreachable("no process with pid " + pid);
+        }
+        if (!Files.exists(socket)) {
+            throw new Unreachable("process " + pid + " runs no QoSWeaver agent with a control socket (" + socket
+                    + " is missing): attach one with qosweaver attach " + pid + " --policy FILE, or it is another"
+                    + " user's, or its agent was started with control=false");
+        }
+        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            try {
+                ch.connect(UnixDomainSocketAddress.of(socket));
+            } catch (IOException e) {
+                throw new Unreachable("cannot connect to " + socket + " (" + e.getMessage() + "): process " + pid
+                        + " is not a JVM running the agent any more, or the socket is another user's");
+            }
+            ByteBuffer out = StandardCharsets.UTF_8.encode(line + "\n");
+            while (out.hasRemaining()) {
+                ch.write(out);
+            }
+            ch.shutdownOutput();
+            ByteArrayOutputStream in = new ByteArrayOutputStream();
+            ByteBuffer buf = ByteBuffer.allocate(8192);
+            while (ch.read(buf) >= 0) {
+                in.write(buf.array(), 0, buf.position());
+                buf.clear();
+            }
+            String text = in.toString(StandardCharsets.UTF_8);
+            int nl = text.indexOf('\n');
+            String first = nl < 0 ? text : text.substring(0, nl);
+            String rest = nl < 0 ? "" : text.substring(nl + 1);
+            if (!first.equals("ok") && !first.equals("error")) {
+                throw new IOException("unexpected answer from " + socket + ": " + text.strip());
+            }
+            return new Reply(first.equals("ok"), rest);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.qosweaver.cli.ctl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qosweaver.cli.CliRun;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code qosweaver attach} and {@code qosweaver ctl} end to end, with the real agent jar, on a small
+ * HTTP service of the test sources started without any agent.
+ */
+class AttachAndCtlTest {
+    private static final String LOW = """
+            taskClasses:
+              - name: work
+                entry: execution(long demo.workserver.WorkServer.work(int))
+                importance: low
+            controlPoints:
+              - call(long demo.workserver.WorkServer.step(int)) && withincode(long demo.workserver.WorkServer.work(int))
+            policy:
+              name: importance
+              lowLimit: 1
+            """;
+
+    @TempDir
+    Path dir;
+    private Process app;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @AfterEach
+    void stop() throws Exception {
+        if (app != null) {
+            app.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+        }
+    }
+
+    private int startApp() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path classes = Path.of(demo.workserver.WorkServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:off",
+                "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+EnableDynamicAgentLoading", "-cp", classes.toString(),
+                "demo.workserver.WorkServer", Integer.toString(port))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("app.log").toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                get(port);
+                return port;
+            } catch (java.io.IOException e) {
+                assertThat(System.nanoTime()).as("the app answers within 30 s").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private void get(int port) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+    }
+
+    private Path policy(String name, String text) throws Exception {
+        return Files.writeString(dir.resolve(name), text);
+    }
+
+    private String pid() {
+        return Long.toString(app.pid());
+    }
+
+    @Test
+    void attachWeavesARunningJvmAndCtlSwapsSetsAndUnweaves() throws Exception {
+        int port = startApp();
+        get(port); // the methods to weave are loaded and compiled before the agent arrives
+        CliRun attach = CliRun.of("attach", pid(), "--policy", policy("low.yaml", LOW).toString());
+        assertThat(attach.exit()).as(attach.err()).isZero();
+        assertThat(attach.out()).contains("policy: importance {lowLimit=1}").contains("task classes: work");
+
+        get(port);
+        CliRun status = CliRun.of("ctl", pid(), "status");
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(status.out()).containsPattern("entry [^\\n]*low.yaml:2: 1 join points")
+                .containsPattern("controlPoint [^\\n]*: 1 join points")
+                .containsPattern("scheduler: [1-9][0-9]* control points");
+
+        CliRun again = CliRun.of("attach", pid(), "--policy", dir.resolve("low.yaml").toString());
+        assertThat(again.exit()).isEqualTo(1);
+        assertThat(again.err()).contains("already runs the QoSWeaver agent; change its policy with qosweaver ctl " + pid()
+                + " swap");
+
+        // a broken file: refused with its line, the policy in force unchanged
+        Path broken = policy("broken.yaml", LOW.replace("lowLimit: 1", "lowLimit: many"));
+        CliRun refused = CliRun.of("ctl", pid(), "swap", broken.toString());
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("broken.yaml:").contains("lowLimit").contains("the policy in force is unchanged");
+        assertThat(CliRun.of("ctl", pid(), "status").out()).contains("policy: importance {lowLimit=1}");
+
+        Path admission = policy("admission.yaml", LOW.replace("name: importance", "name: admission"));
+        CliRun swapped = CliRun.of("ctl", pid(), "swap", admission.toString());
+        assertThat(swapped.exit()).as(swapped.err()).isZero();
+        assertThat(swapped.out()).contains("swapped to " + admission).contains("policy admission");
+        get(port);
+        CliRun json = CliRun.of("ctl", pid(), "status", "--json");
+        assertThat(json.out()).contains("\"policy\":\"admission\"").contains("\"policyFile\":\"" + admission + "\"")
+                .contains("\"inForce\":true");
+
+        CliRun set = CliRun.of("ctl", pid(), "set", "policy.lowLimit=2");
+        assertThat(set.exit()).as(set.err()).isZero();
+        assertThat(CliRun.of("ctl", pid(), "status").out()).contains("policy: admission {lowLimit=2}");
+        CliRun badSet = CliRun.of("ctl", pid(), "set", "policy.lowLimit=-3");
+        assertThat(badSet.exit()).isEqualTo(1);
+        assertThat(badSet.err()).contains("policy.lowLimit").contains("nothing changed");
+        CliRun notPair = CliRun.of("ctl", pid(), "set", "lowLimit");
+        assertThat(notPair.exit()).isEqualTo(1);
+        assertThat(notPair.err()).contains("'lowLimit' is not KEY=VALUE");
+
+        CliRun unweave = CliRun.of("ctl", pid(), "unweave");
+        assertThat(unweave.exit()).as(unweave.err()).isZero();
+        assertThat(unweave.out()).contains("every woven class is back to its original bytes");
+        get(port); // the application runs on, unscheduled
+        assertThat(CliRun.of("ctl", pid(), "status").out()).contains("policy: none in force");
+        assertThat(CliRun.of("ctl", pid(), "set", "policy.lowLimit=1").err()).contains("no policy is in force");
+
+        // and a policy can be swapped in again after an unweave
+        CliRun back = CliRun.of("ctl", pid(), "swap", dir.resolve("low.yaml").toString());
+        assertThat(back.exit()).as(back.err()).isZero();
+        get(port);
+        assertThat(CliRun.of("ctl", pid(), "status").out()).contains("policy: importance {lowLimit=1}")
+                .containsPattern("controlPoint [^\\n]*: 1 join points");
+        assertThat(app.isAlive()).isTrue();
+    }
+
+    @Test
+    void badTargetsAndFilesAreOneLineEach() throws Exception {
+        Path ok = policy("low.yaml", LOW);
+        long dead = new ProcessBuilder("true").start().onExit().get().pid();
+        CliRun noProcess = CliRun.of("ctl", Long.toString(dead), "status");
+        assertThat(noProcess.exit()).isEqualTo(1);
+        assertThat(noProcess.err().strip()).isEqualTo("qosweaver ctl: no process with pid " + dead);
+        CliRun attachDead = CliRun.of("attach", Long.toString(dead), "--policy", ok.toString());
+        assertThat(attachDead.exit()).isEqualTo(1);
+        assertThat(attachDead.err().strip()).isEqualTo("qosweaver attach: no process with pid " + dead);
+
+        startApp();
+        CliRun noAgent = CliRun.of("ctl", pid(), "status");
+        assertThat(noAgent.exit()).isEqualTo(1);
+        assertThat(noAgent.err()).contains("process " + pid() + " runs no QoSWeaver agent with a control socket")
+                .contains("qosweaver attach " + pid() + " --policy FILE");
+
+        Path broken = policy("broken.yaml", LOW.replace("name: importance", "name: fastest"));
+        CliRun refused = CliRun.of("attach", pid(), "--policy", broken.toString());
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("broken.yaml:").contains("fastest").contains("nothing was attached");
+        CliRun missing = CliRun.of("attach", pid(), "--policy", dir.resolve("nope.yaml").toString());
+        assertThat(missing.exit()).isEqualTo(2);
+        assertThat(missing.err()).contains("nope.yaml");
+        assertThat(CliRun.of("ctl", pid(), "status").exit()).as("still no agent in the app").isEqualTo(1);
+
+        CliRun unknown = CliRun.of("ctl", Long.toString(ProcessHandle.current().pid()), "frobnicate");
+        assertThat(unknown.exit()).isEqualTo(1);
+        CliRun swapMissing = CliRun.of("ctl", pid(), "swap", dir.resolve("nope.yaml").toString());
+        assertThat(swapMissing.exit()).isEqualTo(2);
+        assertThat(swapMissing.err()).contains("no such readable file; nothing sent");
+        assertThat(app.isAlive()).isTrue();
+    }
+
+    @Test
+    void attachInProfilingModeIsDrivenByCtl() throws Exception {
+        int port = startApp();
+        get(port);
+        Path out = dir.resolve("work.qwp");
+        CliRun attach = CliRun.of("attach", pid(), "--profile", out.toString(), "--include", "demo.workserver");
+        assertThat(attach.exit()).as(attach.err()).isZero();
+        assertThat(attach.out()).contains("paused");
+        assertThat(CliRun.of("ctl", pid(), "profile", "start").exit()).isZero();
+        get(port);
+        CliRun stop = CliRun.of("ctl", pid(), "profile", "stop");
+        assertThat(stop.exit()).as(stop.err()).isZero();
+        assertThat(stop.out()).containsPattern("[1-9][0-9]* join points");
+        assertThat(io.qosweaver.pointcuts.BinaryProfileReader.summary(out).joinPoints()).isGreaterThan(1_000_000);
+        CliRun swap = CliRun.of("ctl", pid(), "swap", policy("low.yaml", LOW).toString());
+        assertThat(swap.exit()).isEqualTo(1);
+        assertThat(swap.err()).contains("is not a command here").contains("need the agent started with a policy");
+        CliRun both = CliRun.of("attach", pid(), "--profile", out.toString());
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("--profile and --include go together");
+    }
+
+    @Test
+    void theAgentRefusesUnknownCommands() throws Exception {
+        int port = startApp();
+        assertThat(CliRun.of("attach", pid(), "--policy", policy("low.yaml", LOW).toString()).exit()).isZero();
+        CliRun unknown = CliRun.of("ctl", pid(), "frobnicate");
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(unknown.err()).contains("unknown command 'frobnicate'; commands: status | swap FILE");
+        CliRun extra = CliRun.of("ctl", pid(), "status", "now");
+        assertThat(extra.err()).contains("status takes no argument");
+        get(port);
+        assertThat(List.of(app.isAlive())).containsExactly(true);
+    }
+}
