@@ -103,6 +103,7 @@ public final class LocalControl implements AutoCloseable {
 
     static LocalControl start(Path dir, long pid, Handler handler, AgentLog log, long readTimeoutMs) throws IOException {
         String owner = ownOnlyDirectory(dir);
+        removeStale(dir);
         Path socket = ControlSockets.socketOf(dir, pid);
         Files.deleteIfExists(socket); // a previous JVM's with the same pid: it is gone, or we would not have it
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
@@ -146,6 +147,27 @@ public final class LocalControl implements AutoCloseable {
                     + " enter it: chmod 700 it or remove it");
         }
         return Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
+    }
+
+    /** Sockets of JVMs that are gone without closing theirs (killed): {@code PID.sock} of no live process. */
+    static void removeStale(Path dir) {
+        try (var files = Files.list(dir)) {
+            files.forEach(f -> {
+                String name = f.getFileName().toString();
+                if (name.matches("[0-9]{1,18}\\.sock")) {
+                    long pid = Long.parseLong(name.substring(0, name.length() - ".sock".length()));
+                    if (ProcessHandle.of(pid).isEmpty()) {
+                        try {
+                            Files.deleteIfExists(f);
+                        } catch (IOException e) {
+                            // another JVM of ours cleaned it first
+                        }
+                    }
+                }
+            });
+        } catch (IOException e) {
+            // cleaning is a courtesy; the socket is opened anyway
+        }
     }
 
     public Path socket() {

@@ -76,6 +76,21 @@ class LocalControlTest {
     }
 
     @Test
+    void theSocketsOfProcessesThatAreGoneAreRemoved() throws Exception {
+        Path dir = ControlSockets.directory(tmp, ControlSockets.uid());
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        long dead = new ProcessBuilder("true").start().onExit().get().pid();
+        Path stale = Files.createFile(dir.resolve(dead + ".sock"));
+        Path live = Files.createFile(dir.resolve(ProcessHandle.current().pid() + ".sock"));
+        Path other = Files.createFile(dir.resolve("notes.txt"));
+        try (LocalControl c = LocalControl.start(dir, 3, w -> LocalControl.Reply.ok(""), log)) {
+            assertThat(stale).doesNotExist();
+            assertThat(live).exists();
+            assertThat(other).exists();
+        }
+    }
+
+    @Test
     void aClientThatSaysNothingIsAnsweredAfterTheTimeOutAndBlocksNobody() throws Exception {
         Path dir = ControlSockets.directory(tmp, ControlSockets.uid());
         try (LocalControl c = LocalControl.start(dir, 7, words -> LocalControl.Reply.ok("fine"), log, 300);

@@ -1,8 +1,8 @@
 package io.qosweaver.cli.profile;
 
-import io.qosweaver.cli.CliRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qosweaver.cli.CliRun;
 import io.qosweaver.pointcuts.BinaryProfileFormat;
 import io.qosweaver.pointcuts.BinaryProfileReader;
 import java.nio.file.Files;
