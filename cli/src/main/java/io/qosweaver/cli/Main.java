@@ -4,6 +4,7 @@ import io.qosweaver.cli.bench.BenchCommand;
 import io.qosweaver.cli.bench.DemoCommand;
 import io.qosweaver.cli.ctl.AttachCommand;
 import io.qosweaver.cli.ctl.CtlCommand;
+import io.qosweaver.cli.ctl.WatchCommand;
 import io.qosweaver.cli.pointcuts.PointcutsCommand;
 import io.qosweaver.cli.profile.ProfileCommand;
 import io.qosweaver.cli.run.RunCommand;
@@ -17,7 +18,7 @@ import picocli.CommandLine;
 /** {@code qosweaver}: the command line. Thin: experiments live in the bench module. */
 @Command(name = "qosweaver", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Application-level scheduling woven into unmodified Java web applications.",
-        subcommands = {RunCommand.class, AttachCommand.class, CtlCommand.class, ProfileCommand.class,
+        subcommands = {RunCommand.class, AttachCommand.class, CtlCommand.class, WatchCommand.class, ProfileCommand.class,
                 PointcutsCommand.class, BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

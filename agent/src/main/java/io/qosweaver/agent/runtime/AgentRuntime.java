@@ -46,11 +46,18 @@ public final class AgentRuntime {
     private volatile boolean unscheduled;
     private volatile ControlServer metrics;
     private volatile LocalControl control;
+    /** {@code qosweaver watch}: weaves under this runtime's lock, like a swap. */
+    private final LiveWatch watch;
 
     private AgentRuntime(AgentLog log, Instrumentation inst, String policyFile) {
         this.log = log;
         this.inst = inst;
         this.policyFile = policyFile;
+        this.watch = new LiveWatch(this, inst, log);
+    }
+
+    LiveWatch watch() {
+        return watch;
     }
 
     public static AgentRuntime current() {
@@ -165,6 +172,7 @@ public final class AgentRuntime {
      * control socket stays, so that a policy can be swapped in again.
      */
     public synchronized boolean unweave() {
+        watch.stopIfRunning();
         Weaving w = weaving;
         weaving = null;
         policy = null;

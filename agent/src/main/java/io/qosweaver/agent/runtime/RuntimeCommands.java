@@ -18,7 +18,8 @@ import java.util.Map;
  * control's one commands thread, so two commands never weave at once.
  */
 final class RuntimeCommands implements LocalControl.Handler {
-    static final String USAGE = "commands: status | swap FILE | set policy.KEY=VALUE ... | unweave (--json first for JSON)";
+    static final String USAGE = "commands: status | swap FILE | set policy.KEY=VALUE ... | unweave"
+            + " | watch start MS RATE POINTCUT | watch poll | watch stop (--json first for JSON)";
 
     private final AgentRuntime runtime;
 
@@ -80,6 +81,8 @@ final class RuntimeCommands implements LocalControl.Handler {
                     return complete ? done(json, text) : LocalControl.Reply.error(text);
                 case "help":
                     return LocalControl.Reply.ok(USAGE);
+                case "watch":
+                    return watch(args);
                 case "profile":
                     return LocalControl.Reply.error("this JVM's agent schedules; profiling is the agent started in its"
                             + " profiling mode (qosweaver profile, or qosweaver attach PID --profile FILE --include PKG)");
@@ -90,6 +93,33 @@ final class RuntimeCommands implements LocalControl.Handler {
             return LocalControl.Reply.error("policy " + e.getMessage() + "; the policy in force is unchanged");
         } catch (IllegalArgumentException | IllegalStateException e) {
             return LocalControl.Reply.error(e.getMessage());
+        }
+    }
+
+    private LocalControl.Reply watch(List<String> args) {
+        String sub = args.isEmpty() ? "" : args.get(0);
+        switch (sub) {
+            case "start": {
+                if (args.size() < 4) {
+                    return LocalControl.Reply.error("watch start MS RATE POINTCUT");
+                }
+                long ms;
+                int rate;
+                try {
+                    ms = Long.parseLong(args.get(1));
+                    rate = Integer.parseInt(args.get(2));
+                } catch (NumberFormatException e) {
+                    return LocalControl.Reply.error("watch start MS RATE POINTCUT: MS and RATE are numbers");
+                }
+                return LocalControl.Reply.ok(runtime.watch().start(String.join(" ", args.subList(3, args.size())), ms,
+                        rate));
+            }
+            case "poll":
+                return LocalControl.Reply.ok(runtime.watch().poll());
+            case "stop":
+                return LocalControl.Reply.ok(runtime.watch().stop());
+            default:
+                return LocalControl.Reply.error("watch start MS RATE POINTCUT | watch poll | watch stop");
         }
     }
 

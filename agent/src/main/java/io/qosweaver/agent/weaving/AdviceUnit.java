@@ -44,7 +44,10 @@ public final class AdviceUnit implements InstrumentationUnit {
     public AgentBuilder.Transformer transformer() {
         var visitor = Advice.to(advice).on(methods);
         return (b, type, loader, module, pd) -> {
-            stats.woven(type.getDeclaredMethods().filter(methods).size());
+            // the request integrations share one count: keyed by unit too, so that one finding nothing
+            // in a class (Jetty 12's Server against the 9.4-11 unit) does not erase another's
+            stats.woven(WeavingStats.classKey(type.getName(), loader) + " " + name,
+                    type.getDeclaredMethods().filter(methods).size());
             return b.visit(visitor);
         };
     }

@@ -107,10 +107,7 @@ public final class Weaving {
         @Override
         public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
                 DynamicType dynamicType) {
-            stats.classesWoven.incrementAndGet();
-            if (loaded) {
-                stats.retransformed.incrementAndGet();
-            }
+            stats.transformed(WeavingStats.classKey(type.getName(), loader), loaded);
             log.debug("woven " + type.getName() + (loaded ? " (retransformed)" : ""));
         }
 

@@ -2,11 +2,15 @@ package io.qosweaver.agent.weaving;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the weaving did, for the metrics endpoint and the unmatched-pointcut check. Written at
- * class-load time only, never on a woven path.
+ * What the weaving did, for the metrics endpoint, {@code qosweaver ctl status} and the
+ * unmatched-pointcut check. Written at class-load time only, never on a woven path. Counted per
+ * class (its name and loader), so that a class woven again (a retransformation for another
+ * transformer: a watch, a swap) is not counted twice.
  */
 public final class WeavingStats {
     /** One per pointcut of the policy file, keyed by its location {@code file:line}. */
@@ -14,6 +18,7 @@ public final class WeavingStats {
         final String kind;
         final String location;
         final String text;
+        private final Map<String, Long> perClass = new ConcurrentHashMap<>();
         private final AtomicLong joinPoints = new AtomicLong();
 
         PointcutStats(String kind, String location, String text) {
@@ -39,16 +44,33 @@ public final class WeavingStats {
             return joinPoints.get();
         }
 
-        /** Counts join points woven (units call it at weave time). */
-        public void woven(long n) {
-            joinPoints.addAndGet(n);
+        /**
+         * The join points woven in one class (units call it at weave time), replacing what an
+         * earlier weaving of the same class counted.
+         *
+         * @param classKey the class, from {@link WeavingStats#classKey}
+         */
+        public void woven(String classKey, long n) {
+            Long before = n == 0 ? perClass.remove(classKey) : perClass.put(classKey, n);
+            joinPoints.addAndGet(n - (before == null ? 0 : before));
         }
     }
 
-    final AtomicLong classesWoven = new AtomicLong();
-    /** Of {@link #classesWoven}: those already loaded when the transformer was installed. */
-    final AtomicLong retransformed = new AtomicLong();
+    /** Classes transformed, and of them those already loaded when they were first (retransformed). */
+    private final Set<String> classes = ConcurrentHashMap.newKeySet();
+    private final Set<String> loaded = ConcurrentHashMap.newKeySet();
     final AtomicLong errors = new AtomicLong();
+
+    /** A class as the stats count it: its name and its loader's identity. */
+    public static String classKey(String typeName, ClassLoader loader) {
+        return typeName + "@" + (loader == null ? "bootstrap" : Integer.toHexString(System.identityHashCode(loader)));
+    }
+
+    void transformed(String classKey, boolean alreadyLoaded) {
+        if (classes.add(classKey) && alreadyLoaded) {
+            loaded.add(classKey);
+        }
+    }
     private final Map<String, PointcutStats> pointcuts = new LinkedHashMap<>();
 
     public PointcutStats add(String kind, String location, String text) {
@@ -58,11 +80,11 @@ public final class WeavingStats {
     }
 
     public long classesWoven() {
-        return classesWoven.get();
+        return classes.size();
     }
 
     public long retransformed() {
-        return retransformed.get();
+        return loaded.size();
     }
 
     public long errors() {

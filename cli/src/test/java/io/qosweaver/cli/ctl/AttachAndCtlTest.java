@@ -199,6 +199,56 @@ class AttachAndCtlTest {
         assertThat(both.err()).contains("--profile and --include go together");
     }
 
+    /** A watch prints the calls, bounds the rate, and leaves nothing woven after it. */
+    @Test
+    void watchTracesLiveCallsThenUnweaves() throws Exception {
+        int port = startApp();
+        get(port);
+        assertThat(CliRun.of("attach", pid(), "--policy", policy("low.yaml", LOW).toString()).exit()).isZero();
+        Thread load = new Thread(() -> {
+            try {
+                for (int i = 0; i < 200 && !Thread.currentThread().isInterrupted(); i++) {
+                    get(port);
+                }
+            } catch (Exception e) {
+                // the test ends the load by interrupting it
+            }
+        });
+        load.start();
+        try {
+            CliRun watch = CliRun.of("watch", pid(), "execution(long demo.workserver.WorkServer.work(int))", "--duration",
+                    "2s");
+            assertThat(watch.exit()).as(watch.err()).isZero();
+            assertThat(watch.err()).contains("watching 1 methods in 1 classes for 2000 ms")
+                    .containsPattern("matched [1-9][0-9]*, not printed 0").contains("stopped: every watched class");
+            assertThat(watch.out()).containsPattern("\\[pool-1-thread-[0-9]+\\] [0-9.]+ ms demo\\.workserver\\.WorkServer"
+                    + "\\.work\\(2000000\\) = -?[0-9]+");
+
+            CliRun bounded = CliRun.of("watch", pid(), "execution(long demo.workserver.WorkServer.step(int))",
+                    "--duration", "1500ms", "--max-rate", "3");
+            assertThat(bounded.exit()).as(bounded.err()).isZero();
+            long lines = bounded.out().lines().count();
+            // 3 a second; 1.5 s and the round trips of start and stop touch at most four clock seconds
+            assertThat(lines).as("3 a second, against millions of calls").isBetween(1L, 12L);
+            assertThat(bounded.err()).containsPattern("not printed [1-9][0-9]{3,}");
+        } finally {
+            load.interrupt();
+            load.join();
+        }
+        CliRun none = CliRun.of("watch", pid(), "execution(* demo.workserver.NoSuch.*(..))", "--duration", "1s");
+        assertThat(none.exit()).isEqualTo(1);
+        assertThat(none.err()).contains("selects no method of the classes this JVM has loaded; nothing is woven");
+        CliRun call = CliRun.of("watch", pid(), "call(long demo.workserver.WorkServer.step(int))", "--duration", "1s");
+        assertThat(call.exit()).isEqualTo(1);
+        assertThat(call.err()).contains("a watch selects method executions");
+        CliRun badDuration = CliRun.of("watch", pid(), "execution(* *.*(..))", "--duration", "forever");
+        assertThat(badDuration.exit()).isEqualTo(2);
+        assertThat(CliRun.of("ctl", pid(), "watch", "poll").err()).contains("no watch runs in this JVM");
+        // the policy's own hooks are still in place after the watch
+        get(port);
+        assertThat(CliRun.of("ctl", pid(), "status").out()).containsPattern("controlPoint [^\\n]*: 1 join points");
+    }
+
     @Test
     void theAgentRefusesUnknownCommands() throws Exception {
         int port = startApp();

@@ -57,11 +57,14 @@ final class ControlPointInserter implements AsmVisitorWrapper {
     private final List<ControlPointUnit.Target> targets;
     private final SynchronizedRegions regions;
     private final MonitorReport report;
+    private final String classKey;
 
-    ControlPointInserter(List<ControlPointUnit.Target> targets, SynchronizedRegions regions, MonitorReport report) {
+    ControlPointInserter(List<ControlPointUnit.Target> targets, SynchronizedRegions regions, MonitorReport report,
+            String classKey) {
         this.targets = List.copyOf(targets);
         this.regions = regions;
         this.report = report;
+        this.classKey = classKey;
     }
 
     @Override
@@ -84,7 +87,16 @@ final class ControlPointInserter implements AsmVisitorWrapper {
             byKey.put(m.getInternalName() + m.getDescriptor(), m);
         }
         TypeHierarchy calleeHierarchy = Hierarchies.of(typePool);
+        Map<ControlPointUnit.Target, Long> sites = new HashMap<>(); // this class's, reported at its end
         return new ClassVisitor(OpenedClassReader.ASM_API, classVisitor) {
+            @Override
+            public void visitEnd() {
+                for (ControlPointUnit.Target t : targets) {
+                    t.stats().woven(classKey, sites.getOrDefault(t, 0L));
+                }
+                super.visitEnd();
+            }
+
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                     String[] exceptions) {
@@ -100,7 +112,7 @@ final class ControlPointInserter implements AsmVisitorWrapper {
                         candidates.add(t);
                     }
                 }
-                return candidates.isEmpty() ? mv : new Inserter(mv, m, caller, candidates, calleeHierarchy);
+                return candidates.isEmpty() ? mv : new Inserter(mv, m, caller, candidates, calleeHierarchy, sites);
             }
         };
     }
@@ -110,14 +122,17 @@ final class ControlPointInserter implements AsmVisitorWrapper {
         private final MethodSignature caller;
         private final List<ControlPointUnit.Target> candidates;
         private final TypeHierarchy calleeHierarchy;
+        private final Map<ControlPointUnit.Target, Long> sites;
 
         Inserter(MethodVisitor mv, MethodDescription method, MethodSignature caller,
-                List<ControlPointUnit.Target> candidates, TypeHierarchy calleeHierarchy) {
+                List<ControlPointUnit.Target> candidates, TypeHierarchy calleeHierarchy,
+                Map<ControlPointUnit.Target, Long> sites) {
             super(OpenedClassReader.ASM_API, mv);
             this.method = method;
             this.caller = caller;
             this.candidates = candidates;
             this.calleeHierarchy = calleeHierarchy;
+            this.sites = sites;
         }
 
         @Override
@@ -129,7 +144,7 @@ final class ControlPointInserter implements AsmVisitorWrapper {
                 boolean control = false, progress = false, inMonitor = false;
                 for (ControlPointUnit.Target t : candidates) {
                     if (t.pointcut().matches(caller, callee)) {
-                        t.stats().woven(1);
+                        sites.merge(t, 1L, Long::sum);
                         if (t.progress()) {
                             progress = true;
                         } else {

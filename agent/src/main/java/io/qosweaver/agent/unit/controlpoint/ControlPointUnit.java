@@ -64,7 +64,7 @@ public final class ControlPointUnit implements InstrumentationUnit {
     @Override
     public AgentBuilder.Transformer transformer() {
         return (b, type, loader, module, pd) -> b.visit(new ControlPointInserter(targets,
-                ClassFiles.synchronizedRegions(loader), this::inMonitor));
+                ClassFiles.synchronizedRegions(loader), this::inMonitor, WeavingStats.classKey(type.getName(), loader)));
     }
 
     private void inMonitor(Target t, String caller, String callee) {

@@ -56,7 +56,7 @@ public final class EntryUnit implements InstrumentationUnit {
                 .to(EntryAdvice.class)
                 .on(methods);
         return (b, type, loader, module, pd) -> {
-            stats.woven(type.getDeclaredMethods().filter(methods).size());
+            stats.woven(WeavingStats.classKey(type.getName(), loader), type.getDeclaredMethods().filter(methods).size());
             return b.visit(visitor);
         };
     }
