@@ -424,17 +424,20 @@ public final class AgentRuntime {
         long requests = 0;
         long cps = 0;
         long pps = 0;
+        long aspects = 0;
         for (WeavingStats.PointcutStats p : s.pointcuts()) {
             switch (p.kind()) {
                 case "entry" -> entries++;
                 case "request" -> requests++;
                 case "progressPoint" -> pps++;
+                case "bulkhead", "synchronize" -> aspects++;
                 default -> cps++;
             }
         }
         sb.append("qosweaver_agent_pointcuts{kind=\"entry\"} ").append(entries).append('\n');
         sb.append("qosweaver_agent_pointcuts{kind=\"request\"} ").append(requests).append('\n');
         sb.append("qosweaver_agent_pointcuts{kind=\"controlPoint\"} ").append(cps).append('\n');
+        sb.append("qosweaver_agent_pointcuts{kind=\"aspect\"} ").append(aspects).append('\n');
         sb.append("qosweaver_agent_pointcuts{kind=\"progressPoint\"} ").append(pps).append('\n');
         sb.append("# HELP qosweaver_agent_unmatched_pointcuts Pointcuts that have selected no join point yet\n");
         sb.append("# TYPE qosweaver_agent_unmatched_pointcuts gauge\n");

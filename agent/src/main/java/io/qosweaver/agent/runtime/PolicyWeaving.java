@@ -1,5 +1,6 @@
 package io.qosweaver.agent.runtime;
 
+import io.qosweaver.agent.bootstrap.Aspects;
 import io.qosweaver.agent.bootstrap.Jetty12Requests;
 import io.qosweaver.agent.bootstrap.JettyChannelRequests;
 import io.qosweaver.agent.bootstrap.RequestTaskClasses;
@@ -9,6 +10,7 @@ import io.qosweaver.agent.bootstrap.UndertowRequests;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.RequestSelector;
+import io.qosweaver.agent.unit.aspect.AspectUnit;
 import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.jetty12.Jetty12Unit;
@@ -78,13 +80,26 @@ final class PolicyWeaving {
         if (!targets.isEmpty()) {
             units.add(new ControlPointUnit(targets, log::loud));
         }
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (PolicyFile.BulkheadDef b : policy.bulkheads()) {
+            int limit = b.perCore() ? Math.max(1, (int) Math.round(b.limit() * cores)) : (int) b.limit();
+            int index = Aspects.bulkhead(b.location(), limit, b.queue(), b.timeoutNanos());
+            units.add(new AspectUnit("bulkhead " + b.location(), b.pointcut(), index,
+                    stats.add("bulkhead", b.location(), b.text())));
+        }
+        for (PolicyFile.SynchronizeDef d : policy.synchronizations()) {
+            int index = Aspects.serializer(d.location());
+            units.add(new AspectUnit("synchronize " + d.location(), d.pointcut(), index,
+                    stats.add("synchronize", d.location(), d.text())));
+        }
         // Woven code in named modules (JDK classes chosen by a withincode) calls QoS and the
         // bootstrap helpers, which sit in the bootstrap loader's unnamed module.
         return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
                 Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(RequestTaskClasses.class),
                 Weaving.bootstrapCopy(ServletRequests.class), Weaving.bootstrapCopy(Jetty12Requests.class),
                 Weaving.bootstrapCopy(JettyChannelRequests.class),
-                Weaving.bootstrapCopy(TomcatRequests.class), Weaving.bootstrapCopy(UndertowRequests.class));
+                Weaving.bootstrapCopy(TomcatRequests.class), Weaving.bootstrapCopy(UndertowRequests.class),
+                Weaving.bootstrapCopy(Aspects.class));
     }
 
     /** A task class's row in the bootstrap table (which knows nothing of the policy model). */

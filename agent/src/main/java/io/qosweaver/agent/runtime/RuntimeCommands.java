@@ -151,6 +151,12 @@ final class RuntimeCommands implements LocalControl.Handler {
             b.append("  ").append(pc.kind()).append(' ').append(pc.location()).append(": ").append(pc.joinPoints())
                     .append(" join points\n");
         }
+        for (PolicyFile.BulkheadDef bh : p.bulkheads()) {
+            b.append("  ").append(aspectState(bh.location())).append('\n');
+        }
+        for (PolicyFile.SynchronizeDef sd : p.synchronizations()) {
+            b.append("  ").append(aspectState(sd.location())).append('\n');
+        }
         SchedulerStats st = SchedulerGateway.stats();
         if (st != null) {
             b.append("scheduler: ").append(st.controlPoints()).append(" control points, ").append(st.suspensions())
@@ -158,6 +164,11 @@ final class RuntimeCommands implements LocalControl.Handler {
                     .append(st.runningThreads()).append('\n');
         }
         return b.toString();
+    }
+
+    /** The live counters of the aspect registered last under this location (the policy in force's). */
+    private static String aspectState(String location) {
+        return io.qosweaver.agent.bootstrap.Aspects.describeLatest(location);
     }
 
     private Map<String, String> parameters(PolicyFile p) {

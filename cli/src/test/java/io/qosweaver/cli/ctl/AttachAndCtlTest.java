@@ -249,6 +249,70 @@ class AttachAndCtlTest {
         assertThat(CliRun.of("ctl", pid(), "status").out()).containsPattern("controlPoint [^\\n]*: 1 join points");
     }
 
+    /** Requests at once, each on its own client thread: how many answered 200. */
+    private int concurrent(int port, int n) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+        try {
+            List<java.util.concurrent.Future<Boolean>> all = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                all.add(pool.submit(() -> {
+                    try {
+                        get(port);
+                        return true;
+                    } catch (java.io.IOException | AssertionError e) {
+                        return false; // a refused request: the server closes the exchange
+                    }
+                }));
+            }
+            int ok = 0;
+            for (var f : all) {
+                ok += f.get() ? 1 : 0;
+            }
+            return ok;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A bulkhead refuses what is beyond its limit and queue; swapped for a synchronization aspect, all pass one at a time. */
+    @Test
+    void aspectsAreWovenAndSwappedAtRunTime() throws Exception {
+        int port = startApp();
+        get(port);
+        Path bulkhead = policy("bulkhead.yaml", LOW + """
+                aspects:
+                  bulkheads:
+                    - pointcut: execution(long demo.workserver.WorkServer.work(int))
+                      limit: 1
+                      queue: 0
+                """);
+        CliRun attach = CliRun.of("attach", pid(), "--policy", bulkhead.toString());
+        assertThat(attach.exit()).as(attach.err()).isZero();
+        // the service's pool has 2 threads, both in work() at once most of the time under 6 requests
+        int ok = concurrent(port, 6);
+        CliRun status = CliRun.of("ctl", pid(), "status");
+        assertThat(status.out()).containsPattern("bulkhead [^\\n]*bulkhead.yaml:12: 1 join points")
+                .containsPattern("bulkhead [^\\n]*bulkhead.yaml:12: limit 1, running 0, waiting 0 \\(at most 0\\),"
+                        + " admitted [1-9][0-9]*, rejected [0-9]+");
+        int rejected = Integer.parseInt(status.out().replaceAll("(?s).*rejected ([0-9]+).*", "$1"));
+        int admitted = Integer.parseInt(status.out().replaceAll("(?s).*admitted ([0-9]+).*", "$1"));
+        assertThat(rejected).as("the second thread in work() is refused").isPositive();
+        // the client retries a GET whose connection closed without an answer, once: ok counts those too
+        assertThat(admitted).isEqualTo(ok);
+
+        Path sync = policy("sync.yaml", LOW + """
+                aspects:
+                  synchronize:
+                    - execution(long demo.workserver.WorkServer.work(int))
+                """);
+        assertThat(CliRun.of("ctl", pid(), "swap", sync.toString()).exit()).isZero();
+        assertThat(concurrent(port, 2)).as("serialized, none refused").isEqualTo(2);
+        assertThat(CliRun.of("ctl", pid(), "status").out()).contains("synchronize " + sync.toString().replace("sync.yaml",
+                "sync.yaml:12") + ": entered 2, waiting 0").doesNotContain("bulkhead");
+        assertThat(CliRun.of("ctl", pid(), "unweave").exit()).isZero();
+        assertThat(concurrent(port, 2)).isEqualTo(2);
+    }
+
     @Test
     void theAgentRefusesUnknownCommands() throws Exception {
         int port = startApp();

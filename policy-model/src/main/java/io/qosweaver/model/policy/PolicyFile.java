@@ -47,8 +47,24 @@ public final class PolicyFile {
      */
     public record ProgressPointDef(String text, Pointcut pointcut, String location) {}
 
-    private static final Set<String> TOP_KEYS =
-            Set.of("failOpen", "taskClasses", "controlPoints", "progressPoints", "policy", "matchCheckSeconds");
+    /**
+     * A bulkhead (the dynamic-weaving paper's concurrency policy, as a woven aspect): at most
+     * {@code limit} executions of the selected methods at once; a caller beyond waits, at most
+     * {@code queue} of them and at most {@code timeoutNanos}; beyond either it is refused with a
+     * {@code RejectedExecutionException} thrown from the call.
+     *
+     * @param limit threads, or a multiple of the cores when {@code perCore}
+     */
+    public record BulkheadDef(String text, Pointcut pointcut, double limit, boolean perCore, int queue,
+            long timeoutNanos, String location) {}
+
+    /** A synchronization aspect (the paper's SynchSem fix): the selected executions run one at a time. */
+    public record SynchronizeDef(String text, Pointcut pointcut, String location) {}
+
+    private static final Set<String> TOP_KEYS = Set.of("failOpen", "taskClasses", "controlPoints", "progressPoints",
+            "policy", "matchCheckSeconds", "aspects");
+    private static final Set<String> ASPECT_KEYS = Set.of("bulkheads", "synchronize");
+    private static final Set<String> BULKHEAD_KEYS = Set.of("pointcut", "limit", "queue", "timeout");
     private static final Pattern FAIL_OPEN_LINE = Pattern.compile("(?m)^failOpen\\s*:\\s*true\\s*(#.*)?$");
 
     private final String file;
@@ -60,10 +76,15 @@ public final class PolicyFile {
     private final String policyName;
     private final Map<String, String> policyParameters;
     private final Map<String, Integer> keyLines;
+    private final List<BulkheadDef> bulkheads;
+    private final List<SynchronizeDef> synchronizations;
 
     private PolicyFile(String file, boolean failOpen, int matchCheckSeconds, List<TaskClassDef> taskClasses,
             List<ControlPointDef> controlPoints, List<ProgressPointDef> progressPoints, String policyName,
-            Map<String, String> policyParameters, Map<String, Integer> keyLines) {
+            Map<String, String> policyParameters, Map<String, Integer> keyLines, List<BulkheadDef> bulkheads,
+            List<SynchronizeDef> synchronizations) {
+        this.bulkheads = List.copyOf(bulkheads);
+        this.synchronizations = List.copyOf(synchronizations);
         this.file = file;
         this.failOpen = failOpen;
         this.matchCheckSeconds = matchCheckSeconds;
@@ -124,6 +145,16 @@ public final class PolicyFile {
     /** Where {@code QoS.progressPoint()} is woven (empty when the file has none). */
     public List<ProgressPointDef> progressPoints() {
         return progressPoints;
+    }
+
+    /** The bulkheads of the {@code aspects:} section, in file order. */
+    public List<BulkheadDef> bulkheads() {
+        return bulkheads;
+    }
+
+    /** The synchronization aspects of the {@code aspects:} section, in file order. */
+    public List<SynchronizeDef> synchronizations() {
+        return synchronizations;
     }
 
     public String policyName() {
@@ -238,7 +269,94 @@ public final class PolicyFile {
             if (policyName == null || policyName.isBlank()) {
                 throw error(polTuple.getKeyNode(), "policy has no 'name' (for example name: importance)");
             }
-            return new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, pps, policyName, params, keyLines);
+            List<BulkheadDef> bulkheads = new ArrayList<>();
+            List<SynchronizeDef> syncs = new ArrayList<>();
+            if (entries.containsKey("aspects")) {
+                Map<String, NodeTuple> aspects = entries(mapping(entries.get("aspects").getValueNode(), "aspects"),
+                        ASPECT_KEYS, "aspects");
+                if (aspects.containsKey("bulkheads")) {
+                    for (Node item : sequence(aspects.get("bulkheads").getValueNode(), "aspects.bulkheads").getValue()) {
+                        bulkheads.add(bulkhead(item));
+                    }
+                }
+                if (aspects.containsKey("synchronize")) {
+                    for (Node item : sequence(aspects.get("synchronize").getValueNode(), "aspects.synchronize").getValue()) {
+                        ScalarNode sn = scalar(item, "a synchronized pointcut");
+                        syncs.add(new SynchronizeDef(sn.getValue(), executionPointcut(sn, "a synchronize aspect"),
+                                file + ":" + line(sn)));
+                    }
+                }
+            }
+            return new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, pps, policyName, params, keyLines,
+                    bulkheads, syncs);
+        }
+
+        private BulkheadDef bulkhead(Node item) throws PolicyFileException {
+            MappingNode m = mapping(item, "a bulkhead");
+            Map<String, NodeTuple> e = entries(m, BULKHEAD_KEYS, "bulkhead");
+            ScalarNode pc = scalar(require(e, "pointcut", m).getValueNode(), "a bulkhead's pointcut");
+            Pointcut p = executionPointcut(pc, "a bulkhead");
+            ScalarNode limitNode = scalar(require(e, "limit", m).getValueNode(), "limit");
+            String lv = limitNode.getValue().strip();
+            boolean perCore = lv.endsWith("x");
+            double limit;
+            try {
+                limit = Double.parseDouble(perCore ? lv.substring(0, lv.length() - 1) : lv);
+            } catch (NumberFormatException ex) {
+                limit = -1;
+            }
+            if (!(limit > 0) || (!perCore && limit != Math.rint(limit))) {
+                throw error(limitNode, "a bulkhead's limit is a whole number of executions (2) or a multiple of the"
+                        + " cores (1x, 0.5x), above 0; not '" + lv + "'");
+            }
+            int queue = e.containsKey("queue") ? nonNegativeInt(e.get("queue").getValueNode(), "queue") : 0;
+            long timeout = 0;
+            if (e.containsKey("timeout")) {
+                ScalarNode t = scalar(e.get("timeout").getValueNode(), "timeout");
+                timeout = durationNanos(t);
+            }
+            return new BulkheadDef(pc.getValue(), p, limit, perCore, queue, timeout, file + ":" + line(pc));
+        }
+
+        private Pointcut executionPointcut(ScalarNode s, String what) throws PolicyFileException {
+            Pointcut p = pointcut(s);
+            for (Pointcut.Designator d : p.designators()) {
+                if (d.kind() != Pointcut.Kind.EXECUTION) {
+                    throw pointcutError(s, d.column(), what + " applies to method executions: execution(...), not "
+                            + d.kind().name().toLowerCase(java.util.Locale.ROOT) + "(...)");
+                }
+            }
+            return p;
+        }
+
+        private int nonNegativeInt(Node n, String what) throws PolicyFileException {
+            String v = scalar(n, what).getValue();
+            try {
+                int i = Integer.parseInt(v);
+                if (i >= 0) {
+                    return i;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw error(n, what + " must be a whole number, 0 or more, not '" + v + "'");
+        }
+
+        /** {@code 500ms}, {@code 2s}, {@code 1m}. */
+        private long durationNanos(ScalarNode n) throws PolicyFileException {
+            var m = Pattern.compile("([0-9]{1,9})(ms|s|m)").matcher(n.getValue().strip());
+            if (m.matches()) {
+                long v = Long.parseLong(m.group(1));
+                long nanos = switch (m.group(2)) {
+                    case "ms" -> v * 1_000_000L;
+                    case "s" -> v * 1_000_000_000L;
+                    default -> v * 60_000_000_000L;
+                };
+                if (nanos > 0) {
+                    return nanos;
+                }
+            }
+            throw error(n, "a time-out is a duration above 0 such as 500ms, 2s or 1m, not '" + n.getValue() + "'");
         }
 
         private TaskClassDef taskClass(Node item) throws PolicyFileException {
