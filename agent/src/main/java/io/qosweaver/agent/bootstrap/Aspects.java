@@ -113,6 +113,66 @@ public final class Aspects {
         }
     }
 
+    /**
+     * A semaphore between two join points (the paper's SynchSem, Fig. 9): a thread waits for a
+     * permit before a {@code wait} execution, and a {@code signal} execution adds one when it
+     * returns, so that a consumer that polled in a loop blocks until there is something to take.
+     * A wait never outlasts {@code maxWaitNanos} (0: no limit): then the method runs anyway, as
+     * it did before the aspect.
+     */
+    public static final class Signal {
+        final String name;
+        final Semaphore permits;
+        final long maxWaitNanos;
+        final AtomicLong waits = new AtomicLong();
+        final AtomicLong signals = new AtomicLong();
+        final AtomicLong timedOut = new AtomicLong();
+
+        Signal(String name, int initial, long maxWaitNanos) {
+            this.name = name;
+            this.permits = new Semaphore(initial, true);
+            this.maxWaitNanos = maxWaitNanos;
+        }
+
+        void await() {
+            waits.incrementAndGet();
+            try {
+                if (maxWaitNanos > 0) {
+                    if (!permits.tryAcquire(maxWaitNanos, TimeUnit.NANOSECONDS)) {
+                        timedOut.incrementAndGet();
+                    }
+                } else {
+                    permits.acquire();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the application's to see; the method runs
+            }
+        }
+
+        public String describe() {
+            return "semaphore " + name + ": waits " + waits.get() + ", signals " + signals.get() + ", waiting now "
+                    + permits.getQueueLength() + ", permits " + permits.availablePermits() + ", waits that timed out "
+                    + timedOut.get();
+        }
+    }
+
+    /** Registers a semaphore aspect; its index, for both of its advices. */
+    public static int signal(String name, int initial, long maxWaitNanos) {
+        return register(new Signal(name, initial, maxWaitNanos));
+    }
+
+    /** Before a semaphore's {@code wait} execution. */
+    public static void await(int index) {
+        ((Signal) registry[index]).await();
+    }
+
+    /** After a semaphore's {@code signal} execution returned. */
+    public static void signal(int index) {
+        Signal s = (Signal) registry[index];
+        s.signals.incrementAndGet();
+        s.permits.release();
+    }
+
     /** Registers a bulkhead; its index, for the advice. */
     public static int bulkhead(String name, int limit, int queue, long timeoutNanos) {
         return register(new Bulkhead(name, limit, queue, timeoutNanos));
@@ -132,6 +192,9 @@ public final class Aspects {
             }
             if (r[i] instanceof Serializer s && s.name.equals(name)) {
                 return s.describe();
+            }
+            if (r[i] instanceof Signal g && g.name.equals(name)) {
+                return g.describe();
             }
         }
         return "no aspect " + name;

@@ -430,7 +430,7 @@ public final class AgentRuntime {
                 case "entry" -> entries++;
                 case "request" -> requests++;
                 case "progressPoint" -> pps++;
-                case "bulkhead", "synchronize" -> aspects++;
+                case "bulkhead", "synchronize", "semaphore-wait", "semaphore-signal" -> aspects++;
                 default -> cps++;
             }
         }

@@ -11,6 +11,7 @@ import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.RequestSelector;
 import io.qosweaver.agent.unit.aspect.AspectUnit;
+import io.qosweaver.agent.unit.aspect.SignalAdvice;
 import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.jetty12.Jetty12Unit;
@@ -86,6 +87,14 @@ final class PolicyWeaving {
             int index = Aspects.bulkhead(b.location(), limit, b.queue(), b.timeoutNanos());
             units.add(new AspectUnit("bulkhead " + b.location(), b.pointcut(), index,
                     stats.add("bulkhead", b.location(), b.text())));
+        }
+        for (PolicyFile.SemaphoreDef d : policy.semaphores()) {
+            String name = d.name() + " (" + d.location() + ")";
+            int index = Aspects.signal(name, d.initial(), d.maxWaitNanos());
+            units.add(new AspectUnit("semaphore wait " + name, d.waitAt(), index, SignalAdvice.Wait.class,
+                    stats.add("semaphore-wait", d.location(), d.waitText())));
+            units.add(new AspectUnit("semaphore signal " + name, d.signalAt(), index, SignalAdvice.Signal.class,
+                    stats.add("semaphore-signal", d.location(), d.signalText())));
         }
         for (PolicyFile.SynchronizeDef d : policy.synchronizations()) {
             int index = Aspects.serializer(d.location());

@@ -154,6 +154,9 @@ final class RuntimeCommands implements LocalControl.Handler {
         for (PolicyFile.BulkheadDef bh : p.bulkheads()) {
             b.append("  ").append(aspectState(bh.location())).append('\n');
         }
+        for (PolicyFile.SemaphoreDef sd : p.semaphores()) {
+            b.append("  ").append(aspectState(sd.name() + " (" + sd.location() + ")")).append('\n');
+        }
         for (PolicyFile.SynchronizeDef sd : p.synchronizations()) {
             b.append("  ").append(aspectState(sd.location())).append('\n');
         }

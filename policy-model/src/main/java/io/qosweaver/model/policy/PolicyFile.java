@@ -58,12 +58,21 @@ public final class PolicyFile {
     public record BulkheadDef(String text, Pointcut pointcut, double limit, boolean perCore, int queue,
             long timeoutNanos, String location) {}
 
-    /** A synchronization aspect (the paper's SynchSem fix): the selected executions run one at a time. */
+    /** A synchronization aspect: the selected executions run one at a time. */
     public record SynchronizeDef(String text, Pointcut pointcut, String location) {}
+
+    /**
+     * A semaphore aspect (the paper's SynchSem, Fig. 9): a thread takes a permit before a {@code
+     * waitAt} execution (blocking while there is none, at most {@code maxWaitNanos} when above 0),
+     * and a {@code signal} execution adds one when it returns; {@code initial} permits at start.
+     */
+    public record SemaphoreDef(String name, String waitText, Pointcut waitAt, String signalText, Pointcut signalAt,
+            int initial, long maxWaitNanos, String location) {}
 
     private static final Set<String> TOP_KEYS = Set.of("failOpen", "taskClasses", "controlPoints", "progressPoints",
             "policy", "matchCheckSeconds", "aspects");
-    private static final Set<String> ASPECT_KEYS = Set.of("bulkheads", "synchronize");
+    private static final Set<String> ASPECT_KEYS = Set.of("bulkheads", "synchronize", "semaphores");
+    private static final Set<String> SEMAPHORE_KEYS = Set.of("name", "wait", "signal", "initial", "maxWait");
     private static final Set<String> BULKHEAD_KEYS = Set.of("pointcut", "limit", "queue", "timeout");
     private static final Pattern FAIL_OPEN_LINE = Pattern.compile("(?m)^failOpen\\s*:\\s*true\\s*(#.*)?$");
 
@@ -78,11 +87,13 @@ public final class PolicyFile {
     private final Map<String, Integer> keyLines;
     private final List<BulkheadDef> bulkheads;
     private final List<SynchronizeDef> synchronizations;
+    private final List<SemaphoreDef> semaphores;
 
     private PolicyFile(String file, boolean failOpen, int matchCheckSeconds, List<TaskClassDef> taskClasses,
             List<ControlPointDef> controlPoints, List<ProgressPointDef> progressPoints, String policyName,
             Map<String, String> policyParameters, Map<String, Integer> keyLines, List<BulkheadDef> bulkheads,
-            List<SynchronizeDef> synchronizations) {
+            List<SynchronizeDef> synchronizations, List<SemaphoreDef> semaphores) {
+        this.semaphores = List.copyOf(semaphores);
         this.bulkheads = List.copyOf(bulkheads);
         this.synchronizations = List.copyOf(synchronizations);
         this.file = file;
@@ -150,6 +161,11 @@ public final class PolicyFile {
     /** The bulkheads of the {@code aspects:} section, in file order. */
     public List<BulkheadDef> bulkheads() {
         return bulkheads;
+    }
+
+    /** The semaphore aspects of the {@code aspects:} section, in file order. */
+    public List<SemaphoreDef> semaphores() {
+        return semaphores;
     }
 
     /** The synchronization aspects of the {@code aspects:} section, in file order. */
@@ -271,6 +287,7 @@ public final class PolicyFile {
             }
             List<BulkheadDef> bulkheads = new ArrayList<>();
             List<SynchronizeDef> syncs = new ArrayList<>();
+            List<SemaphoreDef> semaphores = new ArrayList<>();
             if (entries.containsKey("aspects")) {
                 Map<String, NodeTuple> aspects = entries(mapping(entries.get("aspects").getValueNode(), "aspects"),
                         ASPECT_KEYS, "aspects");
@@ -286,9 +303,31 @@ public final class PolicyFile {
                                 file + ":" + line(sn)));
                     }
                 }
+                if (aspects.containsKey("semaphores")) {
+                    Set<String> semaphoreNames = new HashSet<>();
+                    for (Node item : sequence(aspects.get("semaphores").getValueNode(), "aspects.semaphores").getValue()) {
+                        SemaphoreDef d = semaphore(item);
+                        if (!semaphoreNames.add(d.name())) {
+                            throw error(item, "duplicate semaphore name '" + d.name() + "'");
+                        }
+                        semaphores.add(d);
+                    }
+                }
             }
             return new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, pps, policyName, params, keyLines,
-                    bulkheads, syncs);
+                    bulkheads, syncs, semaphores);
+        }
+
+        private SemaphoreDef semaphore(Node item) throws PolicyFileException {
+            MappingNode m = mapping(item, "a semaphore");
+            Map<String, NodeTuple> e = entries(m, SEMAPHORE_KEYS, "semaphore");
+            String name = scalar(require(e, "name", m).getValueNode(), "a semaphore's name").getValue();
+            ScalarNode w = scalar(require(e, "wait", m).getValueNode(), "a semaphore's wait");
+            ScalarNode sig = scalar(require(e, "signal", m).getValueNode(), "a semaphore's signal");
+            int initial = e.containsKey("initial") ? nonNegativeInt(e.get("initial").getValueNode(), "initial") : 0;
+            long maxWait = e.containsKey("maxWait") ? durationNanos(scalar(e.get("maxWait").getValueNode(), "maxWait")) : 0;
+            return new SemaphoreDef(name, w.getValue(), executionPointcut(w, "a semaphore's wait"), sig.getValue(),
+                    executionPointcut(sig, "a semaphore's signal"), initial, maxWait, file + ":" + line(m));
         }
 
         private BulkheadDef bulkhead(Node item) throws PolicyFileException {

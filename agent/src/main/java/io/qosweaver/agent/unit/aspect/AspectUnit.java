@@ -16,17 +16,27 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
-/** One aspect of the policy file: {@link AspectAdvice} with its registry index around every method its pointcut selects. */
+/**
+ * One pointcut of an aspect of the policy file: an advice class ({@link AspectAdvice}, or a half
+ * of {@link SignalAdvice}) bound to the aspect's registry index, around every method the pointcut
+ * selects.
+ */
 public final class AspectUnit implements InstrumentationUnit {
     private final String name;
     private final Pointcut pointcut;
     private final int index;
+    private final Class<?> advice;
     private final WeavingStats.PointcutStats stats;
 
     public AspectUnit(String name, Pointcut pointcut, int index, WeavingStats.PointcutStats stats) {
+        this(name, pointcut, index, AspectAdvice.class, stats);
+    }
+
+    public AspectUnit(String name, Pointcut pointcut, int index, Class<?> advice, WeavingStats.PointcutStats stats) {
         this.name = name;
         this.pointcut = pointcut;
         this.index = index;
+        this.advice = advice;
         this.stats = stats;
     }
 
@@ -53,7 +63,7 @@ public final class AspectUnit implements InstrumentationUnit {
                         }
                     }
                 });
-        var visitor = Advice.withCustomMapping().bind(AspectAdvice.Index.class, index).to(AspectAdvice.class).on(methods);
+        var visitor = Advice.withCustomMapping().bind(AspectAdvice.Index.class, index).to(advice).on(methods);
         return (b, type, loader, module, pd) -> {
             stats.woven(WeavingStats.classKey(type.getName(), loader), type.getDeclaredMethods().filter(methods).size());
             return b.visit(visitor);
