@@ -199,7 +199,8 @@ public final class Deadlock {
             // the suspended thread the detection saw never resumed: the deadlock is a permanent suspension
             return new DeadlockResult.VersionResult(v.description(), v.syncLog(), flags, run.policy(), true,
                     round(d.afterReadyS()), done.size(), d.evidence(), d.threadDump(), true, d.suspendedThreads(),
-                    null, done.size(), 0, null, mean, max, null, null, null, null, null, o.runOns(),
+                    null, done.size(), d.missed(), done.isEmpty() ? null : round((double) d.missed() / done.size(), 4),
+                    mean, max, null, null, null, null, null, o.runOns(),
                     o.progressPoints(), o.monitorSkips(), null, null, null, log.toString(), error, null);
         }
         ScenarioResult s = o.run() == null ? null : o.run().overloaded();

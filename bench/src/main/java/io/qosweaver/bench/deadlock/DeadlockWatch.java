@@ -41,6 +41,7 @@ final class DeadlockWatch implements RiverMonitorRunner.Hooks, AutoCloseable {
         private final int periods;
         private long lastEndMs;
         private List<Long> completed = List.of();
+        private int missed;
 
         Detector(long startMs, long periodMs, int periods) {
             this.lastEndMs = startMs;
@@ -52,14 +53,17 @@ final class DeadlockWatch implements RiverMonitorRunner.Hooks, AutoCloseable {
         boolean observe(long nowMs, List<CollectionRecord> collections, Integer suspendedThreads) {
             if (collections != null) {
                 List<Long> done = new ArrayList<>();
+                int late = 0;
                 for (CollectionRecord r : collections) {
                     if (r.finished()) {
                         done.add(r.durationMs());
+                        late += r.missed(periodMs) ? 1 : 0;
                         lastEndMs = Math.max(lastEndMs, r.startMs() + r.durationMs());
                     }
                 }
                 if (done.size() >= completed.size()) {
                     completed = List.copyOf(done);
+                    missed = late;
                 }
             }
             return suspendedThreads != null && suspendedThreads > 0 && nowMs - lastEndMs > periods * periodMs;
@@ -67,6 +71,11 @@ final class DeadlockWatch implements RiverMonitorRunner.Hooks, AutoCloseable {
 
         long lastEndMs() {
             return lastEndMs;
+        }
+
+        /** Of {@link #completed()}, those that missed their deadline. */
+        int missed() {
+            return missed;
         }
 
         /** The durations of the collections that had ended at the last observation. */
@@ -85,7 +94,7 @@ final class DeadlockWatch implements RiverMonitorRunner.Hooks, AutoCloseable {
 
     /** What was seen when the deadlock was detected. */
     record Detection(long atMs, double afterReadyS, long lastCollectionEndMs, List<Long> completedDurationsMs,
-                     int suspendedThreads, List<String> evidence, String threadDump) {
+                     int missed, int suspendedThreads, List<String> evidence, String threadDump) {
     }
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -147,7 +156,7 @@ final class DeadlockWatch implements RiverMonitorRunner.Hooks, AutoCloseable {
             if (!stop && d.observe(now, cs, suspended)) {
                 String dump = threadDump(app);
                 Detection det = new Detection(now, (now - readyMs) / 1000.0, d.lastEndMs(), d.completed(),
-                        suspended, evidence(dump), dump == null ? null : dumpFile.toString());
+                        d.missed(), suspended, evidence(dump), dump == null ? null : dumpFile.toString());
                 detection = det;
                 progress.update(String.format("[%s] DEADLOCK detected %.1f s after start: no collection ended for "
                                 + "%.1f s, %d thread(s) suspended; killing the app", version, det.afterReadyS(),
