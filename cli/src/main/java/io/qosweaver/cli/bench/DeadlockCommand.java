@@ -3,6 +3,7 @@ package io.qosweaver.cli.bench;
 import io.qosweaver.bench.deadlock.Deadlock;
 import io.qosweaver.bench.deadlock.DeadlockResult;
 import io.qosweaver.bench.deadlock.DeadlockVersions;
+import io.qosweaver.bench.run.FlashCrowdParams;
 import io.qosweaver.bench.run.Layout;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,6 +54,12 @@ final class DeadlockCommand implements Callable<Integer> {
         return h;
     }
 
+    /** The flash crowd without an idle window, with history covering the chart window. */
+    FlashCrowdParams params() {
+        int h = hours();
+        return load.params(h, 0, 0.0, List.of("--history-hours", Integer.toString(h)));
+    }
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -68,9 +75,7 @@ final class DeadlockCommand implements Callable<Integer> {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/deadlock");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        int h = hours();
-        DeadlockResult r = Deadlock.run(layout, load.params(h, 0, 0.0, List.of("--history-hours", Integer.toString(h))),
-                h, deadlockPeriods, load.quick, versions, dir, ReportOptions.commandLine(args), report.progress());
+        DeadlockResult r = Deadlock.run(layout, params(), hours(), deadlockPeriods, load.quick, versions, dir, ReportOptions.commandLine(args), report.progress());
         return report.finish("bench deadlock", r, r.summary(), r.errors(), dir);
     }
 }
