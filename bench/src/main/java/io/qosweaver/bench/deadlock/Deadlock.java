@@ -62,7 +62,15 @@ public final class Deadlock {
     public static DeadlockResult run(Layout layout, FlashCrowdParams p, int hours, int deadlockPeriods, boolean quick,
                                      List<String> versionNames, Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
-        List<DeadlockVersions.Version> versions = DeadlockVersions.resolve(versionNames);
+        return run(layout, p, hours, deadlockPeriods, quick, DeadlockVersions.resolve(versionNames), reportDir, command,
+                progress);
+    }
+
+    /** As above, with versions given as data (a test's own policies). */
+    public static DeadlockResult run(Layout layout, FlashCrowdParams p, int hours, int deadlockPeriods, boolean quick,
+                                     List<DeadlockVersions.Version> versions, Path reportDir, String command,
+                                     Progress progress) throws IOException, InterruptedException {
+        List<String> versionNames = versions.stream().map(DeadlockVersions.Version::name).toList();
         List<Versions.Version> runs = versions.stream().map(DeadlockVersions.Version::run).distinct().toList();
         boolean needAgent = runs.stream().anyMatch(Versions.Version::usesAgent);
         boolean needPeers = runs.stream().anyMatch(Versions.Version::usesPeer);
