@@ -62,13 +62,13 @@ public final class Deadlock {
     public static DeadlockResult run(Layout layout, FlashCrowdParams p, int hours, int deadlockPeriods, boolean quick,
                                      List<String> versionNames, Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
-        return run(layout, p, hours, deadlockPeriods, quick, DeadlockVersions.resolve(versionNames), reportDir, command,
-                progress);
+        return runVersions(layout, p, hours, deadlockPeriods, quick, DeadlockVersions.resolve(versionNames), reportDir,
+                command, progress);
     }
 
     /** As above, with versions given as data (a test's own policies). */
-    public static DeadlockResult run(Layout layout, FlashCrowdParams p, int hours, int deadlockPeriods, boolean quick,
-                                     List<DeadlockVersions.Version> versions, Path reportDir, String command,
+    public static DeadlockResult runVersions(Layout layout, FlashCrowdParams p, int hours, int deadlockPeriods,
+                                             boolean quick, List<DeadlockVersions.Version> versions, Path reportDir, String command,
                                      Progress progress) throws IOException, InterruptedException {
         List<String> versionNames = versions.stream().map(DeadlockVersions.Version::name).toList();
         List<Versions.Version> runs = versions.stream().map(DeadlockVersions.Version::run).distinct().toList();

@@ -40,7 +40,7 @@ class DeadlockSmokeTest {
                 version(DeadlockVersions.IMPORTANCE, "importance"),
                 version(DeadlockVersions.DEADLOCK_AWARE, "deadlock-aware"));
         FlashCrowdParams p = new FlashCrowdParams(1, 20, 12, 3, 0, 0, 2, 10, List.of("--history-hours", "1"));
-        DeadlockResult r = Deadlock.run(layout, p, 3, 10, true, versions, dir, "DeadlockSmokeTest", Progress.NONE);
+        DeadlockResult r = Deadlock.runVersions(layout, p, 3, 10, true, versions, dir, "DeadlockSmokeTest", Progress.NONE);
 
         assertThat(r.errors()).isEmpty();
         DeadlockResult.VersionResult imp = r.versions().get(DeadlockVersions.IMPORTANCE);
