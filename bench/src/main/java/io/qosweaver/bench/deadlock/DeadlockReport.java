@@ -69,7 +69,7 @@ public final class DeadlockReport {
         doc.keyValues("Parameters", r.parameters());
         doc.keyValues("Machine", r.machine());
         doc.paragraph("A deadlocked version was killed at detection: its collection figures are those that ended "
-                + "before, its chart figures are not measured. Permanent suspension: a thread the scheduler still "
+                + "before (from the app's start, warm-ups included), its chart figures are not measured. Permanent suspension: a thread the scheduler still "
                 + "held suspended end_check_limit_s after the load stopped and the window's last collection ended. "
                 + "Run-on episodes: the agent's qosweaver_wait_timeouts_total over the whole run (warm-up "
                 + "included), the deadlock-aware policy's timed waits after which the thread ran on. Chart changes "
