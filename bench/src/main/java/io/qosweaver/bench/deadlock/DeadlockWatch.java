@@ -245,6 +245,7 @@ final class DeadlockWatch implements RiverMonitorRunner.Hooks, AutoCloseable {
         if (dump == null) {
             return out;
         }
+        int lockWaiters = 0;
         for (String block : dump.split("\\n\\s*\\n")) {
             String b = block.strip();
             if (!b.startsWith("\"")) {
@@ -255,10 +256,26 @@ final class DeadlockWatch implements RiverMonitorRunner.Hooks, AutoCloseable {
             if (name.startsWith("collector-timer")) {
                 out.add("collector thread: " + String.join(" | ", top(lines, 4)));
             } else if (b.contains("(a org.rivermonitor.log.SyncLog)") && b.contains("- locked")) {
-                out.add("holds the logger's monitor: " + name + ": " + String.join(" | ", top(lines, 6)));
+                // parked by the scheduler (the hidden-lock deadlock), or queued for the scheduler's own lock
+                String how = schedulerLockWait(b) ? "waits for the scheduler's lock (not parked)"
+                        : b.contains("Controller.await") ? "parked by the scheduler" : "neither parked nor queued";
+                out.add("holds the logger's monitor: " + name + ", " + how + ": " + String.join(" | ", top(lines, 6)));
+            }
+            if (schedulerLockWait(b)) {
+                lockWaiters++;
             }
         }
+        if (lockWaiters > 0) {
+            out.add(lockWaiters + " thread(s) queued for the scheduler's lock (ReentrantLock.lock in Controller)");
+        }
         return out;
+    }
+
+    /** A thread queued on the scheduler's ReentrantLock (Controller's lock), not parked at a control point. */
+    private static boolean schedulerLockWait(String block) {
+        int lock = block.indexOf("ReentrantLock.lock(");
+        int controller = block.indexOf("io.qosweaver.scheduler.core.Controller.");
+        return lock >= 0 && controller > lock;
     }
 
     private static List<String> top(String[] lines, int n) {

@@ -74,8 +74,15 @@ class DeadlockTest {
         assertThat(ev).hasSize(2);
         assertThat(ev.get(0)).startsWith("collector thread: java.lang.Thread.State: BLOCKED")
                 .contains("SyncLog.writeCollection");
-        assertThat(ev.get(1)).startsWith("holds the logger's monitor: qtp-48").contains("Controller.await");
+        assertThat(ev.get(1)).startsWith("holds the logger's monitor: qtp-48, parked by the scheduler")
+                .contains("Controller.await");
         assertThat(DeadlockWatch.evidence(null)).isEmpty();
+        // a holder queued for the scheduler's own lock (seen once with deadlock-aware: a convoy, not a park)
+        String convoy = dump.replace("\tat jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)\n",
+                "\tat java.util.concurrent.locks.ReentrantLock.lock(java.base@17.0.15/ReentrantLock.java:322)\n");
+        List<String> cv = DeadlockWatch.evidence(convoy);
+        assertThat(cv.get(1)).startsWith("holds the logger's monitor: qtp-48, waits for the scheduler's lock");
+        assertThat(cv.get(2)).startsWith("1 thread(s) queued for the scheduler's lock");
     }
 
     @Test
