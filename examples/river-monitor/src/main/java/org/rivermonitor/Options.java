@@ -35,11 +35,14 @@ public final class Options {
             "  --db-pool-size N        JDBC connection pool size (default 10)",
             "  --history-hours H       hours of history seeded at start-up, at the collection",
             "                          period's resolution (default 24; 0 = none)",
+            "  --sync-log FILE|memory  write a line per reading and per chart through a log whose",
+            "                          methods are synchronized (the paper's deadlock experiment;",
+            "                          default: off)",
             "  --help                  print this help and exit");
 
     private static final java.util.Set<String> VALUED = java.util.Set.of("--host", "--port", "--generator-port",
             "--generator-url", "--period", "--rivers", "--seed", "--jdbc-url", "--jdbc-user", "--jdbc-password",
-            "--db-pool-size", "--history-hours");
+            "--db-pool-size", "--history-hours", "--sync-log");
 
     public String host = "127.0.0.1";
     public int port = 8080;
@@ -55,6 +58,8 @@ public final class Options {
     public String jdbcPassword;
     public int dbPoolSize = 10;
     public double historyHours = 24;
+    /** {@code --sync-log}: a file, {@code memory}, or null for no such log (the default). */
+    public String syncLog;
     public boolean help;
 
     /** Thrown for invalid command lines; the message says what to change. */
@@ -114,6 +119,12 @@ public final class Options {
             case "--jdbc-user" -> jdbcUser = value;
             case "--jdbc-password" -> jdbcPassword = value;
             case "--db-pool-size" -> dbPoolSize = parseInt(name, value, 1, 1000);
+            case "--sync-log" -> {
+                if (value.isBlank()) {
+                    throw new UsageException("--sync-log needs a file or 'memory'");
+                }
+                syncLog = value;
+            }
             case "--history-hours" -> {
                 try {
                     historyHours = Double.parseDouble(value);

@@ -12,6 +12,7 @@ import org.rivermonitor.collector.LatestLevels;
 import org.rivermonitor.db.Database;
 import org.rivermonitor.db.HistorySeeder;
 import org.rivermonitor.generator.GeneratorServer;
+import org.rivermonitor.log.SyncLog;
 import org.rivermonitor.web.ChartServlet;
 import org.rivermonitor.web.CollectionsStatusServlet;
 import org.rivermonitor.web.IndexServlet;
@@ -42,6 +43,7 @@ public final class RiverMonitor implements AutoCloseable {
     private LatestLevels levels;
     private CollectionLog collections;
     private Collector collector;
+    private SyncLog syncLog;
 
     private RiverMonitor(Options options) {
         this.options = options;
@@ -83,11 +85,15 @@ public final class RiverMonitor implements AutoCloseable {
             }
         }
         collections = new CollectionLog(COLLECTION_HISTORY);
-        collector = new Collector(rivers, generatorUrl, db, levels, collections, o.period);
+        if (o.syncLog != null) {
+            syncLog = SyncLog.open(o.syncLog);
+            LOG.info("--sync-log: the collector and the charts write through a synchronized log ({})", o.syncLog);
+        }
+        collector = new Collector(rivers, generatorUrl, db, levels, collections, o.period, syncLog);
 
         Map<String, HttpServlet> servlets = MonitorServer.servlets();
         servlets.put("", new IndexServlet());
-        servlets.put("/chart", new ChartServlet(db, rivers));
+        servlets.put("/chart", new ChartServlet(db, rivers, syncLog));
         servlets.put("/levels", new LevelsServlet(rivers, levels));
         servlets.put("/levels.png", new LevelsImageServlet(rivers, levels));
         servlets.put("/status/collections", new CollectionsStatusServlet(collections, periodMs, rivers.size()));
@@ -134,6 +140,11 @@ public final class RiverMonitor implements AutoCloseable {
         return collector;
     }
 
+    /** The {@code --sync-log} log, or null. */
+    public SyncLog syncLog() {
+        return syncLog;
+    }
+
     public List<River> rivers() {
         return rivers;
     }
@@ -165,6 +176,7 @@ public final class RiverMonitor implements AutoCloseable {
         if (db != null) {
             db.close();
         }
+        stop(syncLog);
     }
 
     private static void stop(AutoCloseable c) {

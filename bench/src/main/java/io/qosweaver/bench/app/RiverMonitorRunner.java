@@ -37,6 +37,23 @@ public final class RiverMonitorRunner {
     private final HttpClient http = LoadDriver.defaultClient();
     private final Progress progress;
     private final boolean recordTimeline;
+    private final Hooks hooks;
+
+    /**
+     * What an experiment may do at two moments of a run, besides measuring (the deadlock experiment
+     * watches the app from its start, and checks that nothing stays suspended at its end).
+     */
+    public interface Hooks {
+        Hooks NONE = new Hooks() { };
+
+        /** The app is ready ({@code metrics} null without the agent); called on the runner's thread. */
+        default void ready(AppProcess app, URI base, URI metrics) {
+        }
+
+        /** The load has stopped and the last collection of the window has ended; the app still runs. */
+        default void beforeStop(AppProcess app, URI base, URI metrics) throws InterruptedException {
+        }
+    }
 
     public RiverMonitorRunner(Progress progress) {
         this(progress, false);
@@ -48,8 +65,13 @@ public final class RiverMonitorRunner {
      *                       experiments that plot it ask)
      */
     public RiverMonitorRunner(Progress progress, boolean recordTimeline) {
+        this(progress, recordTimeline, Hooks.NONE);
+    }
+
+    public RiverMonitorRunner(Progress progress, boolean recordTimeline, Hooks hooks) {
         this.progress = progress;
         this.recordTimeline = recordTimeline;
+        this.hooks = hooks;
     }
 
     public RunResult run(FlashCrowdConfig c) throws IOException, InterruptedException {
@@ -64,6 +86,7 @@ public final class RiverMonitorRunner {
             URI metrics = app.metrics(agent ? Duration.ofSeconds(5) : Duration.ZERO);
             progress.update("[" + c.version() + "] ready at " + base + (metrics != null ? ", agent metrics " + metrics
                     : agent ? ", agent announced no metrics endpoint" : ""));
+            hooks.ready(app, base, metrics);
             int firstRiver = firstRiverId(base);
             // --no-collector: nothing to wait for after a window (lowcost measures the pages alone)
             boolean collects = !c.extraAppArgs().contains("--no-collector");
@@ -126,6 +149,7 @@ public final class RiverMonitorRunner {
                         : cpuAfter.minus(cpuBefore).toNanos() / 1e9;
                 loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge, cpuS, timeline);
             }
+            hooks.beforeStop(app, base, metrics);
             if (last == null) {
                 last = scrape(metrics);
             }

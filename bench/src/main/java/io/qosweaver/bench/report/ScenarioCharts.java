@@ -125,4 +125,40 @@ public final class ScenarioCharts {
     private static String esc(String s) {
         return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
+
+    /**
+     * Running threads of the {@code low} class and whether the {@code high} class runs (x 10), over
+     * a window, from the scheduler's timeline: every change, as a step plot (the paper's Fig. 16, 23).
+     */
+    public static JFreeChart runningTimelineChart(String title, ScenarioResult s, String high, String low) {
+        XYSeries chart = new XYSeries("running " + low + " threads");
+        XYSeries collector = new XYSeries(high + " running (x 10)");
+        double end = s.windowSeconds();
+        for (ScenarioResult.TimelinePoint p : s.runningTimeline()) {
+            if (p.taskClass().equals(low)) {
+                chart.add(p.offsetS(), p.running());
+            } else if (p.taskClass().equals(high)) {
+                collector.add(p.offsetS(), 10 * p.members());
+            }
+        }
+        // carry the last value to the end of the window
+        if (chart.getItemCount() > 0) {
+            chart.add(end, chart.getY(chart.getItemCount() - 1));
+        }
+        if (collector.getItemCount() > 0) {
+            collector.add(end, collector.getY(collector.getItemCount() - 1));
+        }
+        XYSeriesCollection data = new XYSeriesCollection();
+        data.addSeries(chart);
+        data.addSeries(collector);
+        JFreeChart c = ChartFactory.createXYLineChart(title, "time in window (s)", "threads", data,
+                PlotOrientation.VERTICAL, true, false, false);
+        XYPlot plot = c.getXYPlot();
+        plot.setRenderer(new XYStepRenderer());
+        plot.getRenderer().setSeriesPaint(0, new Color(0x1f77b4));
+        plot.getRenderer().setSeriesPaint(1, new Color(0xd62728));
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        return c;
+    }
 }

@@ -4,6 +4,7 @@ import io.qosweaver.bench.app.RunValidity;
 
 import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.report.ReportDocument;
+import io.qosweaver.bench.report.ScenarioCharts;
 import io.qosweaver.bench.report.Table;
 import io.qosweaver.bench.run.Machine;
 import java.awt.Color;
@@ -14,11 +15,7 @@ import java.util.List;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.plot.PlotOrientation;
-import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYStepRenderer;
 import org.jfree.data.category.DefaultCategoryDataset;
-import org.jfree.data.xy.XYSeries;
-import org.jfree.data.xy.XYSeriesCollection;
 
 /**
  * {@code index.html} and {@code RESULTS.md} of the {@code suspension} experiment: the summary,
@@ -94,35 +91,8 @@ public final class SuspensionReport {
     }
 
     static JFreeChart timelineChart(String version, ScenarioResult s) {
-        XYSeries chart = new XYSeries("running chart threads");
-        XYSeries collector = new XYSeries("collector running (x 10)");
-        double end = s.windowSeconds();
-        for (ScenarioResult.TimelinePoint p : s.runningTimeline()) {
-            if (p.taskClass().equals(SuspensionResult.LOW)) {
-                chart.add(p.offsetS(), p.running());
-            } else if (p.taskClass().equals(SuspensionResult.HIGH)) {
-                collector.add(p.offsetS(), 10 * p.members());
-            }
-        }
-        // carry the last value to the end of the window
-        if (chart.getItemCount() > 0) {
-            chart.add(end, chart.getY(chart.getItemCount() - 1));
-        }
-        if (collector.getItemCount() > 0) {
-            collector.add(end, collector.getY(collector.getItemCount() - 1));
-        }
-        XYSeriesCollection data = new XYSeriesCollection();
-        data.addSeries(chart);
-        data.addSeries(collector);
-        JFreeChart c = ChartFactory.createXYLineChart("Running chart threads, " + version, "time in window (s)",
-                "threads", data, PlotOrientation.VERTICAL, true, false, false);
-        XYPlot plot = c.getXYPlot();
-        plot.setRenderer(new XYStepRenderer());
-        plot.getRenderer().setSeriesPaint(0, new Color(0x1f77b4));
-        plot.getRenderer().setSeriesPaint(1, new Color(0xd62728));
-        plot.setBackgroundPaint(Color.WHITE);
-        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-        return c;
+        return ScenarioCharts.runningTimelineChart("Running chart threads, " + version, s, SuspensionResult.HIGH,
+                SuspensionResult.LOW);
     }
 
     static JFreeChart barChart(SuspensionResult r) {

@@ -13,6 +13,7 @@ import java.util.List;
 import org.rivermonitor.Reading;
 import org.rivermonitor.River;
 import org.rivermonitor.db.Database;
+import org.rivermonitor.log.SyncLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,10 +35,19 @@ public final class Collector {
     private final CollectionLog log;
     private final long periodMs;
     private final HttpClient http;
+    /** {@code --sync-log}, or null. */
+    private final SyncLog syncLog;
     private final ObjectMapper json = new ObjectMapper();
 
     public Collector(List<River> rivers, String generatorUrl, Database db, LatestLevels levels,
                      CollectionLog log, Duration period) {
+        this(rivers, generatorUrl, db, levels, log, period, null);
+    }
+
+    /** With {@code syncLog} (may be null): one line per reading obtained. */
+    public Collector(List<River> rivers, String generatorUrl, Database db, LatestLevels levels,
+                     CollectionLog log, Duration period, SyncLog syncLog) {
+        this.syncLog = syncLog;
         this.rivers = rivers;
         this.generatorUrl = generatorUrl;
         this.db = db;
@@ -62,6 +72,9 @@ public final class Collector {
                 Reading r = fetch(river.id());
                 levels.update(r);
                 readings.add(r);
+                if (syncLog != null) {
+                    syncLog.writeCollection(r);
+                }
             } catch (IOException | RuntimeException e) {
                 errors++;
                 if (firstError == null) {

@@ -15,6 +15,7 @@ import org.rivermonitor.River;
 import org.rivermonitor.chart.WaterLevelChart;
 import org.rivermonitor.db.Database;
 import org.rivermonitor.db.Series;
+import org.rivermonitor.log.SyncLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,10 +33,17 @@ public final class ChartServlet extends HttpServlet {
 
     private final Database db;
     private final List<River> rivers;
+    /** {@code --sync-log}, or null. */
+    private final SyncLog syncLog;
 
     public ChartServlet(Database db, List<River> rivers) {
+        this(db, rivers, null);
+    }
+
+    public ChartServlet(Database db, List<River> rivers, SyncLog syncLog) {
         this.db = db;
         this.rivers = rivers;
+        this.syncLog = syncLog;
     }
 
     @Override
@@ -74,6 +82,9 @@ public final class ChartServlet extends HttpServlet {
             Params.error(resp, HttpServletResponse.SC_SERVICE_UNAVAILABLE,
                     "water-level database unavailable, please retry later");
             return;
+        }
+        if (syncLog != null) {
+            syncLog.writeGeneration(river.id(), hours, data.size());
         }
         byte[] png = render(river, data, hours, now);
         resp.setContentType("image/png");
