@@ -48,6 +48,13 @@ class DeadlockAwareThreadsTest {
             assertThat(s.stats().waitQueueSize()).as("still told to yield").isEqualTo(1);
             long suspensions = s.stats().suspensions();
             assertThat(suspensions).as("one park: it skipped its control points since").isEqualTo(1);
+            // running on, it asks the policy under the lock at one control point in 64 (no convoy)
+            long passes = low.passes.get();
+            long lockFree = s.controller.machine().lockFreeRunOnPasses();
+            await().atMost(Duration.ofSeconds(5)).until(() -> low.passes.get() > passes + 1000);
+            long moreLockFree = s.controller.machine().lockFreeRunOnPasses() - lockFree;
+            long morePasses = low.passes.get() - passes;
+            assertThat(moreLockFree).as("lock-free passes of " + morePasses).isGreaterThanOrEqualTo(morePasses * 9 / 10);
             long timeouts = s.stats().waitTimeouts();
             QoS.progressPoint(); // the high task progresses: the low thread suspends again, and, with
             // no progress after that one, runs on again 20 ms later

@@ -45,6 +45,14 @@ public final class ControlPoints {
             r.machine.interruptedPasses.increment();
             return;
         }
+        if (t.skipLeft > 0) {
+            if (t.skipStamp == r.machine.regime) {
+                t.skipLeft--; // running on, nothing changed: the policy's answer stands
+                r.machine.lockFreeRunOnPasses.increment();
+                return;
+            }
+            t.skipLeft = 0;
+        }
         c.await(t);
         if (ControlPointIntervals.on) {
             ControlPointIntervals.resumed(t);

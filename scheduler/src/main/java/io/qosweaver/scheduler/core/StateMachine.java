@@ -77,6 +77,14 @@ public final class StateMachine implements Control {
     private long yields, suspensions, resumes, entryWaits, waitTimeouts;
     final LongAdder entryWaitNanos = new LongAdder();
     final LongAdder monitorSkips = new LongAdder();
+    /**
+     * Changes whenever a flag or a limit changes: a thread running on re-asks the policy (under
+     * the lock) at its next control point after any change, and every {@link
+     * Controller#RUN_ON_PASSES}th one otherwise (progress counters move without a change).
+     */
+    volatile long regime;
+    /** Flagged control points a running-on thread passed without the lock. */
+    final LongAdder lockFreeRunOnPasses = new LongAdder();
     final LongAdder interruptedPasses = new LongAdder();
 
     private StateMachine(Policy policy, Ticker ticker, Effects effects, List<TaskClassSpec> specs, int[] ranks) {
@@ -258,13 +266,20 @@ public final class StateMachine implements Control {
         checkConvergence();
     }
 
+    /** Flagged control points a running-on thread passed without the scheduler's lock (for tests and stats). */
+    public long lockFreeRunOnPasses() {
+        return lockFreeRunOnPasses.sum();
+    }
+
     @Override
     public void setLimit(int permits) {
+        regime++;
         setLimit(permits, true);
     }
 
     @Override
     public void setLimitWithoutPreemption(int permits) {
+        regime++;
         setLimit(permits, false);
     }
 
@@ -309,6 +324,7 @@ public final class StateMachine implements Control {
 
     @Override
     public void setCap(TaskClass taskClass, int permits) {
+        regime++;
         TaskClassState c = own(taskClass);
         if (permits < 0) {
             throw new IllegalArgumentException("cap must be >= 0 permits: " + permits);
@@ -452,6 +468,7 @@ public final class StateMachine implements Control {
 
     private void setYield(ThreadState t) {
         if (!t.yield) {
+            regime++;
             t.yield = true;
             if (!t.atEntry) {
                 effects.pendingChanged(1);
@@ -467,6 +484,7 @@ public final class StateMachine implements Control {
     private void clearYield(ThreadState t, boolean promoted) {
         boolean entry = t.atEntry;
         if (t.yield) {
+            regime++;
             t.yield = false;
             if (!entry) {
                 effects.pendingChanged(-1);

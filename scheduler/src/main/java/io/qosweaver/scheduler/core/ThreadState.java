@@ -44,6 +44,15 @@ public final class ThreadState implements ThreadView {
     volatile boolean yield;
     volatile boolean parked;
 
+    // owner only (written by the owner under the lock, read by it without)
+    /**
+     * A thread the policy let run on at a control point (mayPark said no: the deadlock-aware
+     * policy's run-on) passes this many more flagged control points without the lock, as long as
+     * its machine's {@link StateMachine#regime} is still {@link #skipStamp}.
+     */
+    int skipLeft;
+    long skipStamp;
+
     // under the lock of the machine owning the role
     /** Waits at its scope's entry ({@link StateMachine#admitAtEntry}); not counted in pending. */
     boolean atEntry;
