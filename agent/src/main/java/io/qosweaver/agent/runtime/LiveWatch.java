@@ -77,7 +77,7 @@ final class LiveWatch {
             WeavingStats stats = new WeavingStats();
             WeavingStats.PointcutStats woven = stats.add("watch", "watch", pointcutText);
             watch = WatchProbe.start(maxPerSecond);
-            weaving = Weaving.install(inst, List.of(new WatchUnit(p, woven)), stats, ElementMatchers.none(),
+            weaving = Weaving.install(inst, List.of(WatchUnit.create(p, woven)), stats, ElementMatchers.none(),
                     AgentBuilder.Listener.NoOp.INSTANCE, log, Weaving.bootstrapCopy(WatchProbe.class));
             text = pointcutText;
             if (woven.joinPoints() == 0) {

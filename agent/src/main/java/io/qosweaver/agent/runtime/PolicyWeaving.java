@@ -47,7 +47,7 @@ final class PolicyWeaving {
         String requestLocation = null;
         for (PolicyFile.TaskClassDef t : policy.taskClasses()) {
             if (t.entry() != null) {
-                units.add(new EntryUnit(t.name(), t.entry(), stats.add("entry", t.location(), t.entryText())));
+                units.add(EntryUnit.create(t.name(), t.entry(), stats.add("entry", t.location(), t.entryText())));
             } else {
                 selectors.add(selector(t));
                 requestClasses.add(t.name());
@@ -85,20 +85,20 @@ final class PolicyWeaving {
         for (PolicyFile.BulkheadDef b : policy.bulkheads()) {
             int limit = b.perCore() ? Math.max(1, (int) Math.round(b.limit() * cores)) : (int) b.limit();
             int index = Aspects.bulkhead(b.location(), limit, b.queue(), b.timeoutNanos());
-            units.add(new AspectUnit("bulkhead " + b.location(), b.pointcut(), index,
+            units.add(AspectUnit.create("bulkhead " + b.location(), b.pointcut(), index,
                     stats.add("bulkhead", b.location(), b.text())));
         }
         for (PolicyFile.SemaphoreDef d : policy.semaphores()) {
             String name = d.name() + " (" + d.location() + ")";
             int index = Aspects.signal(name, d.initial(), d.maxWaitNanos());
-            units.add(new AspectUnit("semaphore wait " + name, d.waitAt(), index, SignalAdvice.Wait.class,
+            units.add(AspectUnit.create("semaphore wait " + name, d.waitAt(), index, SignalAdvice.Wait.class,
                     stats.add("semaphore-wait", d.location(), d.waitText())));
-            units.add(new AspectUnit("semaphore signal " + name, d.signalAt(), index, SignalAdvice.Signal.class,
+            units.add(AspectUnit.create("semaphore signal " + name, d.signalAt(), index, SignalAdvice.Signal.class,
                     stats.add("semaphore-signal", d.location(), d.signalText())));
         }
         for (PolicyFile.SynchronizeDef d : policy.synchronizations()) {
             int index = Aspects.serializer(d.location());
-            units.add(new AspectUnit("synchronize " + d.location(), d.pointcut(), index,
+            units.add(AspectUnit.create("synchronize " + d.location(), d.pointcut(), index,
                     stats.add("synchronize", d.location(), d.text())));
         }
         // Woven code in named modules (JDK classes chosen by a withincode) calls QoS and the

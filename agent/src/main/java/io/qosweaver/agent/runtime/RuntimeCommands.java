@@ -8,6 +8,8 @@ import io.qosweaver.model.policy.PolicyFileException;
 import io.qosweaver.scheduler.stats.SchedulerStats;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.qosweaver.pointcuts.Json;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -124,7 +126,13 @@ final class RuntimeCommands implements LocalControl.Handler {
     }
 
     private static LocalControl.Reply done(boolean json, String text) {
-        return LocalControl.Reply.ok(json ? "{\"ok\":true,\"message\":" + quote(text) + "}" : text);
+        if (!json) {
+            return LocalControl.Reply.ok(text);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ok", true);
+        m.put("message", text);
+        return LocalControl.Reply.ok(Json.write(m));
     }
 
     String statusText() {
@@ -181,80 +189,39 @@ final class RuntimeCommands implements LocalControl.Handler {
     }
 
     String statusJson() {
-        StringBuilder b = new StringBuilder("{");
+        Map<String, Object> m = new LinkedHashMap<>();
         PolicyFile p = runtime.policy();
         Weaving w = runtime.weaving();
-        b.append("\"pid\":").append(ProcessHandle.current().pid());
-        b.append(",\"policyFile\":").append(quote(runtime.policyFile()));
-        b.append(",\"inForce\":").append(p != null && w != null);
+        m.put("pid", ProcessHandle.current().pid());
+        m.put("policyFile", runtime.policyFile());
+        m.put("inForce", p != null && w != null);
         if (p != null && w != null) {
-            b.append(",\"policy\":").append(quote(p.policyName()));
-            b.append(",\"parameters\":{");
-            String sep = "";
-            for (Map.Entry<String, String> e : parameters(p).entrySet()) {
-                b.append(sep).append(quote(e.getKey())).append(':').append(quote(e.getValue()));
-                sep = ",";
-            }
-            b.append("},\"overrides\":{");
-            sep = "";
-            for (Map.Entry<String, String> e : runtime.overrides().entrySet()) {
-                b.append(sep).append(quote(e.getKey())).append(':').append(quote(e.getValue()));
-                sep = ",";
-            }
-            b.append("},\"taskClasses\":[");
-            sep = "";
-            for (PolicyFile.TaskClassDef t : p.taskClasses()) {
-                b.append(sep).append(quote(t.name()));
-                sep = ",";
-            }
+            m.put("policy", p.policyName());
+            m.put("parameters", new LinkedHashMap<String, Object>(parameters(p)));
+            m.put("overrides", new LinkedHashMap<String, Object>(runtime.overrides()));
+            m.put("taskClasses", p.taskClasses().stream().map(PolicyFile.TaskClassDef::name).toList());
             WeavingStats s = w.stats();
-            b.append("],\"classesWoven\":").append(s.classesWoven()).append(",\"weaveErrors\":").append(s.errors());
-            b.append(",\"pointcuts\":[");
-            sep = "";
+            m.put("classesWoven", s.classesWoven());
+            m.put("weaveErrors", s.errors());
+            List<Object> pointcuts = new ArrayList<>();
             for (WeavingStats.PointcutStats pc : s.pointcuts()) {
-                b.append(sep).append("{\"kind\":").append(quote(pc.kind())).append(",\"location\":")
-                        .append(quote(pc.location())).append(",\"joinPoints\":").append(pc.joinPoints()).append('}');
-                sep = ",";
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("kind", pc.kind());
+                one.put("location", pc.location());
+                one.put("joinPoints", pc.joinPoints());
+                pointcuts.add(one);
             }
-            b.append(']');
+            m.put("pointcuts", pointcuts);
             SchedulerStats st = SchedulerGateway.stats();
             if (st != null) {
-                b.append(",\"scheduler\":{\"controlPoints\":").append(st.controlPoints()).append(",\"suspensions\":")
-                        .append(st.suspensions()).append(",\"suspendedThreads\":").append(st.suspendedThreads())
-                        .append(",\"runningThreads\":{");
-                sep = "";
-                for (Map.Entry<String, Integer> e : st.runningThreads().entrySet()) {
-                    b.append(sep).append(quote(e.getKey())).append(':').append(e.getValue());
-                    sep = ",";
-                }
-                b.append("}}");
+                Map<String, Object> sched = new LinkedHashMap<>();
+                sched.put("controlPoints", st.controlPoints());
+                sched.put("suspensions", st.suspensions());
+                sched.put("suspendedThreads", st.suspendedThreads());
+                sched.put("runningThreads", new LinkedHashMap<String, Object>(st.runningThreads()));
+                m.put("scheduler", sched);
             }
         }
-        return b.append('}').toString();
-    }
-
-    static String quote(String s) {
-        if (s == null) {
-            return "null";
-        }
-        StringBuilder b = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+        return Json.write(m);
     }
 }

@@ -114,8 +114,8 @@ class AttachAndCtlTest {
         assertThat(swapped.out()).contains("swapped to " + admission).contains("policy admission");
         get(port);
         CliRun json = CliRun.of("ctl", pid(), "status", "--json");
-        assertThat(json.out()).contains("\"policy\":\"admission\"").contains("\"policyFile\":\"" + admission + "\"")
-                .contains("\"inForce\":true");
+        assertThat(json.out()).contains("\"policy\": \"admission\"").contains("\"policyFile\": \"" + admission + "\"")
+                .contains("\"inForce\": true");
 
         CliRun set = CliRun.of("ctl", pid(), "set", "policy.lowLimit=2");
         assertThat(set.exit()).as(set.err()).isZero();

@@ -1,58 +1,17 @@
 package io.qosweaver.agent.unit.watch;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isMethod;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-
-import io.qosweaver.agent.weaving.Hierarchies;
+import io.qosweaver.agent.weaving.ExecutionUnit;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
-import io.qosweaver.agent.weaving.PointcutTypes;
 import io.qosweaver.agent.weaving.WeavingStats;
 import io.qosweaver.model.pointcut.Pointcut;
-import java.util.List;
-import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
 
 /** A watch: {@link WatchAdvice} around every method an execution pointcut selects. */
-public final class WatchUnit implements InstrumentationUnit {
-    private final Pointcut pointcut;
-    private final WeavingStats.PointcutStats stats;
+public final class WatchUnit {
+    private WatchUnit() {}
 
-    public WatchUnit(Pointcut pointcut, WeavingStats.PointcutStats stats) {
-        this.pointcut = pointcut;
-        this.stats = stats;
-    }
-
-    @Override
-    public String name() {
-        return "watch " + pointcut;
-    }
-
-    @Override
-    public ElementMatcher<? super TypeDescription> types() {
-        return PointcutTypes.canMatch(List.of(pointcut));
-    }
-
-    @Override
-    public AgentBuilder.Transformer transformer() {
-        ElementMatcher.Junction<MethodDescription> methods = isMethod().and(not(isAbstract()))
-                .and(new ElementMatcher.Junction.AbstractBase<MethodDescription>() {
-                    @Override
-                    public boolean matches(MethodDescription m) {
-                        try {
-                            return pointcut.matches(Hierarchies.signature(m), null);
-                        } catch (RuntimeException e) {
-                            return false;
-                        }
-                    }
-                });
-        var visitor = Advice.to(WatchAdvice.class).on(methods);
-        return (b, type, loader, module, pd) -> {
-            stats.woven(WeavingStats.classKey(type.getName(), loader), type.getDeclaredMethods().filter(methods).size());
-            return b.visit(visitor);
-        };
+    public static InstrumentationUnit create(Pointcut pointcut, WeavingStats.PointcutStats stats) {
+        return new ExecutionUnit("watch " + pointcut, pointcut, methods -> Advice.to(WatchAdvice.class).on(methods),
+                stats);
     }
 }
