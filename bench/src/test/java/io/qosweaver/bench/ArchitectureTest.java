@@ -14,7 +14,8 @@ class ArchitectureTest {
     private static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.qosweaver.bench");
-    static final List<String> EXPERIMENTS = List.of("deadline", "suspension", "lowcost", "pointcuts", "flashcrowd", "demo", "mixed");
+    static final List<String> EXPERIMENTS = List.of("deadline", "suspension", "lowcost", "pointcuts", "flashcrowd", "demo", "mixed",
+            "adaptive");
 
     private static String[] experimentsBut(String except) {
         return EXPERIMENTS.stream().filter(e -> !e.equals(except)).map(e -> "io.qosweaver.bench." + e + "..")
@@ -41,7 +42,8 @@ class ArchitectureTest {
     @Test
     void reportsDependOnResultsNotOnRunners() {
         for (String[] r : new String[][] {{"deadline", "Deadline"}, {"suspension", "Suspension"},
-                {"lowcost", "LowCost"}, {"pointcuts", "Pointcuts"}, {"mixed", "Mixed"}}) {
+                {"lowcost", "LowCost"}, {"pointcuts", "Pointcuts"}, {"mixed", "Mixed"},
+                {"adaptive", "Adaptive"}}) {
             noClasses().that().haveFullyQualifiedName("io.qosweaver.bench." + r[0] + "." + r[1] + "Report")
                     .should().dependOnClassesThat().haveFullyQualifiedName("io.qosweaver.bench." + r[0] + "." + r[1])
                     .because("a report renders results, which a run or a rerender from results.json provides")
