@@ -201,6 +201,8 @@ public final class Adaptive {
         Double error = target == null ? null : AdaptiveAnalysis.errorPct(middlePerS, target);
         Double settling = target == null || plan.collector() ? null
                 : AdaptiveAnalysis.settlingTimeS(middle, target, AdaptiveAnalysis.TOLERANCE);
+        Double settling5 = target == null || plan.collector() ? null
+                : AdaptiveAnalysis.settlingTimeS(middle, target, AdaptiveAnalysis.TOLERANCE, AdaptiveAnalysis.BLOCK_S);
         List<Double> blocks = AdaptiveAnalysis.blockMeans(middle, from, AdaptiveAnalysis.BLOCK_S);
         Integer within = target == null ? null
                 : AdaptiveAnalysis.countWithin(blocks, target, AdaptiveAnalysis.TOLERANCE);
@@ -225,7 +227,7 @@ public final class Adaptive {
         ClassResult ch = m.charts() == null ? null : m.charts().get("chart");
         return new AdaptiveResult.Run(plan.name(), plan.kind(), target, plan.fixedLowLimit(), plan.collector(),
                 plan.jvmFlags(), policyFile, log.toString(), null, plan.windowS(), plan.settleS(), round(middlePerS),
-                round(error), settling, blocks.size(), within, round(AdaptiveAnalysis.mean(chart, from, n)),
+                round(error), settling, settling5, blocks.size(), within, round(AdaptiveAnalysis.mean(chart, from, n)),
                 lv == null ? null : lv.meanMs(), lv == null ? null : lv.p99Ms(), ch == null ? null : ch.meanMs(),
                 ln == 0 ? null : lmin, ln == 0 ? null : lmax, ln == 0 ? null : round(lsum / ln),
                 plan.collector() ? started.size() : null, round(collectionMean),
@@ -237,7 +239,7 @@ public final class Adaptive {
     private static AdaptiveResult.Run failed(RunPlan plan, String policyFile, Path log, String error) {
         return new AdaptiveResult.Run(plan.name(), plan.kind(), plan.target(), plan.fixedLowLimit(), plan.collector(),
                 plan.jvmFlags(), policyFile, log.toString(), error, plan.windowS(), plan.settleS(), null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 List.of());
     }
 
@@ -320,7 +322,7 @@ public final class Adaptive {
                 if (r != null) {
                     sweep.add(new AdaptiveResult.SweepPoint(t.target(), t.paperTarget(),
                             range != null && range.contains(t.target()), r.middlePerS(), r.errorPct(), r.settlingS(),
-                            r.lowLimitMean(), r.lowLimitMin(), r.lowLimitMax()));
+                            r.settling5S(), r.lowLimitMean(), r.lowLimitMin(), r.lowLimitMax()));
                 }
             }
             List<AdaptiveResult.Goal> goals = AdaptiveSummary.goals(range, sweep);

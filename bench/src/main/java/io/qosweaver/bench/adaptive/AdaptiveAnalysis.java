@@ -65,7 +65,7 @@ public final class AdaptiveAnalysis {
                 last = samples.get(k).value();
                 k++;
             }
-            out[i] = n > 0 ? sum / n : last;
+            out[i] = n > 0 ? Double.valueOf(sum / n) : last;
         }
         return out;
     }
@@ -93,7 +93,12 @@ public final class AdaptiveAnalysis {
      * 0 when it never left; null when the last bucket is out of the band (not settled).
      */
     public static Double settlingTimeS(long[] perSecond, double target, double tolerance) {
-        double[] ma = movingAverage(perSecond, MA_WIDTH);
+        return settlingTimeS(perSecond, target, tolerance, MA_WIDTH);
+    }
+
+    /** As {@link #settlingTimeS(long[], double, double)} on a centred moving average of {@code width} seconds. */
+    public static Double settlingTimeS(long[] perSecond, double target, double tolerance, int width) {
+        double[] ma = movingAverage(perSecond, width);
         if (ma.length == 0 || !within(ma[ma.length - 1], target, tolerance)) {
             return null;
         }

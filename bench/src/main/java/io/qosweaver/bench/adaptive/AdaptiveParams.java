@@ -60,7 +60,7 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
 
     /** CI-sized: 3 h charts, short phases, the two probes and one target; no baseline, no collector. */
     public static AdaptiveParams quick() {
-        return new AdaptiveParams(100, 3, 3, 40, 100, 5, 3, 25, 8, 15, 45, 1, 6, 15, List.of(),
+        return new AdaptiveParams(100, 3, 3, 40, 100, 10, 3, 25, 8, 15, 45, 1, 6, 15, List.of(),
                 PAPER_FIG25_TARGET, false, false);
     }
 

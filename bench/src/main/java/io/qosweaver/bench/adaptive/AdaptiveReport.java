@@ -47,11 +47,12 @@ public final class AdaptiveReport {
         r.paper().forEach(p -> paper.add(new String[] {p.figure(), p.metric(), p.paper(), p.ours()}));
         doc.heading("The paper's figures beside ours").table(paper);
         List<String[]> sweep = new ArrayList<>();
-        sweep.add(new String[] {"target", "paper target", "feasible", "achieved", "error", "settled after (s)",
-                "low limit mean", "low limit range"});
+        sweep.add(new String[] {"target", "paper target", "feasible", "achieved", "error", "settled after (s), 3 s MA",
+                "5 s MA", "low limit mean", "low limit range"});
         r.sweep().forEach(s -> sweep.add(new String[] {Format.cell(s.target()), Format.cell(s.paperTarget()),
                 s.feasible() ? "yes" : "no", Format.cell(s.achieved()), AdaptiveSummary.pct(s.errorPct()),
-                s.settlingS() == null ? "never" : Format.number(s.settlingS()), Format.cell(s.lowLimitMean()),
+                s.settlingS() == null ? "never" : Format.number(s.settlingS()),
+                s.settling5S() == null ? "never" : Format.number(s.settling5S()), Format.cell(s.lowLimitMean()),
                 s.lowLimitMin() == null ? "-" : Format.number(s.lowLimitMin()) + "-" + Format.number(s.lowLimitMax())}));
         doc.heading("Targets (Fig. 26)").table(sweep);
         doc.heading("Runs").table(runsTable(r));

@@ -97,6 +97,8 @@ final class AdaptiveRunner implements Adaptive.ProcessRunner {
                         }
                         Thread.sleep(Math.max(1, Math.min(GAUGE_EVERY_MS, (end - System.nanoTime()) / 1_000_000)));
                     }
+                    // the driver's sampler closes each second at its end: let the last one close before stopping
+                    Thread.sleep(300);
                     levelsResult = levelsRun.stopWindow();
                     chartResult = chartRun.stopWindow();
                 }

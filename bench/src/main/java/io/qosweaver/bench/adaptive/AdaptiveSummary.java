@@ -35,7 +35,8 @@ final class AdaptiveSummary {
             errs.add(Format.cell(s.target()) + ": " + AdaptiveSummary.pct(s.errorPct()));
             allWithin &= s.errorPct() != null && Math.abs(s.errorPct()) <= AdaptiveAnalysis.TOLERANCE * 100;
             settle.add(Format.cell(s.target()) + ": " + (s.settlingS() == null ? "never" : Format.number(s.settlingS())
-                    + " s"));
+                    + " s") + " (5 s MA: " + (s.settling5S() == null ? "never" : Format.number(s.settling5S()) + " s")
+                    + ")");
             allSettled &= s.settlingS() != null && s.settlingS() <= SETTLE_GOAL_S;
         }
         out.add(new AdaptiveResult.Goal("within 2 % of the target over the feasible range (" + where + ")",
