@@ -27,12 +27,14 @@ import java.util.Map;
  * @param paperFig25Target the paper's single target (Fig. 25)
  * @param withBaseline   run the app without QoSWeaver too (Fig. 24)
  * @param withCollector  run (d), with the collector (Fig. 27)
+ * @param driverWarmupS  an unmeasured run first, so that the load driver (in this JVM) is compiled
+ *                       before the first measured run; 0: none
  */
 public record AdaptiveParams(int rivers, int chartHours, int historyHours, int chartClients, int levelsClients,
                              double warmupS, double preStepS, double windowS, double settleS,
                              double collectorPeriodS, double collectorWindowS, int lowMin, int lowMax, int middleCap,
                              List<Double> paperTargets, double paperFig25Target, boolean withBaseline,
-                             boolean withCollector) {
+                             boolean withCollector, double driverWarmupS) {
 
     /** The paper's sweep (Fig. 26: 25 to 250 pages/s in steps of 25) and the range it tracked. */
     public static final List<Double> PAPER_TARGETS = List.of(25.0, 50.0, 75.0, 100.0, 125.0, 150.0, 175.0, 200.0,
@@ -55,25 +57,32 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
      */
     public static AdaptiveParams full() {
         return new AdaptiveParams(100, 12, 12, 40, 100, 15, 5, 70, 10, 15, 120, 1, 6, 15, PAPER_TARGETS,
-                PAPER_FIG25_TARGET, true, true);
+                PAPER_FIG25_TARGET, true, true, 60);
     }
 
     /** CI-sized: 3 h charts, short phases, the two probes and one target; no baseline, no collector. */
     public static AdaptiveParams quick() {
         return new AdaptiveParams(100, 3, 3, 40, 100, 10, 3, 25, 8, 15, 45, 1, 6, 15, List.of(),
-                PAPER_FIG25_TARGET, false, false);
+                PAPER_FIG25_TARGET, false, false, 30);
     }
 
     public AdaptiveParams withPaperTargets(List<Double> t) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, t, paperFig25Target,
-                withBaseline, withCollector);
+                withBaseline, withCollector, driverWarmupS);
     }
 
     public AdaptiveParams withWindows(double window, double settle) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 window, settle, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, paperTargets,
-                paperFig25Target, withBaseline, withCollector);
+                paperFig25Target, withBaseline, withCollector, driverWarmupS);
+    }
+
+    /** The same with lowMax set: the range of the adaptive limit (and the lower probe). */
+    public AdaptiveParams withLowMax(int max) {
+        return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
+                windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, max, middleCap, paperTargets,
+                paperFig25Target, withBaseline, withCollector, driverWarmupS);
     }
 
     public Map<String, Object> asMap() {
@@ -95,6 +104,7 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
         m.put("middle_cap", middleCap);
         m.put("paper_targets", paperTargets);
         m.put("paper_fig25_target", paperFig25Target);
+        m.put("driver_warmup_s", driverWarmupS);
         m.put("moving_average_s", AdaptiveAnalysis.MA_WIDTH);
         m.put("moving_average", "centred: the buckets t-1, t and t+1");
         m.put("tolerance", AdaptiveAnalysis.TOLERANCE);

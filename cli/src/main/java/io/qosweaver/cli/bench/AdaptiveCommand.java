@@ -37,6 +37,10 @@ final class AdaptiveCommand implements Callable<Integer> {
             description = "seconds at a window's start left out of the steady-state figures (default 10; quick 8)")
     Double settle;
 
+    @Option(names = "--low-max", paramLabel = "N", description = "the largest adaptive low limit, also the lower "
+            + "probe's fixed limit (default 6, the paper's Fig. 25); a larger one widens the feasible range")
+    Integer lowMax;
+
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/adaptive)")
     Path reportDir;
 
@@ -48,7 +52,7 @@ final class AdaptiveCommand implements Callable<Integer> {
         if (window != null || settle != null) {
             p = p.withWindows(window != null ? window : p.windowS(), settle != null ? settle : p.settleS());
         }
-        return p;
+        return lowMax == null ? p : p.withLowMax(lowMax);
     }
 
     List<Double> targets() {

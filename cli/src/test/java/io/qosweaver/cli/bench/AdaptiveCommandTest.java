@@ -27,6 +27,7 @@ class AdaptiveCommandTest {
         assertThat(c.targets()).containsExactly(700.0, 900.5);
         assertThat(c.params().windowS()).isEqualTo(40.0);
         assertThat(c.params().settleS()).isEqualTo(6.0);
+        assertThat(parse("--low-max", "12").params().lowMax()).isEqualTo(12);
         assertThatThrownBy(() -> parse("--targets", "0").targets()).hasMessageContaining("must be positive");
     }
 }
