@@ -16,7 +16,8 @@ import picocli.CommandLine;
 /** {@code qosweaver bench <experiment>}. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run an experiment of the papers.",
         subcommands = {BenchCommand.FlashCrowdCommand.class, DeadlineCommand.class, SuspensionCommand.class,
-                LowCostCommand.class, PointcutsBenchCommand.class, MixedCommand.class, DeadlockCommand.class})
+                LowCostCommand.class, PointcutsBenchCommand.class, MixedCommand.class, DeadlockCommand.class,
+                AdaptiveCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -722,10 +722,14 @@ public final class StateMachine implements Control {
             Map<String, IntervalSnapshot> intervals) {
         Map<String, Integer> running = new LinkedHashMap<>();
         Map<String, Long> progress = new LinkedHashMap<>();
+        Map<String, Integer> caps = new LinkedHashMap<>();
         for (TaskClassState c : classes) {
             running.put(c.name(), Math.max(0, c.members.get() - c.parked.get()));
             if (c.observed()) {
                 progress.put(c.name(), c.progress.sum());
+                if (c.cap != UNLIMITED) {
+                    caps.put(c.name(), c.cap);
+                }
             }
         }
         long[] t = suspensionTimes.snapshot();
@@ -739,7 +743,7 @@ public final class StateMachine implements Control {
         return new SchedulerStats(policy.name(), controlPoints, yields, suspensions, resumes, internalErrors,
                 Collections.unmodifiableMap(running), parkedCount, limit == UNLIMITED ? -1 : limit, runQueue.size,
                 waitQueue.size, t[0], t[1], t[2], t[3], t[4], entryWaits, entryWaitNanos.sum(), monitorSkips.sum(),
-                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals, progress);
+                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals, progress, caps);
     }
 
     /** Threads parked now. */

@@ -55,6 +55,14 @@ public final class PrometheusText {
                         .append(e.getValue()).append('\n');
             }
         }
+        if (!s.caps().isEmpty()) {
+            header(b, "qosweaver_task_class_cap",
+                    "The policy's cap on running threads of the task class now (absent: no cap).", "gauge");
+            for (Map.Entry<String, Integer> e : new TreeMap<>(s.caps()).entrySet()) {
+                b.append("qosweaver_task_class_cap{task_class=\"").append(escape(e.getKey())).append("\"} ")
+                        .append(e.getValue()).append('\n');
+            }
+        }
         intervals(b, s);
         PriorityReport p = s.priority();
         if (p != null) {

@@ -41,6 +41,9 @@ import java.util.Map;
  *     points of its threads (totals since install, over the periods measurement was on)
  * @param progressPoints per observed task class, the progress points its threads passed
  *     ({@code QoS.progressPoint()}: what the deadlock-aware policy compares)
+ * @param caps per observed task class whose policy set a cap on its running threads
+ *     ({@code Control.setCap}), that cap now; classes without a cap are absent (the adaptive
+ *     policy's low limit is the cap of its low classes)
  */
 public record SchedulerStats(
         String policy,
@@ -67,12 +70,29 @@ public record SchedulerStats(
         PriorityReport priority,
         boolean intervalMeasurement,
         Map<String, IntervalSnapshot> controlPointIntervals,
-        Map<String, Long> progressPoints) {
+        Map<String, Long> progressPoints,
+        Map<String, Integer> caps) {
 
     public SchedulerStats {
         runningThreads = Collections.unmodifiableMap(new LinkedHashMap<>(runningThreads));
         controlPointIntervals = Collections.unmodifiableMap(new LinkedHashMap<>(controlPointIntervals));
         progressPoints = Collections.unmodifiableMap(new LinkedHashMap<>(progressPoints));
+        caps = Collections.unmodifiableMap(new LinkedHashMap<>(caps));
+    }
+
+    /** Without caps (snapshots written before they were exported). */
+    public SchedulerStats(String policy, long controlPoints, long yields, long suspensions, long resumes,
+            long internalErrors, Map<String, Integer> runningThreads, int suspendedThreads, int limit,
+            int runQueueSize, int waitQueueSize, long suspensionTimeCount, long suspensionTimeSumNanos,
+            long suspensionTimeMaxNanos, long suspensionTimeP50Nanos, long suspensionTimeP99Nanos,
+            long admissionWaits, long admissionWaitNanos, long monitorSkips, long interruptedPasses,
+            long waitTimeouts, PriorityReport priority, boolean intervalMeasurement,
+            Map<String, IntervalSnapshot> controlPointIntervals, Map<String, Long> progressPoints) {
+        this(policy, controlPoints, yields, suspensions, resumes, internalErrors, runningThreads, suspendedThreads,
+                limit, runQueueSize, waitQueueSize, suspensionTimeCount, suspensionTimeSumNanos,
+                suspensionTimeMaxNanos, suspensionTimeP50Nanos, suspensionTimeP99Nanos, admissionWaits,
+                admissionWaitNanos, monitorSkips, interruptedPasses, waitTimeouts, priority, intervalMeasurement,
+                controlPointIntervals, progressPoints, Map.of());
     }
 
     /** Without progress points (snapshots written before they were counted here). */

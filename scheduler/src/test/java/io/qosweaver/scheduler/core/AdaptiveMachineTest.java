@@ -104,4 +104,25 @@ class AdaptiveMachineTest {
         }
         assertThat(m.runQueueSize()).isZero();
     }
+
+    /** The adaptive low limit is the low class's cap: stats and /metrics carry it, so a run can plot it. */
+    @Test
+    void theStatsCarryTheAdaptiveLowLimitAsTheLowClassCap() {
+        StateMachine m = machine(Map.of("lowInitial", "5", "target", "150"));
+        assertThat(m.stats(0, 0, false, Map.of()).caps()).as("no class entered yet: no cap set").isEmpty();
+        ThreadState low = state();
+        Scopes.enter(low, controller, "chart");
+        assertThat(m.stats(0, 0, false, Map.of()).caps()).containsExactly(Map.entry("chart", 5));
+        ThreadState busy = state();
+        Scopes.enter(busy, controller, "levels");
+        serve(90);
+        clock.advanceMillis(1000);
+        controller.tick();
+        assertThat(m.stats(0, 0, false, Map.of()).caps()).as("5 x 90/150").containsExactly(Map.entry("chart", 3));
+        assertThat(io.qosweaver.scheduler.stats.PrometheusText.render(m.stats(0, 0, false, Map.of())))
+                .contains("qosweaver_task_class_cap{task_class=\"chart\"} 3\n")
+                .doesNotContain("task_class_cap{task_class=\"levels\"}");
+        Scopes.exit(busy);
+        Scopes.exit(low);
+    }
 }

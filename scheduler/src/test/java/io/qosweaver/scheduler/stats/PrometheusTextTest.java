@@ -100,4 +100,18 @@ class PrometheusTextTest {
             ThreadStates.removeForTests();
         }
     }
+
+    @Test
+    void rendersTheCapsOfTheClassesThatHaveOneAndNothingWithout() {
+        Map<String, Integer> caps = new LinkedHashMap<>();
+        caps.put("chart", 4);
+        caps.put("levels", 15);
+        SchedulerStats s = new SchedulerStats("adaptive", 0, 0, 0, 0, 0, Map.of(), 0, -1, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, false, Map.of(), Map.of(), caps);
+        assertThat(PrometheusText.render(s)).contains("# TYPE qosweaver_task_class_cap gauge\n"
+                + "qosweaver_task_class_cap{task_class=\"chart\"} 4\n"
+                + "qosweaver_task_class_cap{task_class=\"levels\"} 15\n");
+        assertThat(PrometheusText.render(new SchedulerStats("importance", 0, 0, 0, 0, 0, Map.of(), 0, -1, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, false, Map.of()))).doesNotContain("task_class_cap");
+    }
 }

@@ -1,0 +1,127 @@
+package io.qosweaver.bench.adaptive;
+
+import io.qosweaver.bench.stats.Format;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The goals of issue 14, the paper's figures beside ours, and the generated sentences. */
+final class AdaptiveSummary {
+    /** The settling goal, seconds after a change of load. */
+    static final double SETTLE_GOAL_S = 3;
+
+    private AdaptiveSummary() {
+    }
+
+    /** Within 2 % of every target in the feasible range, settled within 3 s after the change of load. */
+    static List<AdaptiveResult.Goal> goals(AdaptiveResult.FeasibleRange range, List<AdaptiveResult.SweepPoint> sweep) {
+        List<AdaptiveResult.Goal> out = new ArrayList<>();
+        List<AdaptiveResult.SweepPoint> in = sweep.stream().filter(AdaptiveResult.SweepPoint::feasible).toList();
+        String where = range == null || range.low() == null ? "feasible range not measured"
+                : "feasible range " + Format.cell(range.low()) + "-" + Format.cell(range.high()) + " pages/s";
+        if (in.isEmpty()) {
+            out.add(new AdaptiveResult.Goal("within 2 % of the target over the feasible range",
+                    "no target run inside the " + where, null));
+            out.add(new AdaptiveResult.Goal("settles within 3 s after a change of load", "no target run inside the "
+                    + where, null));
+            return out;
+        }
+        List<String> errs = new ArrayList<>();
+        boolean allWithin = true;
+        List<String> settle = new ArrayList<>();
+        boolean allSettled = true;
+        for (AdaptiveResult.SweepPoint s : in) {
+            errs.add(Format.cell(s.target()) + ": " + AdaptiveSummary.pct(s.errorPct()));
+            allWithin &= s.errorPct() != null && Math.abs(s.errorPct()) <= AdaptiveAnalysis.TOLERANCE * 100;
+            settle.add(Format.cell(s.target()) + ": " + (s.settlingS() == null ? "never" : Format.number(s.settlingS())
+                    + " s") + " (5 s MA: " + (s.settling5S() == null ? "never" : Format.number(s.settling5S()) + " s")
+                    + ")");
+            allSettled &= s.settlingS() != null && s.settlingS() <= SETTLE_GOAL_S;
+        }
+        out.add(new AdaptiveResult.Goal("within 2 % of the target over the feasible range (" + where + ")",
+                String.join(", ", errs), allWithin));
+        out.add(new AdaptiveResult.Goal("settles within 3 s after a change of load (3 s centred moving average "
+                + "within 2 % to the window's end)", String.join(", ", settle), allSettled));
+        return out;
+    }
+
+    /** The paper's 5.5 figures beside ours. */
+    static List<AdaptiveResult.PaperRow> paperRows(Map<String, AdaptiveResult.Run> runs,
+                                                   AdaptiveResult.FeasibleRange range, Double fig25,
+                                                   List<AdaptiveResult.SweepPoint> sweep) {
+        List<AdaptiveResult.PaperRow> out = new ArrayList<>();
+        AdaptiveResult.Run orig = runs.get("original");
+        AdaptiveResult.Run t = fig25 == null ? null : runs.get("target-" + Format.number(round1(fig25)));
+        AdaptiveResult.Run c = runs.values().stream().filter(r -> r.kind().equals("collector")).findFirst().orElse(null);
+        out.add(new AdaptiveResult.PaperRow("Fig. 25", "target -> achieved up-to-date pages/s",
+                "150 -> 152 (5 s averages)", t == null ? "-" : Format.cell(t.target()) + " -> "
+                + Format.cell(t.middlePerS()) + " (" + AdaptiveSummary.pct(t.errorPct()) + ")"));
+        out.add(new AdaptiveResult.PaperRow("Fig. 25", "low limit range", "1-6",
+                t == null || t.lowLimitMin() == null ? "-" : Format.number(t.lowLimitMin()) + "-"
+                        + Format.number(t.lowLimitMax()) + " (mean " + Format.cell(t.lowLimitMean()) + ")"));
+        out.add(new AdaptiveResult.PaperRow("Fig. 24/25", "up-to-date response time, no QoSWeaver -> adaptive",
+                "1.2 s -> 0.62 s", ms(orig == null ? null : orig.middleMeanMs()) + " -> "
+                + ms(t == null ? null : t.middleMeanMs())));
+        out.add(new AdaptiveResult.PaperRow("Fig. 24/25", "charts/s, no QoSWeaver -> adaptive", "1.84 -> 1.27",
+                Format.cell(orig == null ? null : orig.chartPerS()) + " -> " + Format.cell(t == null ? null
+                        : t.chartPerS())));
+        out.add(new AdaptiveResult.PaperRow("Fig. 24", "up-to-date pages/s without QoSWeaver", "unstable",
+                orig == null ? "-" : Format.cell(orig.middlePerS())));
+        List<String> tracked = new ArrayList<>();
+        for (AdaptiveResult.SweepPoint s : sweep) {
+            if (s.errorPct() != null && Math.abs(s.errorPct()) <= AdaptiveAnalysis.TOLERANCE * 100) {
+                tracked.add(Format.cell(s.target()));
+            }
+        }
+        out.add(new AdaptiveResult.PaperRow("Fig. 26", "targets held (here: within 2 %)",
+                "125-200 of 25-250 pages/s", (tracked.isEmpty() ? "none" : String.join(", ", tracked)) + " of "
+                + sweep.size() + " targets" + (range == null || range.low() == null ? "" : "; feasible range "
+                + Format.cell(range.low()) + "-" + Format.cell(range.high()))));
+        out.add(new AdaptiveResult.PaperRow("Fig. 27", "up-to-date pages/s outside / during collections",
+                "143 / 122 (target 150, at most 150 during)", c == null ? "-" : Format.cell(c.middleOutsidePerS())
+                + " / " + Format.cell(c.middleDuringPerS()) + " (target " + Format.cell(c.target()) + ")"));
+        out.add(new AdaptiveResult.PaperRow("Fig. 27", "collection time", "6.8 s (15 s period)",
+                c == null ? "-" : ms(c.collectionTimeMeanMs()) + " (" + c.collections() + " collections)"));
+        return out;
+    }
+
+    static List<String> summary(AdaptiveResult.FeasibleRange range, Double fig25, Map<String, AdaptiveResult.Run> runs,
+                                List<AdaptiveResult.SweepPoint> sweep, List<AdaptiveResult.Goal> goals) {
+        List<String> out = new ArrayList<>();
+        if (range != null && range.low() != null && range.high() != null) {
+            out.add(String.format(Locale.ROOT, "Feasible range here: %s up-to-date pages/s with %d chart threads "
+                            + "running, %s with %d (the paper's machine held 125-200 of its 25-250).",
+                    Format.cell(range.low()), range.lowMax(), Format.cell(range.high()), range.lowMin()));
+        }
+        for (AdaptiveResult.SweepPoint s : sweep) {
+            out.add(String.format(Locale.ROOT, "Target %s%s%s: achieved %s (%s), settled %s, low limit %s-%s.",
+                    Format.cell(s.target()), s.paperTarget() == null ? "" : " (paper " + Format.cell(s.paperTarget())
+                            + ")", s.feasible() ? "" : " [outside the feasible range]", Format.cell(s.achieved()),
+                    AdaptiveSummary.pct(s.errorPct()), s.settlingS() == null ? "never" : "after "
+                            + Format.number(s.settlingS()) + " s", s.lowLimitMin() == null ? "-"
+                            : Format.number(s.lowLimitMin()), s.lowLimitMax() == null ? "-"
+                            : Format.number(s.lowLimitMax())));
+        }
+        for (AdaptiveResult.Goal g : goals) {
+            out.add("Goal " + g.goal() + ": " + (g.met() == null ? "not measured" : g.met() ? "MET" : "NOT MET")
+                    + " (" + g.measured() + ").");
+        }
+        runs.values().stream().filter(r -> r.error() != null)
+                .forEach(r -> out.add("Run " + r.name() + " FAILED: " + r.error()));
+        return out;
+    }
+
+    /** A signed percentage for tables: {@code +1.3 %}. */
+    static String pct(Double d) {
+        return d == null ? "-" : String.format(Locale.ROOT, "%+.1f %%", d);
+    }
+
+    private static String ms(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.2f s", v / 1000);
+    }
+
+    private static double round1(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+}

@@ -1,0 +1,54 @@
+package io.qosweaver.bench.adaptive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.run.Layout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CI smoke test of {@code bench adaptive} with the real river monitor and agent: the two probes,
+ * one given target and the run with collection, tiny (20 rivers, 6 chart and 20 up-to-date clients,
+ * 2 s warm-ups, 6 s windows; about a minute). Asserts on structure and on what the agent must show:
+ * the fixed limits, and an adaptive limit within its bounds; never on throughput. Skipped, with a
+ * message, when a jar has not been built.
+ */
+class AdaptiveSmokeTest {
+
+    @Test
+    void probesATargetAndACollection(@TempDir Path dir) throws Exception {
+        Layout layout = new Layout(Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize());
+        for (Path jar : List.of(layout.riverMonitorJar(), layout.agentJar())) {
+            if (!Files.isRegularFile(jar)) {
+                System.err.println("SKIPPED AdaptiveSmokeTest: " + jar + " is missing; build it with "
+                        + "./mvnw -q -B -DskipTests -pl examples/river-monitor,agent -am package");
+            }
+            Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
+        }
+        AdaptiveParams p = new AdaptiveParams(20, 3, 1, 6, 20, 2, 2, 6, 2, 2, 6, 1, 4, 15, List.of(), 150, false,
+                true, 0);
+        AdaptiveResult r = Adaptive.run(layout, p, List.of(100.0), true, dir, "AdaptiveSmokeTest", Progress.NONE);
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.runs()).containsOnlyKeys("limit-4", "limit-1", "target-100", "collector-100");
+        assertThat(r.runs().get("limit-4").lowLimitMax()).as("the agent exports the fixed limit").isEqualTo(4.0);
+        assertThat(r.runs().get("limit-1").lowLimitMax()).isEqualTo(1.0);
+        AdaptiveResult.Run t = r.runs().get("target-100");
+        assertThat(t.middlePerS()).isPositive();
+        assertThat(t.lowLimitMin()).isBetween(1.0, 4.0);
+        assertThat(t.lowLimitMax()).isBetween(1.0, 4.0);
+        assertThat(t.series()).hasSize(6);
+        AdaptiveResult.Run c = r.runs().get("collector-100");
+        assertThat(c.collections()).as("a 2 s period collects in a 6 s window").isPositive();
+        assertThat(r.feasible().low()).isPositive();
+        for (String f : List.of("results.json", "index.html", "RESULTS.md", "target-100.png",
+                "policies/target-100.yaml")) {
+            assertThat(dir.resolve(f)).as(f).isNotEmptyFile();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.qosweaver.bench.adaptive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.ScenarioResult.GaugeSample;
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The whole experiment through a fake process runner: plans, targets, analysis, goals, files. */
+class AdaptiveTest {
+    @TempDir
+    Path dir;
+
+    private final List<Adaptive.RunPlan> plans = new ArrayList<>();
+
+    private static LoadResult load(String name, long[] perSecond) {
+        List<LoadResult.Sample> s = new ArrayList<>();
+        long total = 0;
+        for (int i = 0; i < perSecond.length; i++) {
+            s.add(new LoadResult.Sample(i + 1, name, perSecond[i], 0, null, null));
+            total += perSecond[i];
+        }
+        ClassResult c = new ClassResult(name, "closed", 1, null, total, 0, Map.of(), total / (double) perSecond.length,
+                name.equals("levels") ? 80.0 : 9000.0, null, null, null, 200.0, null, null);
+        return new LoadResult(0, perSecond.length, Map.of(name, c), s);
+    }
+
+    /** Probes: 600 and 1500 pages/s; a target run: 60 % for 2 s, then the target + 5; the original 800. */
+    private Adaptive.Measured fake(Adaptive.RunPlan plan, AdaptiveParams p, Path log) throws IOException {
+        plans.add(plan);
+        if (plan.name().equals("driver-warmup")) {
+            return null; // never analysed
+        }
+        if (plan.name().equals("target-2100")) {
+            throw new IOException("the app died");
+        }
+        int n = (int) plan.windowS();
+        long[] middle = new long[n];
+        long[] charts = new long[n];
+        List<GaugeSample> limit = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            double v = plan.fixedLowLimit() != null ? (plan.fixedLowLimit() == 6 ? 600 : 1500)
+                    : plan.target() == null ? 800 : i < 2 ? plan.target() * 0.6 : plan.target() + 5;
+            middle[i] = Math.round(v);
+            charts[i] = 3;
+            limit.add(new GaugeSample(i + 0.5, i < 2 ? 6 : 3));
+        }
+        List<AdaptiveAnalysis.Span> spans = plan.collector() ? List.of(new AdaptiveAnalysis.Span(11.5, 14.5, 3000.0))
+                : List.of();
+        return new Adaptive.Measured(load("levels", middle), load("chart", charts),
+                plan.jvmFlags().isEmpty() ? List.of() : limit, List.of(), spans, null);
+    }
+
+    @Test
+    void probesThenTheScaledTargetsThenTheCollectorAndEveryFigure() throws Exception {
+        AdaptiveParams p = AdaptiveParams.full().withWindows(20, 5);
+        String template = "taskClasses:\n  - name: levels\npolicy:\n  name: adaptive\n  target: 150\n";
+        AdaptiveResult r = Adaptive.run(p, null, false, template, Map.of("x", 1), Map.of("cores", 2), dir,
+                "./qosweaver bench adaptive", Progress.NONE, this::fake, f -> List.of("-javaagent:agent.jar=policy=" + f));
+
+        assertThat(plans).extracting(Adaptive.RunPlan::name).startsWith("driver-warmup", "limit-6", "limit-1", "original")
+                .contains("target-600", "target-900", "target-1500", "target-2100", "target-30")
+                .endsWith("collector-900", "limit-6-again");
+        assertThat(plans.get(1).jvmFlags().get(0)).contains("policy=").endsWith("limit-6.yaml");
+        assertThat(plans.get(3).jvmFlags()).as("the original runs without the agent").isEmpty();
+        assertThat(Files.readString(dir.resolve("policies/target-900.yaml"))).contains("  target: 900\n");
+        assertThat(r.feasible().low()).isEqualTo(600.0);
+        assertThat(r.feasible().high()).isEqualTo(1500.0);
+        assertThat(r.fig25Target()).isEqualTo(900.0);
+        assertThat(r.targets()).hasSize(10);
+
+        AdaptiveResult.Run t = r.runs().get("target-900");
+        assertThat(t.middlePerS()).isEqualTo(905.0);
+        assertThat(t.errorPct()).isEqualTo(0.556);
+        assertThat(t.settlingS()).as("the 3 s average is in the band from the 3rd second").isEqualTo(3.0);
+        assertThat(t.lowLimitMin()).isEqualTo(3.0);
+        assertThat(t.lowLimitMax()).isEqualTo(3.0);
+        assertThat(t.fiveSecondWithin()).isEqualTo(3);
+        assertThat(t.series()).hasSize(20);
+
+        AdaptiveResult.Run c = r.runs().get("collector-900");
+        assertThat(c.collections()).isEqualTo(1);
+        assertThat(c.collectionTimeMeanMs()).isEqualTo(3000.0);
+        assertThat(c.middleDuringPerS()).isEqualTo(905.0);
+        assertThat(c.settlingS()).as("not judged with collections").isNull();
+
+        assertThat(r.errors()).containsOnlyKeys("target-2100");
+        assertThat(r.runs().get("target-2100").error()).isEqualTo("the app died");
+        AdaptiveResult.SweepPoint feasible = r.sweep().stream().filter(s -> s.target() == 1200).findFirst().orElseThrow();
+        assertThat(feasible.feasible()).isTrue();
+        assertThat(r.sweep().stream().filter(s -> s.target() == 30).findFirst().orElseThrow().feasible()).isFalse();
+        assertThat(r.goals()).hasSize(2).allMatch(g -> Boolean.TRUE.equals(g.met()));
+        assertThat(r.paper()).anyMatch(row -> row.figure().equals("Fig. 27") && row.ours().startsWith("905 / 905"));
+        assertThat(r.summary()).anyMatch(s -> s.startsWith("Feasible range here: 600"))
+                .anyMatch(s -> s.contains("target-2100 FAILED"));
+
+        assertThat(dir.resolve("results.json")).exists();
+        assertThat(dir.resolve(Adaptive.PARTIAL_RESULTS)).doesNotExist();
+        String json = Files.readString(dir.resolve("results.json"));
+        assertThat(json).contains("\"feasible\"", "\"settling_s\"", "\"middle_during_per_s\"", "\"series\"",
+                "\"low_limit\"");
+        AdaptiveReport.write(dir, r);
+        assertThat(Files.readString(dir.resolve("RESULTS.md"))).contains("The paper's figures beside ours",
+                "150 -> 152", "Targets (Fig. 26)");
+        assertThat(dir.resolve("target-900.png")).exists();
+        assertThat(dir.resolve("sweep.png")).exists();
+    }
+
+    @Test
+    void givenTargetsRunAsGivenAndTheQuickRunHasNoBaselineNorCollector() throws Exception {
+        AdaptiveResult r = Adaptive.run(AdaptiveParams.quick(), List.of(1000.0, 700.0, 1200.0), true,
+                "policy:\n  name: adaptive\n", Map.of(), Map.of(), dir, "c", Progress.NONE, this::fake, f -> List.of("-a"));
+        assertThat(plans).extracting(Adaptive.RunPlan::name).containsExactly("driver-warmup", "limit-6", "limit-1", "target-1000",
+                "target-700", "target-1200");
+        assertThat(r.fig25Target()).as("the middle one of those given").isEqualTo(1000.0);
+        assertThat(r.targets()).allMatch(t -> t.paperTarget() == null);
+        assertThat(r.errors()).isEmpty();
+    }
+}
