@@ -2,6 +2,7 @@ package io.qosweaver.cli.profile;
 
 import io.qosweaver.pointcuts.BinaryProfileFormat;
 import io.qosweaver.pointcuts.BinaryProfileReader;
+import io.qosweaver.pointcuts.SlotProfile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -63,10 +64,13 @@ final class RequestProfiler {
      * the requests), for the summary and for tests.
      */
     record Result(long referenceNanos, long measuredNanos, long probeRemovedNanos, long joinPoints, double workShare,
-            long finalNanos, long finalRemovedNanos) {
-        /** The kept profile's time per unit of the application's own (the stretch left), from the CPU times. */
+            long profileNanos) {
+        /**
+         * The kept profile's time per unit of the application's own (the stretch left): its
+         * timelines' time per request against the unprofiled CPU time per request.
+         */
         double stretch() {
-            return referenceNanos == 0 ? Double.NaN : (double) (finalNanos - finalRemovedNanos) / referenceNanos;
+            return referenceNanos == 0 ? Double.NaN : (double) profileNanos / referenceNanos;
         }
 
         /**
@@ -145,26 +149,32 @@ final class RequestProfiler {
                     + " %.1f %% the probe's cost to the code around it%n", median(cpu) / 1e6, removed / 1e6, joinPoints,
                     ppm / 1e4, 100 - ppm / 1e4);
             control("POST", "/profile/work-share?ppm=" + ppm);
-            long[] finalCpu = new long[requests];
-            Path last = record(app, profLog, finalCpu);
-            BinaryProfileReader.Summary f = BinaryProfileReader.summary(last);
-            long finalRemoved = metaLong(f, BinaryProfileFormat.PROBE_REMOVED_NANOS, last)
-                    + metaLong(f, BinaryProfileFormat.WORK_SHARE_REMOVED_NANOS, last);
-            Result r = new Result(reference, median(cpu), removed, joinPoints, ppm / (double) PPM, median(finalCpu),
-                    finalRemoved / requests);
+            Path last = record(app, profLog, new long[requests]);
+            Result r = new Result(reference, median(cpu), removed, joinPoints, ppm / (double) PPM,
+                    timelinesNanos(last) / requests);
             for (Path p : ProfileCommand.written(out)) {
                 if (!p.equals(last)) {
                     Files.delete(p);
                 }
             }
             Files.move(last, out, StandardCopyOption.REPLACE_EXISTING);
-            err.printf("qosweaver profile: the profile's time is %.2fx the application's own (per request: CPU %.1f ms"
-                    + " less %.1f ms taken out, against %.1f ms without the agent)%n", r.stretch(), r.finalNanos() / 1e6,
-                    r.finalRemovedNanos() / 1e6, reference / 1e6);
+            err.printf("qosweaver profile: the profile's time is %.2fx the application's own (per request: %.1f ms in"
+                    + " the profile's timelines, against %.1f ms of CPU without the agent)%n", r.stretch(),
+                    r.profileNanos() / 1e6, reference / 1e6);
             return r;
         } finally {
             stop(app);
         }
+    }
+
+    /** The time the profile's timelines span, all threads together, in the profile's (corrected) time. */
+    static long timelinesNanos(Path profile) throws IOException {
+        SlotProfile p = SlotProfile.read(List.of(profile), BinaryProfileReader.summary(profile).slotNanos());
+        long sum = 0;
+        for (int t = 0; t < p.timelines(); t++) {
+            sum += p.timelineEnd(t) - p.timelineStart(t);
+        }
+        return sum;
     }
 
     private Path sibling(String suffix) {

@@ -45,7 +45,8 @@ class RequestProfilerTest {
         assertThat(r.err()).contains("reference run without the agent")
                 .containsPattern("a request took [0-9.]+ ms of the application's CPU without the agent \\(the median of 2\\)")
                 .containsPattern("[0-9.]+ % of the rest is the application's own work, the other [0-9.]+ % the probe's cost")
-                .containsPattern("the profile's time is [0-9.]+x the application's own")
+                .containsPattern("the profile's time is [0-9.]+x the application's own \\(per request: [0-9.]+ ms in the"
+                        + " profile's timelines")
                 .contains("next: qosweaver pointcuts " + out);
         // the one profile left is the last recording: the warm-up and the measuring recordings are gone
         assertThat(ProfileCommand.written(out)).containsExactly(out);
@@ -119,7 +120,7 @@ class RequestProfilerTest {
         assertThat(RequestProfiler.Result.workSharePpm(0, 500, 0)).as("at least 1 ppm").isEqualTo(1);
         assertThat(RequestProfiler.median(new long[] {5, 1, 900})).isEqualTo(5);
         assertThat(RequestProfiler.median(new long[] {4, 2})).isEqualTo(3);
-        var r = new RequestProfiler.Result(100, 500, 300, 10, 10, 400, 250);
+        var r = new RequestProfiler.Result(100, 500, 300, 10, 0.5, 150);
         assertThat(r.stretch()).isEqualTo(1.5);
     }
 }
