@@ -49,7 +49,7 @@ class DeadlockSmokeTest {
                 .anyMatch(e -> e.startsWith("collector thread:") && e.contains("SyncLog.writeCollection"))
                 .anyMatch(e -> e.startsWith("holds the logger's monitor:"));
         DeadlockResult.VersionResult da = r.versions().get(DeadlockVersions.DEADLOCK_AWARE);
-        assertThat(da.deadlocked()).as("deadlock-aware deadlocked").isFalse();
+        assertThat(da.deadlocked()).as("deadlock-aware deadlocked; evidence: " + da.deadlockEvidence()).isFalse();
         assertThat(da.permanentSuspension()).isFalse();
         assertThat(da.collectionCount()).isPositive();
         assertThat(da.runOnEpisodes()).as("waits that ran on").isPositive();
