@@ -21,6 +21,13 @@ import java.util.List;
  * progress resumes. If the applications do not deadlock by themselves, running every suspended
  * thread for a while breaks any deadlock the suspension made (paper 3.4).
  *
+ * <p>Beyond the paper, a stall is a fact about the classes waited for, not about the thread that
+ * found it: once one wait times out without progress, every thread of the regime that reaches a
+ * control point runs on (and counts as running on) until those classes progress. With the paper's
+ * rule alone a fresh thread still waits its first {@code timeout}, so threads queued on the monitor
+ * the waiter held take it one after another and each waits {@code timeout} with it: 40 chart
+ * threads convoyed the river monitor's collector, blocked on the same monitor, for about 8 s.
+ *
  * <p>Progress: the sum, over the classes waited for, of their progress points
  * ({@code QoS.progressPoint()}, woven from the policy file's {@code progressPoints}) and their
  * completed tasks. The classes waited for are the high-importance ones while a high task runs (the
@@ -54,6 +61,10 @@ final class DeadlockAwarePolicy extends ImportancePolicy {
     private final List<TaskClass> lowClasses = new ArrayList<>(2);
     /** Control points where a running-on thread skipped suspension (tests, diagnosis). */
     private long skips;
+    /** The regime in which a wait timed out without progress, -1 for none (see the class comment). */
+    private long stallEpoch = -1;
+    /** The progress of the classes waited for when that wait found them stalled. */
+    private long stalledAt;
 
     DeadlockAwarePolicy(int lowLimit, int lowCap, long timeoutNanos) {
         super(NAME, lowLimit, lowCap, false);
@@ -100,6 +111,11 @@ final class DeadlockAwarePolicy extends ImportancePolicy {
     public boolean mayPark(Control c, ThreadView t) {
         Slot s = slot(t);
         long now = progress();
+        if (stallEpoch == epoch && now == stalledAt) {
+            s.epoch = epoch; // a stall another waiter found: run on with it
+            s.saved = now;
+            s.runningOn = true;
+        }
         if (s.runningOn && s.epoch == epoch && now == s.saved) {
             skips++;
             return false;
@@ -120,6 +136,8 @@ final class DeadlockAwarePolicy extends ImportancePolicy {
             return true; // progress: no deadlock, wait on
         }
         s.runningOn = true;
+        stallEpoch = epoch;
+        stalledAt = now;
         return false;
     }
 

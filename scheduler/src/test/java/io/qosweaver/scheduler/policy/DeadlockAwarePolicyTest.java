@@ -99,7 +99,7 @@ class DeadlockAwarePolicyTest {
     }
 
     @Test
-    void aThreadThatLeavesAndComesBackStartsAfresh() {
+    void aThreadThatComesBackDuringAStallRunsOnAndAfterItSuspendsAfresh() {
         DeadlockAwarePolicy p = create(Map.of());
         ThreadView l = Views.thread("l"), h = Views.thread("h");
         p.onRoleChange(c, l, null, low, Cause.SCOPE);
@@ -108,7 +108,45 @@ class DeadlockAwarePolicyTest {
         assertThat(p.onWaitTimeout(c, l)).isFalse();
         p.onRoleChange(c, l, low, null, Cause.SCOPE);
         p.onRoleChange(c, l, null, low, Cause.SCOPE);
-        assertThat(p.mayPark(c, l)).as("its run-on ended with its scope").isTrue();
+        assertThat(p.mayPark(c, l)).as("the collector is still stalled").isFalse();
+        p.onRoleChange(c, l, low, null, Cause.SCOPE);
+        high.progress++;
+        p.onRoleChange(c, l, null, low, Cause.SCOPE);
+        assertThat(p.mayPark(c, l)).as("progress since: a fresh wait").isTrue();
+        assertThat(p.onWaitTimeout(c, l)).as("compared with the value saved at that wait").isFalse();
+    }
+
+    @Test
+    void aStallOneWaiterFoundLetsEveryThreadRunOnUntilProgress() {
+        DeadlockAwarePolicy p = create(Map.of());
+        ThreadView a = Views.thread("a"), b = Views.thread("b"), h = Views.thread("h");
+        p.onRoleChange(c, a, null, low, Cause.SCOPE);
+        p.onRoleChange(c, b, null, low, Cause.SCOPE);
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        assertThat(p.mayPark(c, a)).isTrue();
+        assertThat(p.onWaitTimeout(c, a)).as("no progress: a runs on").isFalse();
+        assertThat(p.mayPark(c, b))
+                .as("b never waited, but the collector is stalled: b must not hold a monitor for a timeout too")
+                .isFalse();
+        assertThat(p.mayPark(c, b)).isFalse();
+        assertThat(p.skips()).isEqualTo(2);
+        high.progress++;
+        assertThat(p.mayPark(c, b)).as("progress resumed: b suspends normally").isTrue();
+        assertThat(p.mayPark(c, a)).isTrue();
+    }
+
+    @Test
+    void aStallEndsWithItsRegime() {
+        DeadlockAwarePolicy p = create(Map.of());
+        ThreadView a = Views.thread("a"), b = Views.thread("b"), h = Views.thread("h");
+        p.onRoleChange(c, a, null, low, Cause.SCOPE);
+        p.onRoleChange(c, b, null, low, Cause.SCOPE);
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        assertThat(p.mayPark(c, a)).isTrue();
+        assertThat(p.onWaitTimeout(c, a)).isFalse();
+        p.onRoleChange(c, h, high, null, Cause.SCOPE);
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        assertThat(p.mayPark(c, b)).as("a new high task with the same counters: no stall found in it yet").isTrue();
     }
 
     @Test
