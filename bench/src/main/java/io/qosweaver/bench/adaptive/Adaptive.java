@@ -210,6 +210,9 @@ public final class Adaptive {
         set.put("lowInitial", Integer.toString(hi));
         set.put("middleCap", Integer.toString(p.middleCap()));
         set.put("middlePacing", Math.max(1, Math.round(p.middleCap() * 1000.0 / target)) + "ms");
+        if (plan.fixedLowLimit() == null) {
+            set.putAll(p.policyParams());
+        }
         return PolicyParameters.set(template, set);
     }
 

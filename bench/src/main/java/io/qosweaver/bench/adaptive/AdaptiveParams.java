@@ -29,12 +29,14 @@ import java.util.Map;
  * @param withCollector  run (d), with the collector (Fig. 27)
  * @param driverWarmupS  an unmeasured run first, so that the load driver (in this JVM) is compiled
  *                       before the first measured run; 0: none
+ * @param policyParams   extra {@code policy:} parameters of every target run (e.g. {@code dither},
+ *                       {@code gain}); the probes fix the limit, so they do not need them
  */
 public record AdaptiveParams(int rivers, int chartHours, int historyHours, int chartClients, int levelsClients,
                              double warmupS, double preStepS, double windowS, double settleS,
                              double collectorPeriodS, double collectorWindowS, int lowMin, int lowMax, int middleCap,
                              List<Double> paperTargets, double paperFig25Target, boolean withBaseline,
-                             boolean withCollector, double driverWarmupS) {
+                             boolean withCollector, double driverWarmupS, Map<String, String> policyParams) {
 
     /** The paper's sweep (Fig. 26: 25 to 250 pages/s in steps of 25) and the range it tracked. */
     public static final List<Double> PAPER_TARGETS = List.of(25.0, 50.0, 75.0, 100.0, 125.0, 150.0, 175.0, 200.0,
@@ -45,6 +47,13 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
 
     public AdaptiveParams {
         paperTargets = List.copyOf(paperTargets);
+        policyParams = Map.copyOf(new java.util.TreeMap<>(policyParams));
+        for (String k : List.of("target", "lowMin", "lowMax", "lowInitial", "middleCap", "middlePacing")) {
+            if (policyParams.containsKey(k)) {
+                throw new IllegalArgumentException("the policy parameter " + k + " is set by the experiment itself"
+                        + " (see --targets and --low-max)");
+            }
+        }
         if (rivers < 1 || chartClients < 1 || levelsClients < 1 || windowS <= settleS || lowMin < 1 || lowMax < lowMin) {
             throw new IllegalArgumentException("rivers, clients and lowMin must be positive, the window longer "
                     + "than its settling part, lowMax >= lowMin");
@@ -57,32 +66,39 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
      */
     public static AdaptiveParams full() {
         return new AdaptiveParams(100, 12, 12, 40, 100, 15, 5, 70, 10, 15, 120, 1, 6, 15, PAPER_TARGETS,
-                PAPER_FIG25_TARGET, true, true, 60);
+                PAPER_FIG25_TARGET, true, true, 60, Map.of());
     }
 
     /** CI-sized: 3 h charts, short phases, the two probes and one target; no baseline, no collector. */
     public static AdaptiveParams quick() {
         return new AdaptiveParams(100, 3, 3, 40, 100, 10, 3, 25, 8, 15, 45, 1, 6, 15, List.of(),
-                PAPER_FIG25_TARGET, false, false, 30);
+                PAPER_FIG25_TARGET, false, false, 30, Map.of());
     }
 
     public AdaptiveParams withPaperTargets(List<Double> t) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, t, paperFig25Target,
-                withBaseline, withCollector, driverWarmupS);
+                withBaseline, withCollector, driverWarmupS, policyParams);
     }
 
     public AdaptiveParams withWindows(double window, double settle) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 window, settle, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, paperTargets,
-                paperFig25Target, withBaseline, withCollector, driverWarmupS);
+                paperFig25Target, withBaseline, withCollector, driverWarmupS, policyParams);
     }
 
     /** The same with lowMax set: the range of the adaptive limit (and the lower probe). */
     public AdaptiveParams withLowMax(int max) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, max, middleCap, paperTargets,
-                paperFig25Target, withBaseline, withCollector, driverWarmupS);
+                paperFig25Target, withBaseline, withCollector, driverWarmupS, policyParams);
+    }
+
+    /** These extra policy parameters in every target run. */
+    public AdaptiveParams withPolicyParams(Map<String, String> params) {
+        return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
+                windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, paperTargets,
+                paperFig25Target, withBaseline, withCollector, driverWarmupS, params);
     }
 
     public Map<String, Object> asMap() {
@@ -108,6 +124,7 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
         m.put("moving_average_s", AdaptiveAnalysis.MA_WIDTH);
         m.put("moving_average", "centred: the buckets t-1, t and t+1");
         m.put("tolerance", AdaptiveAnalysis.TOLERANCE);
+        m.put("policy_params", policyParams);
         return m;
     }
 }

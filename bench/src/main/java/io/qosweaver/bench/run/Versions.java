@@ -42,6 +42,9 @@ public final class Versions {
     public static final String ORIGINAL = "original";
     public static final String QOSWEAVER = "qosweaver";
     public static final String QOSWEAVER_HANDWRITTEN = "qosweaver-handwritten";
+    /** The importance policy capped at the cores at all times (issue 14's candidate to lead every peer). */
+    public static final String QOSWEAVER_CAPPED = "qosweaver-capped";
+    public static final String QOSWEAVER_CAPPED_ENTRY = "qosweaver-capped-entry";
 
     private static final Map<String, Version> ALL = new LinkedHashMap<>();
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
@@ -59,6 +62,11 @@ public final class Versions {
                 + "(paper 3.3)", List.of(), "examples/policies/river-monitor.yaml", null));
         add(new Version(QOSWEAVER_HANDWRITTEN, "the importance policy (lowLimit 1), control points chosen by hand",
                 List.of(), "examples/policies/handwritten/river-monitor.yaml", null));
+        add(new Version(QOSWEAVER_CAPPED, "the importance policy (lowLimit 1) with an always-on cap at the cores "
+                + "(lowCap 1x), enforced at the generated control points", List.of(),
+                "examples/policies/versions/capped.yaml", null));
+        add(new Version(QOSWEAVER_CAPPED_ENTRY, "qosweaver-capped, requests over the cap waiting at their entry "
+                + "(suspendAtEntry)", List.of(), "examples/policies/versions/capped-at-entry.yaml", null));
         add(new Version("concurrency-limits", "Netflix concurrency-limits (adaptive limit, core library) as a "
                 + "servlet filter, chart requests in their own partition", List.of(), null,
                 "peer=concurrency-limits,lowPath=/chart"));
@@ -76,7 +84,11 @@ public final class Versions {
 
     /** The paper's five and today's tools: the default of {@code bench deadline} and {@code lowcost}. */
     public static final List<String> ALL_VERSIONS = List.of(ORIGINAL, "admission", "java-priority",
-            "linux-priority", QOSWEAVER, "concurrency-limits", "jetty-qos");
+            "linux-priority", QOSWEAVER, QOSWEAVER_CAPPED, QOSWEAVER_CAPPED_ENTRY, "concurrency-limits", "jetty-qos");
+
+    /** Versions whose policy files weave exactly the generated policy's task classes and control points. */
+    public static final List<String> SAME_WEAVING = List.of("admission", "java-priority", "linux-priority",
+            QOSWEAVER, QOSWEAVER_CAPPED, QOSWEAVER_CAPPED_ENTRY);
 
     private Versions() {
     }

@@ -31,7 +31,7 @@ class AdaptiveSmokeTest {
             Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
         }
         AdaptiveParams p = new AdaptiveParams(20, 3, 1, 6, 20, 2, 2, 6, 2, 2, 6, 1, 4, 15, List.of(), 150, false,
-                true, 0);
+                true, 0, java.util.Map.of());
         AdaptiveResult r = Adaptive.run(layout, p, List.of(100.0), true, dir, "AdaptiveSmokeTest", Progress.NONE);
 
         assertThat(r.errors()).isEmpty();

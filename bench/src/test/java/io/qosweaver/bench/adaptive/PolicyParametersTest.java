@@ -41,4 +41,22 @@ class PolicyParametersTest {
         assertThat(run.substring(0, run.indexOf("\npolicy:"))).isEqualTo(template.substring(0,
                 template.indexOf("\npolicy:")));
     }
+
+    /** --policy-param reaches the target runs, not the probes (their limit is fixed); the experiment's own keys are refused. */
+    @Test
+    void extraPolicyParametersGoToTargetRunsOnly() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        String template = Files.readString(root.resolve(Adaptive.POLICY));
+        AdaptiveParams p = AdaptiveParams.quick().withPolicyParams(java.util.Map.of("dither", "true", "gain", "0.5"));
+        String run = Adaptive.policyText(template, p, new Adaptive.RunPlan("target-900", "target", 900.0, null, false,
+                1, 0, null, null));
+        assertThat(run).contains("  dither: true\n", "  gain: 0.5\n");
+        String probe = Adaptive.policyText(template, p, new Adaptive.RunPlan("limit-6", "probe", null, 6, false, 1, 0,
+                null, null));
+        assertThat(probe).doesNotContain("dither").doesNotContain("gain:");
+        assertThat(p.asMap()).containsEntry("policy_params", java.util.Map.of("dither", "true", "gain", "0.5"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> AdaptiveParams.quick().withPolicyParams(java.util.Map.of("target", "5")))
+                .hasMessageContaining("target is set by the experiment");
+    }
 }

@@ -13,8 +13,11 @@ class VersionsTest {
     @Test
     void thePapersFiveVersionsAndTodaysToolsAreDataSelectedByName() {
         assertThat(Versions.known()).containsExactly("original", "admission", "java-priority", "linux-priority",
-                "qosweaver", "qosweaver-handwritten", "concurrency-limits", "jetty-qos");
+                "qosweaver", "qosweaver-handwritten", "qosweaver-capped", "qosweaver-capped-entry",
+                "concurrency-limits", "jetty-qos");
         assertThat(Versions.known()).containsAll(Versions.ALL_VERSIONS);
+        assertThat(Versions.ALL_VERSIONS).as("bench deadline runs the capped candidates by default")
+                .contains("qosweaver-capped", "qosweaver-capped-entry");
         assertThat(Versions.get("jetty-qos").usesPeer()).isTrue();
         assertThat(Versions.get("jetty-qos").usesAgent()).isFalse();
         assertThat(Versions.get("concurrency-limits").peer()).startsWith("peer=concurrency-limits");
@@ -36,7 +39,7 @@ class VersionsTest {
         Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
         String reference = weavingPart(root.resolve("examples/policies/river-monitor.yaml"));
         assertThat(reference).contains("taskClasses:").contains("controlPoints:");
-        for (Versions.Version v : Versions.resolve(Versions.PAPER)) {
+        for (Versions.Version v : Versions.resolve(Versions.SAME_WEAVING)) {
             if (v.usesAgent()) {
                 assertThat(weavingPart(root.resolve(v.policy()))).as(v.policy()).isEqualTo(reference);
             }
@@ -108,7 +111,7 @@ class VersionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown version 'nice'")
                 .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver, "
-                        + "qosweaver-handwritten, concurrency-limits, jetty-qos");
+                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, concurrency-limits, jetty-qos");
         assertThatThrownBy(() -> Versions.resolve(List.of()))
                 .hasMessageContaining("known versions");
         assertThatThrownBy(() -> Versions.resolve(List.of("original", "original")))

@@ -41,6 +41,10 @@ final class AdaptiveCommand implements Callable<Integer> {
             + "probe's fixed limit (default 6, the paper's Fig. 25); a larger one widens the feasible range")
     Integer lowMax;
 
+    @Option(names = "--policy-param", paramLabel = "KEY=VALUE", description = "an extra parameter of the adaptive "
+            + "policy in every target run, e.g. dither=true or gain=0.5 (repeatable; scheduler/README.md)")
+    java.util.Map<String, String> policyParams;
+
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/adaptive)")
     Path reportDir;
 
@@ -52,7 +56,12 @@ final class AdaptiveCommand implements Callable<Integer> {
         if (window != null || settle != null) {
             p = p.withWindows(window != null ? window : p.windowS(), settle != null ? settle : p.settleS());
         }
-        return lowMax == null ? p : p.withLowMax(lowMax);
+        p = lowMax == null ? p : p.withLowMax(lowMax);
+        try {
+            return policyParams == null ? p : p.withPolicyParams(policyParams);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--policy-param: " + e.getMessage());
+        }
     }
 
     List<Double> targets() {

@@ -28,7 +28,7 @@ final class DeadlineCommand implements Callable<Integer> {
 
     @Option(names = "--versions", split = ",", paramLabel = "V",
             description = "versions to run, in order (default: all, original,admission,java-priority,"
-                    + "linux-priority,qosweaver,concurrency-limits,jetty-qos)")
+                    + "linux-priority,qosweaver,qosweaver-capped,qosweaver-capped-entry,concurrency-limits,jetty-qos)")
     List<String> versions = new ArrayList<>(Versions.ALL_VERSIONS);
 
     @Option(names = "--hours", split = ",", paramLabel = "H",

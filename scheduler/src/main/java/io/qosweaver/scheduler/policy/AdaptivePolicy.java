@@ -43,12 +43,28 @@ import java.util.List;
  * <p>Limits apply per task class (a cap on each low class and on each middle class, through
  * {@link Control#setCap}), the same as a limit on the level with one class of each, as in the
  * paper. Low threads are suspended at their next control point, as with importance.
+ *
+ * <p>Beyond the paper, two parameters (their defaults are the paper's behaviour):
+ * <ul>
+ *   <li>{@code dither} (default false): the real-valued limit is applied as a time average of the
+ *       integers around it, the cap changing {@value #DITHER_STEPS} times a period with the
+ *       rounding error carried from one step to the next (error diffusion). Where one thread more
+ *       or less moves the middle throughput by much more than the tolerance (on 2 cores, one chart
+ *       thread moves the up-to-date page by about 20 %), a rounded limit can only oscillate around
+ *       the target; a dithered one holds it on average.
+ *   <li>{@code gain} (default 1, the paper's): the limit is multiplied by
+ *       {@code (observed/target)^gain}. Below 1 it damps the reaction to one period's noise (a
+ *       second of up-to-date pages varies by about 10 % at a constant limit here) at the cost of a
+ *       slower approach.
+ * </ul>
  */
 final class AdaptivePolicy implements Policy {
     static final String NAME = "adaptive";
     static final String TARGET = "target", PERIOD = "period", LOW_MIN = "lowMin", LOW_MAX = "lowMax",
             LOW_INITIAL = "lowInitial", LOW_LIMIT = "lowLimit", MIDDLE_CAP = "middleCap",
-            MIDDLE_PACING = "middlePacing";
+            MIDDLE_PACING = "middlePacing", DITHER = "dither", GAIN = "gain";
+    /** Cap changes per period when dithering. */
+    static final int DITHER_STEPS = 10;
     static final double DEFAULT_TARGET = 150;
     static final long DEFAULT_PERIOD_NANOS = 1_000_000_000L, DEFAULT_PACING_NANOS = 100_000_000L;
     static final int DEFAULT_LOW_MIN = 1, DEFAULT_LOW_MAX = 6, DEFAULT_LOW_LIMIT = 1, DEFAULT_MIDDLE_CAP = 15;
@@ -57,6 +73,12 @@ final class AdaptivePolicy implements Policy {
     private final long periodNanos;
     private final int lowMin, lowMax, lowLimit, middleCap;
     private final long middlePacingNanos;
+    private final boolean dither;
+    private final double gain;
+    /** The rounding error carried to the next dithering step. */
+    private double carry;
+    /** The cap applied to low classes while no high task runs (dithered or rounded). */
+    private int applied;
 
     private final List<TaskClass> lowClasses = new ArrayList<>(2);
     private final List<TaskClass> middleClasses = new ArrayList<>(2);
@@ -71,6 +93,11 @@ final class AdaptivePolicy implements Policy {
 
     AdaptivePolicy(double target, long periodNanos, int lowMin, int lowMax, int lowInitial, int lowLimit,
             int middleCap, long middlePacingNanos) {
+        this(target, periodNanos, lowMin, lowMax, lowInitial, lowLimit, middleCap, middlePacingNanos, false, 1);
+    }
+
+    AdaptivePolicy(double target, long periodNanos, int lowMin, int lowMax, int lowInitial, int lowLimit,
+            int middleCap, long middlePacingNanos, boolean dither, double gain) {
         this.target = target;
         this.periodNanos = periodNanos;
         this.lowMin = lowMin;
@@ -79,14 +106,19 @@ final class AdaptivePolicy implements Policy {
         this.lowLimit = lowLimit;
         this.middleCap = middleCap;
         this.middlePacingNanos = middlePacingNanos;
+        this.dither = dither;
+        this.gain = gain;
+        this.applied = lowInitial;
     }
 
     static Policy create(PolicyContext context) {
         Parameters p = context.parameters().allowOnly(
-                List.of(TARGET, PERIOD, LOW_MIN, LOW_MAX, LOW_INITIAL, LOW_LIMIT, MIDDLE_CAP, MIDDLE_PACING),
+                List.of(TARGET, PERIOD, LOW_MIN, LOW_MAX, LOW_INITIAL, LOW_LIMIT, MIDDLE_CAP, MIDDLE_PACING, DITHER,
+                        GAIN),
                 "target, the middle class's completed tasks per second (a number > 0); period and middlePacing,"
                         + " durations such as 1s or 100ms; lowMin, lowMax, lowInitial, lowLimit and middleCap, a"
-                        + " number of threads (an integer, or a multiple of the cores such as 1x)");
+                        + " number of threads (an integer, or a multiple of the cores such as 1x); dither, true or"
+                        + " false; gain, a number in (0, 1]");
         int cores = context.cores();
         double target = p.number(TARGET, DEFAULT_TARGET, 0, 1e9,
                 "the middle class's target throughput, completed tasks per second");
@@ -116,7 +148,18 @@ final class AdaptivePolicy implements Policy {
         int middleCap = p.threadCount(MIDDLE_CAP, DEFAULT_MIDDLE_CAP, cores,
                 "the number of middle threads that run while a high one runs");
         long pacing = p.durationNanos(MIDDLE_PACING, DEFAULT_PACING_NANOS, 0);
-        return new AdaptivePolicy(target, period, lowMin, lowMax, lowInitial, lowLimit, middleCap, pacing);
+        double gain = p.number(GAIN, 1, 0, 1, "the exponent of observed/target throughput in the limit's update");
+        if (gain <= 0) {
+            throw new PolicyConfigException("policy." + GAIN, "gain must be greater than 0 (0 would never adapt),"
+                    + " got '" + p.asMap().get(GAIN) + "'");
+        }
+        if (p.booleanValue(DITHER, false) && period / DITHER_STEPS < 1_000_000L) {
+            throw new PolicyConfigException("policy." + PERIOD, "with dither the period must be at least "
+                    + DITHER_STEPS + "ms (the cap changes " + DITHER_STEPS + " times a period), got '"
+                    + p.asMap().get(PERIOD) + "'");
+        }
+        return new AdaptivePolicy(target, period, lowMin, lowMax, lowInitial, lowLimit, middleCap, pacing,
+                p.booleanValue(DITHER, false), gain);
     }
 
     @Override
@@ -131,7 +174,7 @@ final class AdaptivePolicy implements Policy {
 
     @Override
     public long tickNanos() {
-        return periodNanos;
+        return dither ? periodNanos / DITHER_STEPS : periodNanos;
     }
 
     @Override
@@ -171,8 +214,15 @@ final class AdaptivePolicy implements Policy {
             return; // the target holds outside high tasks; their end starts a new period
         }
         long elapsed = nowNanos - windowStart;
-        if (elapsed < periodNanos / 2) {
-            return; // too short to judge (a tick right after a high task's end): wait for the next
+        // Undithered, a tick comes every period: less than half of one is a tick right after a high
+        // task's end, too short to judge. Dithered, ticks come every step; a period is judged at
+        // the step that ends it (half a step early, for the tick thread's lateness).
+        long judgeAfter = dither ? periodNanos - tickNanos() / 2 : periodNanos / 2;
+        if (elapsed < judgeAfter) {
+            if (dither) {
+                applyLow(c);
+            }
+            return;
         }
         long completed = middleCompleted();
         long done = completed - windowCompleted;
@@ -182,7 +232,8 @@ final class AdaptivePolicy implements Policy {
         if (done == 0 && middleMembers() == 0) {
             low = lowMax; // no middle demand: nothing to protect
         } else {
-            low = Math.max(lowMin, Math.min(lowMax, low * lastObserved / target));
+            double ratio = lastObserved / target;
+            low = Math.max(lowMin, Math.min(lowMax, low * (gain == 1 ? ratio : Math.pow(ratio, gain))));
         }
         applyLow(c);
     }
@@ -209,11 +260,24 @@ final class AdaptivePolicy implements Policy {
 
     /** The running low threads allowed now. */
     int lowPermits() {
-        int adaptive = (int) Math.round(low);
-        return highThreads > 0 ? Math.min(lowLimit, adaptive) : adaptive;
+        return highThreads > 0 ? Math.min(lowLimit, (int) Math.round(low)) : applied;
+    }
+
+    /** Outside high tasks, the next step of the limit: rounded, or dithered with the carried error. */
+    private void step() {
+        if (!dither) {
+            applied = (int) Math.round(low);
+            return;
+        }
+        double want = low + carry;
+        applied = (int) Math.max(lowMin, Math.min(lowMax, Math.round(want)));
+        carry = want - applied;
     }
 
     private void applyLow(Control c) {
+        if (highThreads == 0) {
+            step();
+        }
         int permits = lowPermits();
         for (TaskClass k : lowClasses) {
             c.setCap(k, permits);

@@ -85,6 +85,56 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void ditheredTheCapAveragesTheRealValuedLimitOverEachPeriod() {
+        AdaptivePolicy p = started(Map.of("lowInitial", "4", "target", "100", "dither", "true"));
+        assertThat(p.tickNanos()).as("ten steps a period").isEqualTo(SECOND / 10);
+        for (int i = 0; i < 9; i++) { // steps within the first period: no judgement yet
+            c.now += SECOND / 10;
+            middle.completed += 8;
+            p.onTick(c, c.now);
+            assertThat(p.low()).isEqualTo(4.0);
+        }
+        c.now += SECOND / 10;
+        middle.completed += 13; // 85 pages in the period
+        p.onTick(c, c.now);
+        assertThat(p.low()).as("4 x 85/100").isCloseTo(3.4, org.assertj.core.data.Offset.offset(1e-9));
+        int sum = c.caps.get("chart"), min = sum, max = sum;
+        for (int i = 1; i <= 10; i++) {
+            c.now += SECOND / 10;
+            middle.completed += i == 10 ? 4 : 12; // 112 pages: 3.4 x 1.12 next
+            p.onTick(c, c.now);
+            if (i < 10) {
+                int cap = c.caps.get("chart");
+                sum += cap;
+                min = Math.min(min, cap);
+                max = Math.max(max, cap);
+            }
+        }
+        assertThat(min).as("the integers around 3.4").isEqualTo(3);
+        assertThat(max).isEqualTo(4);
+        assertThat(sum / 10.0).as("the ten caps of a period average the limit").isCloseTo(3.4,
+                org.assertj.core.data.Offset.offset(0.5 / 10 + 1e-9));
+        assertThat(p.low()).isCloseTo(3.808, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void unditheredTheCapIsTheRoundedLimitAsInThePaper() {
+        AdaptivePolicy p = started(Map.of("lowInitial", "4", "target", "100"));
+        period(p, 85);
+        assertThat(p.low()).isCloseTo(3.4, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(c.caps).containsEntry("chart", 3);
+    }
+
+    @Test
+    void aGainBelowOneDampsTheUpdate() {
+        AdaptivePolicy p = started(Map.of("lowInitial", "4", "target", "100", "gain", "0.5"));
+        period(p, 144);
+        assertThat(p.low()).as("4 x (144/100)^0.5").isCloseTo(4.8, org.assertj.core.data.Offset.offset(1e-9));
+        period(p, 64);
+        assertThat(p.low()).as("4.8 x (64/100)^0.5").isCloseTo(3.84, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
     void withoutMiddleDemandTheLimitGoesToItsUpperBound() {
         AdaptivePolicy p = started(Map.of("lowInitial", "2", "target", "150"));
         middle.members = 0;
@@ -228,6 +278,10 @@ class AdaptivePolicyTest {
         assertRejected(Map.of("middleCap", "-1"), "policy.middleCap", "number of threads");
         assertRejected(Map.of("middlePacing", "soon"), "policy.middlePacing", "duration");
         assertRejected(Map.of("lowCap", "1x"), "policy.lowCap", "unknown parameter 'lowCap' for policy adaptive");
+        assertRejected(Map.of("gain", "0"), "policy.gain", "greater than 0");
+        assertRejected(Map.of("gain", "1.5"), "policy.gain", "");
+        assertRejected(Map.of("dither", "yes"), "policy.dither", "");
+        assertRejected(Map.of("dither", "true", "period", "5ms"), "policy.period", "at least 10ms");
         assertThat(create(Map.of("lowMin", "8")).low()).as("lowMax follows a larger lowMin").isEqualTo(8.0);
         assertThat(create(Map.of("target", "12.5"))).isNotNull();
     }
