@@ -124,13 +124,29 @@ public final class MixedDriver {
             System.exit(2);
             return;
         }
-        LoadResult r = run(a);
+        LoadResult r;
+        try {
+            r = run(a);
+        } catch (IllegalStateException e) {
+            System.err.println("MixedDriver " + a.name() + ": " + e.getMessage());
+            System.exit(3);
+            return;
+        }
         JsonWriter.write(r, a.out());
         System.out.println("MixedDriver " + a.name() + ": " + r.get(a.name()).requests() + " requests in the window");
         System.exit(0); // the JDK client's selector thread is not a daemon
     }
 
+    /**
+     * @throws IllegalStateException if this JVM came up after its window had ended (a loaded
+     *     machine): an empty window must not pass for a measurement
+     */
     static LoadResult run(Args a) throws InterruptedException {
+        long late = System.currentTimeMillis() - a.windowEndMs();
+        if (late >= 0) {
+            throw new IllegalStateException("started " + late + " ms after its window ended (the JVM took too long to"
+                    + " start); give the drivers a longer lead before the window");
+        }
         try (LoadRun run = new LoadDriver().start(List.of(a.spec()), true)) {
             sleepUntil(a.windowStartMs());
             run.beginWindow();

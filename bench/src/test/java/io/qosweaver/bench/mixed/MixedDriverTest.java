@@ -57,6 +57,19 @@ class MixedDriverTest {
         assertThat(a.spec().targets().uri(50_000)).isEqualTo(a.spec().targets().uri(0));
     }
 
+    /** Time given to a driver JVM to start before its window. */
+    private static final long LEAD_MS = 6_000;
+
+    @Test
+    void aDriverThatComesUpAfterItsWindowFailsInsteadOfMeasuringNothing() {
+        long now = System.currentTimeMillis();
+        MixedDriver.Args a = MixedDriver.Args.parse(args("--name", "x", "--mode", "closed", "--target",
+                "http://127.0.0.1:9/x", "--window-start-ms", Long.toString(now - 2000), "--window-end-ms",
+                Long.toString(now - 1000), "--out", tmp.resolve("o.json").toString()));
+        assertThatThrownBy(() -> MixedDriver.run(a)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("after its window ended");
+    }
+
     @Test
     void twoDriverJvmsMeasureTheSameWindowAndTheHeavyOneRunsNiced() throws Exception {
         Set<String> items = ConcurrentHashMap.newKeySet();
@@ -66,7 +79,9 @@ class MixedDriverTest {
                     items.add(q);
                     return Reply.ok("l");
                 })) {
-            long start = System.currentTimeMillis() + 1500;
+            // a lead long enough for two JVMs to start on a loaded 2-core machine (CI beside other builds
+            // once took more than 3 s)
+            long start = System.currentTimeMillis() + LEAD_MS;
             long end = start + 1500;
             DriverProcess heavy = DriverProcess.start("heavy", 5, List.of("--name", "heavy", "--mode", "closed",
                     "--clients", "3", "--target", server.uri("/heavy").toString(), "--window-start-ms",
@@ -174,7 +189,7 @@ class MixedDriverTest {
             seen.add(e.method() + " " + e.contentType() + " " + e.body().length);
             return Reply.ok("ok");
         })) {
-            long start = System.currentTimeMillis() + 1000;
+            long start = System.currentTimeMillis() + LEAD_MS;
             Mixed.Target target = new Mixed.Target(server.uri("/put").toString(),
                     new MixedApp.RequestBody("PUT", "doc.txt", "text/plain"), tmp);
             List<String> a = new java.util.ArrayList<>(List.of("--name", "heavy", "--mode", "closed", "--window-start-ms",
