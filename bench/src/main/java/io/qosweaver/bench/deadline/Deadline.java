@@ -72,6 +72,13 @@ public final class Deadline {
     public static DeadlineResult run(Layout layout, FlashCrowdParams p, List<Integer> hours, boolean quick,
                              List<String> versionNames, Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
+        return run(layout, p, hours, 1, quick, versionNames, reportDir, command, progress);
+    }
+
+    /** As above, every chart window run {@code repeat} times (rounds), for the spread of every figure. */
+    public static DeadlineResult run(Layout layout, FlashCrowdParams p, List<Integer> hours, int repeat, boolean quick,
+                             List<String> versionNames, Path reportDir, String command, Progress progress)
+            throws IOException, InterruptedException {
         List<Versions.Version> versions = Versions.resolve(versionNames);
         boolean needAgent = versions.stream().anyMatch(Versions.Version::usesAgent);
         boolean needPeers = versions.stream().anyMatch(Versions.Version::usesPeer);
@@ -90,6 +97,7 @@ public final class Deadline {
         params.remove("chart_hours");
         params.remove("idle_s");
         params.put("hours", hours);
+        params.put("repeat", repeat);
         params.put("versions", versionNames);
         params.putAll(layout.jarDates(needAgent, needPeers));
         try (Snapshot jars = Snapshot.of(layout, versions)) {
@@ -100,7 +108,7 @@ public final class Deadline {
                         log);
                 return runner.run(c);
             };
-            DeadlineResult r = run(versions, hours, quick, params, machine, reportDir, command, progress, wr);
+            DeadlineResult r = run(versions, hours, repeat, quick, params, machine, reportDir, command, progress, wr);
             Reports.draw(reportDir, progress, () -> DeadlineReport.write(reportDir, r));
             return r;
         }
@@ -109,26 +117,55 @@ public final class Deadline {
     /** Written after every chart window but the last (the windows done so far), removed with the run's end. */
     static final String PARTIAL_RESULTS = "results.partial.json";
 
-    /**
-     * Runs every window and version through {@code wr}, aggregates, writes results.json (and, after
-     * each window, {@value #PARTIAL_RESULTS}).
-     */
+    /** One round of every window. */
     public static DeadlineResult run(List<Versions.Version> versions, List<Integer> hours, boolean quick,
                              Map<String, Object> params, Map<String, Object> machine, Path reportDir, String command,
                              Progress progress, WindowRunner wr) throws IOException, InterruptedException {
+        return run(versions, hours, 1, quick, params, machine, reportDir, command, progress, wr);
+    }
+
+    /**
+     * The key of a window in {@code by_hours}: its hours for the first round ({@code "12"}), then
+     * {@code "12#2"}, {@code "12#3"}: older results files have first rounds only and read the same.
+     */
+    static String key(int hours, int round) {
+        return round == 1 ? Integer.toString(hours) : hours + "#" + round;
+    }
+
+    /** The round of a {@code by_hours} key (1 for a plain number). */
+    static int roundOf(String key) {
+        int i = key.indexOf('#');
+        return i < 0 ? 1 : Integer.parseInt(key.substring(i + 1));
+    }
+
+    /**
+     * Runs every window and version through {@code wr}, {@code repeat} rounds of all windows (the
+     * version order rotated by one per window across rounds), aggregates, writes results.json (and,
+     * after each window but the last, {@value #PARTIAL_RESULTS}).
+     */
+    public static DeadlineResult run(List<Versions.Version> versions, List<Integer> hours, int repeat, boolean quick,
+                             Map<String, Object> params, Map<String, Object> machine, Path reportDir, String command,
+                             Progress progress, WindowRunner wr) throws IOException, InterruptedException {
+        if (repeat < 1) {
+            throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
+        }
         List<String> names = versions.stream().map(Versions.Version::name).toList();
-        Map<String, Map<Integer, DeadlineResult.Window>> windows = new LinkedHashMap<>();
+        Map<String, Map<String, DeadlineResult.Window>> windows = new LinkedHashMap<>();
         names.forEach(n -> windows.put(n, new LinkedHashMap<>()));
         Map<String, String> errors = new LinkedHashMap<>();
         List<List<String>> orders = new ArrayList<>();
-        for (int i = 0; i < hours.size(); i++) {
-            int h = hours.get(i);
+        int total = hours.size() * repeat;
+        for (int i = 0; i < total; i++) {
+            int h = hours.get(i % hours.size());
+            int round = i / hours.size() + 1;
+            String key = key(h, round);
             List<String> order = Versions.rotated(names, i);
             orders.add(order);
-            progress.update("[deadline] window " + h + " h (" + (i + 1) + "/" + hours.size() + "), order " + order);
+            progress.update("[deadline] window " + h + " h" + (repeat > 1 ? ", round " + round + "/" + repeat : "")
+                    + " (" + (i + 1) + "/" + total + "), order " + order);
             for (int k = 0; k < order.size(); k++) {
                 Versions.Version v = Versions.get(order.get(k));
-                Path log = reportDir.resolve("app-" + v.name() + "-" + h + "h.log");
+                Path log = reportDir.resolve("app-" + v.name() + "-" + h + "h" + (round == 1 ? "" : "-" + round) + ".log");
                 RunResult rr;
                 String error = null;
                 try {
@@ -138,13 +175,13 @@ public final class Deadline {
                     progress.update("[" + v.name() + "] " + h + " h FAILED: " + e.getMessage());
                     rr = null;
                     error = e.getMessage();
-                    errors.put(v.name() + "@" + h + "h", e.getMessage());
+                    errors.put(v.name() + "@" + h + "h" + (round == 1 ? "" : "#" + round), e.getMessage());
                 }
-                windows.get(v.name()).put(h, window(v, h, k, rr, log, error));
+                windows.get(v.name()).put(key, window(v, h, k, rr, log, error));
             }
-            if (i < hours.size() - 1) {
-                // two hours of runs must not be lost to a crash in the last window
-                JsonWriter.write(result(versions, hours.subList(0, i + 1), quick, params, machine, command, windows, orders,
+            if (i < total - 1) {
+                // hours of runs must not be lost to a crash in the last window
+                JsonWriter.write(result(versions, hours, quick, params, machine, command, windows, orders,
                         errors), reportDir.resolve(PARTIAL_RESULTS));
             }
         }
@@ -156,11 +193,11 @@ public final class Deadline {
 
     private static DeadlineResult result(List<Versions.Version> versions, List<Integer> hours, boolean quick,
                                  Map<String, Object> params, Map<String, Object> machine, String command,
-                                 Map<String, Map<Integer, DeadlineResult.Window>> windows, List<List<String>> orders,
+                                 Map<String, Map<String, DeadlineResult.Window>> windows, List<List<String>> orders,
                                  Map<String, String> errors) {
         Map<String, DeadlineResult.VersionResult> results = new LinkedHashMap<>();
         for (Versions.Version v : versions) {
-            results.put(v.name(), aggregate(v, windows.get(v.name())));
+            results.put(v.name(), withSpread(aggregate(v, windows.get(v.name())), v, windows.get(v.name())));
         }
         DeadlineResult.VersionResult orig = results.get(Versions.ORIGINAL);
         if (orig != null) {
@@ -169,7 +206,7 @@ public final class Deadline {
             results = withRatios;
         }
         Map<String, Object> ps = new LinkedHashMap<>(params);
-        ps.put("order", "the version order is rotated by one per chart window; see `order`");
+        ps.put("order", "the version order is rotated by one per chart window (and round); see `order`");
         return new DeadlineResult("deadline", Instant.now().toString(), command, quick, ps, machine, List.copyOf(orders),
                 results, summary(results, hours), new LinkedHashMap<>(errors));
     }
@@ -198,7 +235,7 @@ public final class Deadline {
         return new DeadlineResult.Window(h, orderIndex, m, eff, reason, log.toString(), error, s);
     }
 
-    static DeadlineResult.VersionResult aggregate(Versions.Version v, Map<Integer, DeadlineResult.Window> byH) {
+    static DeadlineResult.VersionResult aggregate(Versions.Version v, Map<String, DeadlineResult.Window> byH) {
         List<Double> durations = new ArrayList<>();
         int count = 0;
         int missed = 0;
@@ -256,13 +293,44 @@ public final class Deadline {
             }
             sd = round(Math.sqrt(sq / durations.size()));
         }
-        Map<String, DeadlineResult.Window> out = new LinkedHashMap<>();
-        byH.forEach((h, w) -> out.put(Integer.toString(h), w));
+        Map<String, DeadlineResult.Window> out = new LinkedHashMap<>(byH);
         return new DeadlineResult.VersionResult(v.description(), v.jvmFlags(), v.policy(), count, missed,
                 count == 0 ? null : round4((double) missed / count), round(mean),
                 durations.isEmpty() ? null : durations.stream().mapToDouble(d -> d).max().getAsDouble(), sd,
                 round(mean(tput)), round(mean(p50)), round(mean(p99)), errors,
-                suspCount == 0 ? null : round(suspSum / suspCount), suspP99, eff, reason, null, out);
+                suspCount == 0 ? null : round(suspSum / suspCount), suspP99, eff, reason, null, null, out);
+    }
+
+    /**
+     * With more than one round, the spread of each main metric: the smallest and largest of the
+     * rounds' own aggregates (each round aggregated over its windows as the whole run is).
+     */
+    static DeadlineResult.VersionResult withSpread(DeadlineResult.VersionResult r, Versions.Version v,
+                                                   Map<String, DeadlineResult.Window> byKey) {
+        Map<Integer, Map<String, DeadlineResult.Window>> rounds = new java.util.TreeMap<>();
+        byKey.forEach((k, w) -> rounds.computeIfAbsent(roundOf(k), x -> new LinkedHashMap<>()).put(k, w));
+        if (rounds.size() < 2) {
+            return r;
+        }
+        Map<String, List<Double>> spread = new LinkedHashMap<>();
+        for (String m : MAIN_METRICS.keySet()) {
+            double lo = Double.POSITIVE_INFINITY;
+            double hi = Double.NEGATIVE_INFINITY;
+            for (Map<String, DeadlineResult.Window> round : rounds.values()) {
+                if (aggregate(v, round).metrics().get(m) instanceof Double d) {
+                    lo = Math.min(lo, d);
+                    hi = Math.max(hi, d);
+                }
+            }
+            if (lo <= hi) {
+                spread.put(m, List.of(lo, hi));
+            }
+        }
+        return new DeadlineResult.VersionResult(r.description(), r.jvmFlags(), r.policy(), r.collectionCount(),
+                r.missedCount(), r.deadlineMissRatio(), r.collectionTimeMeanMs(), r.collectionTimeMaxMs(),
+                r.collectionTimeStddevMs(), r.chartThroughputPerS(), r.chartP50Ms(), r.chartP99Ms(), r.chartErrors(),
+                r.suspensionTimeMeanMs(), r.suspensionTimeP99Ms(), r.mechanismEffective(), r.mechanismReason(),
+                r.ratioToOriginal(), spread, r.byHours());
     }
 
     static DeadlineResult.VersionResult withRatio(DeadlineResult.VersionResult r, DeadlineResult.VersionResult orig) {
@@ -277,7 +345,7 @@ public final class Deadline {
         return new DeadlineResult.VersionResult(r.description(), r.jvmFlags(), r.policy(), r.collectionCount(), r.missedCount(),
                 r.deadlineMissRatio(), r.collectionTimeMeanMs(), r.collectionTimeMaxMs(), r.collectionTimeStddevMs(),
                 r.chartThroughputPerS(), r.chartP50Ms(), r.chartP99Ms(), r.chartErrors(), r.suspensionTimeMeanMs(),
-                r.suspensionTimeP99Ms(), r.mechanismEffective(), r.mechanismReason(), ratios, r.byHours());
+                r.suspensionTimeP99Ms(), r.mechanismEffective(), r.mechanismReason(), ratios, r.spread(), r.byHours());
     }
 
     /** A few generated sentences: who misses, where, and where a peer beats qosweaver. */
@@ -340,6 +408,7 @@ public final class Deadline {
             out.add(better.isEmpty() ? "No peer does better than qosweaver by more than 5 % on any main metric."
                     : "Where a peer does better than qosweaver (by more than 5 %): " + String.join("; ", better) + ".");
         }
+        out.addAll(leaders(rs));
         rs.forEach((n, r) -> {
             if (Boolean.FALSE.equals(r.mechanismEffective())) {
                 out.add(n + " could NOT apply its mechanism (" + r.mechanismReason() + "): its numbers measure the "
@@ -349,6 +418,61 @@ public final class Deadline {
         return out;
     }
 
+
+    /**
+     * Per main metric, the version that leads and by how much over the next one; with rounds,
+     * whether the lead is beyond the spread (the leader's worst round better than the next one's
+     * best) or within it. Latencies count served requests: a leader that refused requests says so.
+     */
+    static List<String> leaders(Map<String, DeadlineResult.VersionResult> rs) {
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<String, Boolean> m : MAIN_METRICS.entrySet()) {
+            if (m.getKey().equals("collection_time_stddev_ms")) {
+                continue;
+            }
+            boolean lower = m.getValue();
+            List<Map.Entry<String, Double>> ranked = new ArrayList<>();
+            rs.forEach((n, r) -> {
+                if (r.metrics().get(m.getKey()) instanceof Double d) {
+                    ranked.add(Map.entry(n, d));
+                }
+            });
+            if (ranked.size() < 2) {
+                continue;
+            }
+            ranked.sort((a, b) -> lower ? Double.compare(a.getValue(), b.getValue())
+                    : Double.compare(b.getValue(), a.getValue()));
+            Map.Entry<String, Double> first = ranked.get(0);
+            Map.Entry<String, Double> second = ranked.get(1);
+            String lead;
+            if (first.getValue().equals(second.getValue())) {
+                lead = first.getKey() + " and " + second.getKey() + " level (" + Format.cell(first.getValue()) + ")";
+            } else {
+                double by = second.getValue() == 0 ? Double.NaN
+                        : Math.abs(first.getValue() - second.getValue()) / Math.abs(second.getValue()) * 100;
+                lead = first.getKey() + " (" + Format.cell(first.getValue()) + " against " + second.getKey() + "'s "
+                        + Format.cell(second.getValue()) + (Double.isNaN(by) ? "" : String.format(Locale.ROOT,
+                        ", %.1f %%", by)) + beyond(rs.get(first.getKey()), rs.get(second.getKey()), m.getKey(), lower)
+                        + ")";
+            }
+            if (m.getKey().startsWith("chart_p") && rs.get(first.getKey()).chartErrors() > 0) {
+                lead += " having refused or failed " + rs.get(first.getKey()).chartErrors() + " chart requests";
+            }
+            parts.add(m.getKey() + ": " + lead);
+        }
+        return parts.isEmpty() ? List.of() : List.of("Leader per metric: " + String.join("; ", parts) + ".");
+    }
+
+    private static String beyond(DeadlineResult.VersionResult a, DeadlineResult.VersionResult b, String metric,
+                                 boolean lower) {
+        List<Double> sa = a.spread() == null ? null : a.spread().get(metric);
+        List<Double> sb = b.spread() == null ? null : b.spread().get(metric);
+        if (sa == null || sb == null) {
+            return "; one round, no spread";
+        }
+        boolean clear = lower ? sa.get(1) < sb.get(0) : sa.get(0) > sb.get(1);
+        return clear ? "; beyond the spread of the rounds" : "; within the spread of the rounds";
+    }
 
     private static double nz(Double d) {
         return d == null ? 0 : d;

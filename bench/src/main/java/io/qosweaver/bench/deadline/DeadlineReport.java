@@ -67,6 +67,10 @@ public final class DeadlineReport {
         doc.command(r.command());
         doc.heading("Deadline miss ratio per chart window (Table 2)").table(missTable(r, hours));
         doc.heading("Main metrics (aggregated over the windows)").table(mainTable(json));
+        if (r.versions().values().stream().anyMatch(v -> v.spread() != null)) {
+            doc.heading("Spread over the rounds (smallest and largest of the rounds' aggregates)")
+                    .table(spreadTable(r));
+        }
         doc.heading("Ratio to original (same run)").table(ratioTable(r));
         doc.heading("Mechanism").table(mechanismTable(r));
         doc.heading("Plots");
@@ -80,9 +84,9 @@ public final class DeadlineReport {
             });
             if (!per.isEmpty()) {
                 JFreeChart c = ScenarioCharts.collectionChart(per);
-                c.setTitle("Collection time per period, " + h + " h charts (Fig. 14)");
-                doc.image("collections-" + h + "h.png", "Collection time per period, " + h
-                        + " h chart window (the period is the deadline)", c);
+                c.setTitle("Collection time per period, " + label(h) + " charts (Fig. 14)");
+                doc.image("collections-" + h.replace('#', '-') + "h.png", "Collection time per period, " + label(h)
+                        + " chart window (the period is the deadline)", c);
             }
         }
         doc.image("collection-time-mean.png", "Mean collection time per version and chart window, bars = one "
@@ -103,7 +107,7 @@ public final class DeadlineReport {
         rows.add(new String[] {"window", "order"});
         List<String> hours = hours(r);
         for (int i = 0; i < r.order().size(); i++) {
-            rows.add(new String[] {i < hours.size() ? hours.get(i) + " h" : Integer.toString(i),
+            rows.add(new String[] {i < hours.size() ? label(hours.get(i)) : Integer.toString(i),
                     String.join(", ", r.order().get(i))});
         }
         return rows;
@@ -130,7 +134,7 @@ public final class DeadlineReport {
     private static List<String[]> missTable(DeadlineResult r, List<String> hours) {
         List<String[]> rows = new ArrayList<>();
         List<String> head = new ArrayList<>(List.of("version"));
-        hours.forEach(x -> head.add(x + " h"));
+        hours.forEach(x -> head.add(label(x)));
         head.add("all");
         rows.add(head.toArray(new String[0]));
         r.versions().forEach((v, vr) -> {
@@ -156,6 +160,31 @@ public final class DeadlineReport {
             // no episode (no mean): a p99 of nothing is no time, whatever an old results.json says
             json.values().forEach(v -> row.add(m[0].equals("suspension_time_p99_ms") && v.get("suspension_time_mean_ms") == null
                     ? "-" : Table.cell(v.get(m[0]))));
+            rows.add(row.toArray(new String[0]));
+        }
+        return rows;
+    }
+
+    /** A window's key as a reader sees it: "12 h", or "12 h #2" for its second round. */
+    static String label(String key) {
+        int i = key.indexOf('#');
+        return i < 0 ? key + " h" : key.substring(0, i) + " h #" + key.substring(i + 1);
+    }
+
+    private static List<String[]> spreadTable(DeadlineResult r) {
+        List<String[]> rows = new ArrayList<>();
+        List<String> head = new ArrayList<>(List.of("metric"));
+        head.addAll(r.versions().keySet());
+        rows.add(head.toArray(new String[0]));
+        for (String[] m : MAIN) {
+            if (!Deadline.MAIN_METRICS.containsKey(m[0])) {
+                continue;
+            }
+            List<String> row = new ArrayList<>(List.of(m[1]));
+            r.versions().values().forEach(v -> {
+                List<Double> mm = v.spread() == null ? null : v.spread().get(m[0]);
+                row.add(mm == null ? "-" : Table.cell(mm.get(0)) + " - " + Table.cell(mm.get(1)));
+            });
             rows.add(row.toArray(new String[0]));
         }
         return rows;
@@ -195,7 +224,7 @@ public final class DeadlineReport {
                 DeadlineResult.Window w = vr.byHours().get(x);
                 if (w != null && w.metrics() != null && w.metrics().collectionTimeMeanMs() != null) {
                     d.add(w.metrics().collectionTimeMeanMs() / 1000.0,
-                            nz(w.metrics().collectionTimeStddevMs()) / 1000.0, x + " h", v);
+                            nz(w.metrics().collectionTimeStddevMs()) / 1000.0, label(x), v);
                 }
             });
         }
@@ -217,7 +246,7 @@ public final class DeadlineReport {
             r.versions().forEach((v, vr) -> {
                 DeadlineResult.Window w = vr.byHours().get(x);
                 if (w != null && w.metrics() != null) {
-                    d.addValue(w.metrics().chartThroughputPerS(), x + " h", v);
+                    d.addValue(w.metrics().chartThroughputPerS(), label(x), v);
                 }
             });
         }

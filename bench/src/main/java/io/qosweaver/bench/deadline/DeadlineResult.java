@@ -50,7 +50,9 @@ public record DeadlineResult(String experiment, String generatedAt, String comma
      * {@code versions.<name>}. The top-level metric fields aggregate the windows: collections are
      * pooled (miss ratio = missed / all, mean, max and stddev over all durations); chart
      * throughput, p50 and p99 are the means of the windows' values; the suspension mean is
-     * weighted by suspension count, its p99 the largest window p99.
+     * weighted by suspension count, its p99 the largest window p99. {@code spread} (with more
+     * than one round only, else null): per main metric, the smallest and the largest of the
+     * rounds' aggregates. {@code by_hours} keys: the window's hours, {@code "12#2"} for round 2.
      */
     public record VersionResult(String description, List<String> jvmFlags, String policy,
                                 int collectionCount, int missedCount, Double deadlineMissRatio,
@@ -58,7 +60,8 @@ public record DeadlineResult(String experiment, String generatedAt, String comma
                                 Double collectionTimeStddevMs, Double chartThroughputPerS, Double chartP50Ms,
                                 Double chartP99Ms, long chartErrors, Double suspensionTimeMeanMs,
                                 Double suspensionTimeP99Ms, Boolean mechanismEffective, String mechanismReason,
-                                Map<String, Double> ratioToOriginal, Map<String, Window> byHours) {
+                                Map<String, Double> ratioToOriginal, Map<String, List<Double>> spread,
+                                Map<String, Window> byHours) {
         Metrics metrics() {
             return new Metrics(collectionCount, missedCount, deadlineMissRatio, collectionTimeMeanMs,
                     collectionTimeMaxMs, collectionTimeStddevMs, chartThroughputPerS, chartP50Ms, chartP99Ms,

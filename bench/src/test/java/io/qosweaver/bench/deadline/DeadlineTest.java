@@ -150,4 +150,48 @@ public class DeadlineTest {
         assertThat(summary).contains("concurrency-limits on chart_p50_ms (50.00 vs 280, having refused or failed 7000 "
                 + "chart requests)").contains("jetty-qos on chart_p50_ms (100 vs 280)");
     }
+
+    /** --repeat: every window again per round, each round's figures kept, the spread of the rounds and the leaders. */
+    @Test
+    void roundsKeepEveryWindowAndGiveTheSpreadAndTheLeaders(@TempDir Path dir) throws Exception {
+        List<String> calls = new ArrayList<>();
+        int[] n = {0};
+        Deadline.WindowRunner fake = (v, h, log) -> {
+            calls.add(h + ":" + v.name());
+            int round = n[0]++ / 2 + 1;
+            // jetty-qos: collections 400 ms in both rounds; qosweaver-capped: 300 then 320 ms
+            long d = v.name().equals("jetty-qos") ? 400 : 280 + 20 * round;
+            return new RunResult(v.name(), null, TestResults.scenario(v.name(), 1000, new long[] {d, d}, null,
+                    v.name().equals("jetty-qos") ? 250.0 : 280.0 - round, 0), log.toString());
+        };
+        DeadlineResult r = Deadline.run(Versions.resolve(List.of("qosweaver-capped", "jetty-qos")), List.of(3), 2,
+                true, new LinkedHashMap<>(), Map.of(), dir, "test", Progress.NONE, fake);
+        DeadlineReport.write(dir, r);
+
+        assertThat(calls).containsExactly("3:qosweaver-capped", "3:jetty-qos", "3:jetty-qos", "3:qosweaver-capped");
+        DeadlineResult.VersionResult capped = r.versions().get("qosweaver-capped");
+        assertThat(capped.byHours()).containsOnlyKeys("3", "3#2");
+        assertThat(capped.collectionCount()).as("both rounds pooled").isEqualTo(4);
+        assertThat(capped.collectionTimeMeanMs()).isEqualTo(310.0);
+        assertThat(capped.spread().get("collection_time_mean_ms")).containsExactly(300.0, 320.0);
+        assertThat(r.versions().get("jetty-qos").spread().get("collection_time_mean_ms")).containsExactly(400.0, 400.0);
+        String summary = String.join("\n", r.summary());
+        assertThat(summary).contains("collection_time_mean_ms: qosweaver-capped (310 against jetty-qos's 400, 22.5 %;"
+                + " beyond the spread of the rounds)");
+        assertThat(summary).contains("chart_p50_ms: jetty-qos (250 against qosweaver-capped's");
+        assertThat(Files.readString(dir.resolve("RESULTS.md"))).contains("3 h #2").contains("Spread over the rounds")
+                .contains("300 - 320");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Deadline.run(List.of(), List.of(3), 0, true,
+                new LinkedHashMap<>(), Map.of(), dir, "test", Progress.NONE, fake)).hasMessageContaining("repeat");
+    }
+
+    @Test
+    void aWindowKeyNamesItsRound() {
+        assertThat(Deadline.key(12, 1)).isEqualTo("12");
+        assertThat(Deadline.key(12, 3)).isEqualTo("12#3");
+        assertThat(Deadline.roundOf("12")).isEqualTo(1);
+        assertThat(Deadline.roundOf("12#3")).isEqualTo(3);
+        assertThat(DeadlineReport.label("12#3")).isEqualTo("12 h #3");
+        assertThat(DeadlineReport.label("24")).isEqualTo("24 h");
+    }
 }

@@ -38,6 +38,10 @@ final class DeadlineCommand implements Callable<Integer> {
     @Mixin
     LoadOptions load = new LoadOptions();
 
+    @Option(names = "--repeat", paramLabel = "N", description = "rounds of every chart window, for the spread of "
+            + "every figure (default 1; one window here can differ from the next by 13 %%)")
+    int repeat = 1;
+
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/deadline)")
     Path reportDir;
 
@@ -70,10 +74,14 @@ final class DeadlineCommand implements Callable<Integer> {
             System.err.println("qosweaver bench deadline: " + e.getMessage());
             return 2;
         }
+        if (repeat < 1) {
+            System.err.println("qosweaver bench deadline: --repeat must be at least 1, got " + repeat);
+            return 2;
+        }
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/deadline");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        DeadlineResult r = Deadline.run(layout, params(), hours(), load.quick, versions, dir,
+        DeadlineResult r = Deadline.run(layout, params(), hours(), repeat, load.quick, versions, dir,
                 ReportOptions.commandLine(args), report.progress());
         return report.finish("bench deadline", r, r.summary(), r.errors(), dir);
     }
