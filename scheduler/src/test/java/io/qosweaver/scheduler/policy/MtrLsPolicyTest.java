@@ -10,6 +10,7 @@ import io.qosweaver.scheduler.core.ThreadState;
 import io.qosweaver.scheduler.spi.PolicyConfigException;
 import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.scheduler.stats.EntityShare;
+import io.qosweaver.scheduler.stats.PrometheusText;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -196,6 +197,13 @@ class MtrLsPolicyTest {
         assertThat(os.kind()).isEqualTo("reserved");
         assertThat(os.share()).isCloseTo(0.1 / 0.95, within(0.03));
         assertThat(a.rounds()).isPositive();
+        assertThat(m.machine.stats(0, 0, false, Map.of()).shares()).isEqualTo(shares);
+        assertThat(PrometheusText.render(m.machine.stats(0, 0, false, Map.of())))
+                .contains("# TYPE qosweaver_share_received gauge\n")
+                .contains("qosweaver_share_fraction{entity=\"a\",task_class=\"a\",kind=\"fraction\"} 0.600000\n")
+                .contains("qosweaver_share_lag_seconds{entity=\"c\",task_class=\"c\",kind=\"fraction\"} 0.050000\n")
+                .contains("qosweaver_share_rounds_total{entity=\"a\",task_class=\"a\",kind=\"fraction\"} "
+                        + a.rounds() + "\n");
     }
 
     @Test
