@@ -82,6 +82,17 @@ class AllocationTest {
         assertThat(bytesPerCall(b, () -> enterExit(n), n)).as("bytes per enter+exit").isLessThan(0.01);
     }
 
+    /** MTR-LS joins and leaves the service list, reading the thread's CPU clock, without allocating. */
+    @Test
+    void enterAndExitUnderMtrLsAllocateNothing() {
+        com.sun.management.ThreadMXBean b = bean();
+        Scheduler.install(Configs.config("mtr-ls", java.util.Map.of("cores", "1", "reserved", "0")));
+        int n = 300_000;
+        enterExit(n);
+        assertThat(bytesPerCall(b, () -> enterExit(n), n)).as("bytes per enter+exit").isLessThan(0.01);
+        assertThat(Scheduler.current().stats().shares()).extracting(e -> e.entity()).contains("chart");
+    }
+
     @Test
     void aProgressPointAllocatesNothing() {
         com.sun.management.ThreadMXBean b = bean();

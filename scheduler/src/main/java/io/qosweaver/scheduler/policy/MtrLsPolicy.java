@@ -143,6 +143,8 @@ final class MtrLsPolicy implements Policy {
     private final Map<String, Double> groups;
     private final ThreadCpuClock clock;
     private final PolicyContext context;
+    /** Built once: the join that warns must not allocate. */
+    private final String overcommitWarning;
 
     private final Map<String, ClassInfo> classes = new LinkedHashMap<>();
     /** Admission sums: ungrouped fractions plus whole groups, and per group its members. */
@@ -173,6 +175,9 @@ final class MtrLsPolicy implements Policy {
         this.groups = groups;
         this.context = context;
         this.clock = context.cpuClock();
+        this.overcommitWarning = NAME + ": the threads inside managed task classes ask more than "
+                + percent(1 - reserved) + " together; their fractions hold only relative to each other"
+                + " (entity: thread cannot refuse a thread entering its scope)";
         double sumGroups = 0;
         for (Map.Entry<String, Double> g : groups.entrySet()) {
             sumGroups += g.getValue();
@@ -491,9 +496,7 @@ final class MtrLsPolicy implements Policy {
             activeFraction += f;
             if (activeFraction > 1 - reserved + 1e-9) {
                 overcommittedJoins++;
-                context.warnOnce(NAME + ": the threads inside managed task classes ask more than "
-                        + percent(1 - reserved) + " together; their fractions hold only relative to each other"
-                        + " (entity: thread cannot refuse a thread entering its scope)");
+                context.warnOnce(overcommitWarning);
             }
         } else {
             e = ci.entity;
