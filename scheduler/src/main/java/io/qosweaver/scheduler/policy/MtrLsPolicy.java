@@ -86,7 +86,12 @@ final class MtrLsPolicy implements Policy {
         int nextSub;
         boolean due;
         Entity dueNext;
-        long cpu, cpuAtWindow, rounds;
+        /** Moved in the decision being made: its threads are re-keyed once when it is applied. */
+        boolean moved;
+        Entity movedNext;
+        /** 0: not yet decided in this decision; 1: keep the members' order; 2: rotated. */
+        int rekeyOrder;
+        long cpu, cpuAtWindow, cpuAtRotation, rounds;
         double share, lag;
 
         Entity(String name, String taskClass, byte kind) {
@@ -113,6 +118,8 @@ final class MtrLsPolicy implements Policy {
         /** The thread's own entity when entities are threads; allocated once per slot. */
         Entity own;
         long lastCpu, lastWall;
+        /** The time stamp the thread's key was last set from (so that it is set once per move). */
+        long rekeyed = -1;
         Slot prev, next;
         Slot allPrev, allNext;
         boolean member;
@@ -159,9 +166,13 @@ final class MtrLsPolicy implements Policy {
     private Slot allHead;
     private int membersTotal, urgentMembers;
     private Entity dueHead;
+    private Entity movedHead, movedTail;
     private long lastTick = Long.MIN_VALUE, windowStart = Long.MIN_VALUE;
-    /** Thread mode: the fractions of the threads inside now, and the joins that went over the bound. */
-    private double activeFraction;
+    /**
+     * The fractions of the entities with threads inside now (what the reserved share's weight
+     * follows), and the thread-mode joins that took it over the bound.
+     */
+    private double activeSum;
     private long overcommittedJoins;
 
     MtrLsPolicy(boolean perThread, long quantumNanos, long sampleNanos, long windowNanos, int cores,
@@ -429,16 +440,33 @@ final class MtrLsPolicy implements Policy {
         admit(taskClass, ci.group, perThread ? 0 : old, fraction, FRACTION);
         if (!perThread) {
             add(ci.group, fraction - old);
+            if (ci.entity.members > 0) {
+                activeSum += fraction - ci.entity.fraction;
+            }
             setFraction(ci.entity, fraction);
         } else {
             for (Slot s = allHead; s != null; s = s.allNext) {
                 if (s.own != null && s.own.taskClass.equals(taskClass)) {
-                    activeFraction += fraction - s.own.fraction;
+                    activeSum += fraction - s.own.fraction;
                     setFraction(s.own, fraction);
                 }
             }
         }
         ci.fraction = fraction;
+        reserveWeight();
+    }
+
+    /**
+     * The reserved share's quantum: its weight follows the active fractions so that it takes
+     * {@code reserved} of the managed cores' time whatever they add up to. With a fixed weight, as
+     * the paper's OS thread had, MTR-LS would hand it the capacity the others do not ask in
+     * proportion (a single class at 1.5 % beside 5 % reserved would leave it 77 %).
+     */
+    private void reserveWeight() {
+        if (os != null) {
+            double w = reserved / (1 - reserved) * Math.max(0, activeSum);
+            os.quantum = Math.max(1, Math.round(w * quantumNanos));
+        }
     }
 
     // ------------------------------------------------------------------ joining and leaving
@@ -450,10 +478,13 @@ final class MtrLsPolicy implements Policy {
             leave(c, t, cause, now);
         }
         if (to != null) {
-            join(c, t, to, now);
+            join(c, t, to, now); // a thread moving between managed classes stays controlled
         }
-        processDue(c);
-        updateReserve(c);
+        reserveWeight();
+        decide(c);
+        if (from != null && to == null) {
+            c.release(t); // last: its slot goes to the waiter the decision put first
+        }
     }
 
     private void join(Control c, ThreadView t, TaskClass to, long now) {
@@ -484,7 +515,7 @@ final class MtrLsPolicy implements Policy {
             // A thread coming back keeps its debt: it joins at the rear as a move to the rear would leave it.
             e.left = sameThread ? Math.min(0, e.left) : 0;
             if (!sameThread) {
-                e.cpu = e.cpuAtWindow = e.rounds = 0;
+                e.cpu = e.cpuAtWindow = e.cpuAtRotation = e.rounds = 0;
                 e.share = e.lag = 0;
             }
             e.members = 0;
@@ -493,8 +524,8 @@ final class MtrLsPolicy implements Policy {
             refill(e);
             e.stamp = ++lastStamp;
             append(e);
-            activeFraction += f;
-            if (activeFraction > 1 - reserved + 1e-9) {
+            activeSum += f;
+            if (activeSum > 1 - reserved + 1e-9) {
                 overcommittedJoins++;
                 context.warnOnce(overcommitWarning);
             }
@@ -503,6 +534,9 @@ final class MtrLsPolicy implements Policy {
             if (e.kind == NORMAL && !e.onList) {
                 e.stamp = ++lastStamp; // first activity: at the rear; afterwards it keeps its place
                 append(e);
+            }
+            if (e.kind == NORMAL && e.members == 0) {
+                activeSum += e.fraction;
             }
         }
         s.entity = e;
@@ -538,7 +572,6 @@ final class MtrLsPolicy implements Policy {
     private void leave(Control c, ThreadView t, Cause cause, long now) {
         Object o = t.slot();
         if (!(o instanceof Slot) || !((Slot) o).member) {
-            c.release(t);
             return;
         }
         Slot s = (Slot) o;
@@ -572,15 +605,14 @@ final class MtrLsPolicy implements Policy {
         if (e.kind == PINNED_URGENT) {
             urgentMembers--;
         }
-        c.release(t);
         if (e == s.own) {
             unlink(e); // a thread entity leaves L with its thread (its debt stays in the slot)
-            activeFraction -= e.fraction;
+            activeSum -= e.fraction;
+        } else if (e.kind == NORMAL && e.members == 0) {
+            activeSum -= e.fraction;
         }
         if (--membersTotal == 0) {
-            osRunning = false;
-            activeFraction = 0;
-            c.setLimit(Control.UNLIMITED);
+            activeSum = 0;
         }
     }
 
@@ -600,8 +632,7 @@ final class MtrLsPolicy implements Policy {
             if (osRunning && elapsed > 0) {
                 charge(os, elapsed); // the reserved share held one slot since the last tick
             }
-            processDue(c);
-            updateReserve(c);
+            decide(c);
         }
         if (now - windowStart >= windowNanos) {
             closeWindow(now);
@@ -641,11 +672,34 @@ final class MtrLsPolicy implements Policy {
 
     /**
      * Moves every entity whose {@code left} is used up to the rear, one quantum at a time, as the
-     * paper's scheduler loop does at the head of L: an entity still in debt after its refill, once
-     * it holds a slot again (the others moved behind it or have nothing to run), moves again, so
-     * that a debt of k quanta costs it k - 1 rounds.
+     * paper's scheduler loop does at the head of L: an entity still in debt after its refill moves
+     * again whenever it holds a slot (the others moved behind it, or cannot fill the P slots), so
+     * that a debt of k quanta costs it k - 1 rounds. The loop runs on the policy's own list; the
+     * mechanism sees only its outcome (each moved entity's threads re-keyed once, then the limit),
+     * so that no thread is woken and told to yield again within one decision.
      */
-    private void processDue(Control c) {
+    private void decide(Control c) {
+        if (os != null && membersTotal > 0 && !os.onList) {
+            os.stamp = ++lastStamp;
+            append(os);
+        }
+        processDue();
+        // The reserved share holds a slot while it is among the first P on L: the limit is P - 1.
+        boolean run = os != null && membersTotal > 0 && slotsAhead(os) < cores;
+        int limit = membersTotal == 0 ? Control.UNLIMITED : run ? cores - 1 : cores;
+        osRunning = run;
+        // A smaller limit first (it demotes runners, never parked threads), a larger one last (it
+        // wakes waiters): either way no woken thread is told to yield again by the re-keying.
+        if (limit < c.limit()) {
+            c.setLimit(limit);
+        }
+        applyMoves(c);
+        if (limit > c.limit()) {
+            c.setLimit(limit);
+        }
+    }
+
+    private void processDue() {
         for (int guard = 0; dueHead != null; guard++) {
             while (dueHead != null) {
                 Entity e = dueHead;
@@ -653,20 +707,36 @@ final class MtrLsPolicy implements Policy {
                 e.dueNext = null;
                 e.due = false;
                 if (e.left <= 0 && e.onList) {
-                    moveToRear(c, e, guard >= MAX_MOVES_PER_DECISION);
+                    moveToRear(e, guard >= MAX_MOVES_PER_DECISION);
                 }
             }
-            updateReserve(c);
-            for (Slot s = allHead; s != null; s = s.allNext) {
-                Entity e = s.entity;
-                if (e.left <= 0 && e.onList && !e.due && !s.view.yieldFlag()) {
-                    markDue(e);
+            // Entities holding a slot now, in L's order: one still in debt moves again.
+            int slots = urgentMembers;
+            for (Entity x = lHead; x != null && slots < cores; x = x.next) {
+                int takes = x.kind == RESERVE ? 1 : x.members;
+                if (takes > 0 && x.left <= 0 && !x.due) {
+                    markDue(x);
                 }
-            }
-            if (osRunning && os.left <= 0 && !os.due) {
-                markDue(os);
+                slots += takes;
             }
         }
+    }
+
+    /**
+     * The waiting threads of moved entities first (a later key changes nothing for a waiter), then
+     * their runners, in the order the entities moved.
+     */
+    private void applyMoves(Control c) {
+        for (Entity e = movedHead; e != null; e = e.movedNext) {
+            rekey(c, e, true);
+        }
+        for (Entity e = movedHead, next; e != null; e = next) {
+            next = e.movedNext;
+            rekey(c, e, false);
+            e.movedNext = null;
+            e.moved = false;
+        }
+        movedHead = movedTail = null;
     }
 
     private void markDue(Entity e) {
@@ -678,8 +748,8 @@ final class MtrLsPolicy implements Policy {
     /** Beyond this many moves in one decision, the rest of a debt is refilled at once (bounded work). */
     static final int MAX_MOVES_PER_DECISION = 1_000;
 
-    /** A new, later time stamp, and {@code left = alpha * T + left}. */
-    private void moveToRear(Control c, Entity e, boolean payAll) {
+    /** A new, later time stamp, and {@code left = alpha * T + left}, on the policy's list only. */
+    private void moveToRear(Entity e, boolean payAll) {
         e.left += e.quantum;
         if (payAll && e.left <= 0) {
             e.left += (-e.left / e.quantum + 1) * e.quantum;
@@ -688,8 +758,31 @@ final class MtrLsPolicy implements Policy {
         unlink(e);
         e.stamp = ++lastStamp;
         append(e);
-        // Re-key its threads: those that waited first, then those that ran, each in their old
-        // order (the member list is kept in key order), so that a class's threads take turns.
+        if (!e.moved && e.head != null) {
+            e.moved = true;
+            e.movedNext = null;
+            if (movedTail == null) {
+                movedHead = e;
+            } else {
+                movedTail.movedNext = e;
+            }
+            movedTail = e;
+        }
+        if (e.moved && e.head != null && e.rekeyOrder == 0) {
+            // Once per T of the entity's CPU, its waiting threads go first, then those that ran, each
+            // in their old order (the member list is kept in key order), so that a class's threads
+            // take turns; otherwise they keep their order, so that a small quantum does not preempt
+            // and wake threads of the same class at every move.
+            e.rekeyOrder = e.cpu - e.cpuAtRotation >= quantumNanos ? 2 : 1;
+            if (e.rekeyOrder == 2) {
+                e.cpuAtRotation = e.cpu;
+                rotate(e);
+            }
+        }
+    }
+
+    /** Reorders the member list: waiters first, then runners, each in their old order. */
+    private static void rotate(Entity e) {
         Slot wHead = null, wTail = null, rHead = null, rTail = null;
         for (Slot s = e.head, next; s != null; s = next) {
             next = s.next;
@@ -723,11 +816,31 @@ final class MtrLsPolicy implements Policy {
             e.head = rHead;
             e.tail = rTail;
         }
+    }
+
+    /** Gives the entity's waiting (or running) threads their keys from its time stamp. */
+    private static void rekey(Control c, Entity e, boolean waiters) {
         int sub = 0;
         for (Slot s = e.head; s != null; s = s.next) {
-            c.setOrder(s.view, key(e.stamp, sub++));
+            if (waiters ? s.view.yieldFlag() : s.rekeyed != e.stamp) {
+                c.setOrder(s.view, key(e.stamp, sub));
+                s.rekeyed = e.stamp;
+            }
+            sub++;
         }
         e.nextSub = sub;
+        if (!waiters) {
+            e.rekeyOrder = 0;
+        }
+    }
+
+    /** Slots the threads ahead of {@code e} take: urgent ones, entities before it on L, the reserved share's. */
+    private int slotsAhead(Entity e) {
+        int ahead = urgentMembers;
+        for (Entity x = lHead; x != e && x != null && ahead < cores; x = x.next) {
+            ahead += x.kind == RESERVE ? 1 : x.members;
+        }
+        return ahead;
     }
 
     /** Refills a used-up quantum in one go (a thread entity joining at the rear). */
@@ -735,29 +848,6 @@ final class MtrLsPolicy implements Policy {
         if (e.left <= 0) {
             long k = -e.left / e.quantum + 1;
             e.left += k * e.quantum;
-        }
-    }
-
-    /**
-     * The reserved share holds a slot while it is among the first P on L: the limit is then P - 1.
-     * Threads of the entities ahead of it count as one slot each.
-     */
-    private void updateReserve(Control c) {
-        if (os == null || membersTotal == 0) {
-            return;
-        }
-        if (!os.onList) {
-            os.stamp = ++lastStamp;
-            append(os);
-        }
-        int ahead = urgentMembers;
-        for (Entity e = lHead; e != os && e != null && ahead < cores; e = e.next) {
-            ahead += e.members;
-        }
-        boolean run = ahead < cores;
-        if (run != osRunning) {
-            osRunning = run;
-            c.setLimit(run ? cores - 1 : cores);
         }
     }
 

@@ -67,16 +67,51 @@ final class MtrLsMachine {
     }
 
     void enter(ThreadState t, String cls) {
+        List<ThreadState> parked = parked();
         machine.changeRole(t, machine.classOrUnknown(cls), Policy.Cause.SCOPE);
         inside.add(t);
-        check();
+        check(parked);
     }
 
     void exit(ThreadState t) {
+        List<ThreadState> parked = parked();
         machine.changeRole(t, null, Policy.Cause.SCOPE);
         inside.remove(t);
-        check();
+        check(parked);
     }
+
+    void tick() {
+        List<ThreadState> parked = parked();
+        machine.tick(clock.now);
+        check(parked);
+    }
+
+    private List<ThreadState> parked() {
+        List<ThreadState> l = new ArrayList<>();
+        for (ThreadState t : inside) {
+            if (t.parked()) {
+                l.add(t);
+            }
+        }
+        return l;
+    }
+
+    /**
+     * The invariants, and no thread woken and told to yield again by one decision (it would run to
+     * its next control point for nothing: the decision must reach the mechanism as its outcome).
+     */
+    private void check(List<ThreadState> parkedBefore) {
+        check();
+        for (ThreadState t : parkedBefore) {
+            if (t.yieldFlag() && !t.parked()) {
+                throw new AssertionError(t + " was woken and told to yield again within one decision");
+            }
+        }
+        wakes += parkedBefore.stream().filter(t -> !t.parked()).count();
+    }
+
+    /** Parked threads woken so far. */
+    long wakes;
 
     /** A thread running, not told to yield. */
     static boolean runs(ThreadState t) {
@@ -107,7 +142,7 @@ final class MtrLsMachine {
         clock.now += STEP_NANOS;
         if (clock.now >= nextTick) {
             nextTick += policy.tickNanos();
-            machine.tick(clock.now);
+            tick();
         }
         check();
     }

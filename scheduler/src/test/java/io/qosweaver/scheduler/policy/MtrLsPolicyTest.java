@@ -73,6 +73,37 @@ class MtrLsPolicyTest {
         assertThat(m.maxRunners).isEqualTo(1);
     }
 
+    /**
+     * A class with a quantum far below what its threads use in one sample (1.5 % of 100 ms against
+     * 2 x 5 ms) moves to the rear many times per decision, and so does the reserved share beside it:
+     * the decision reaches the mechanism as its outcome, so no parked thread is woken only to be
+     * told to yield again ({@link MtrLsMachine} fails the test if one is), and its threads take
+     * turns at most once per T of its CPU, not at every move.
+     */
+    @Test
+    void aSmallQuantumMovesOftenWithoutChurningTheClasssThreads() {
+        MtrLsMachine m = machine(Map.of("cores", "2"), cls("urgent", "importance", "high"),
+                cls("chart", "importance", "low"));
+        for (int i = 0; i < 20; i++) {
+            m.enter("c" + i, "chart");
+        }
+        ThreadState h = m.enter("h", "urgent");
+        m.run(2_000);
+        assertThat(m.cpuMillis(h)).as("the urgent thread always holds a slot").isEqualTo(2_000);
+        assertThat(m.policy.rounds("chart")).as("many moves").isGreaterThan(1_000);
+        assertThat(m.wakes).as("turns within the class: about once per 100 ms of its CPU")
+                .isLessThan(60);
+    }
+
+    @Test
+    void theReservedShareTakesItsFractionEvenWhenTheOthersAskLittle() {
+        MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "5%"), cls("a", "priority", "5"));
+        ThreadState a = m.enter("a1", "a"), a2 = m.enter("a2", "a");
+        m.run(20_000);
+        assertThat((m.cpuMillis(a) + m.cpuMillis(a2)) / 20_000.0).as("a asks 1.5 %%, alone: all but 5 %%")
+                .isCloseTo(0.95, within(0.01));
+    }
+
     @Test
     void theMoveToRearArithmeticCarriesTheOvershoot() {
         // T = 100 ms: a's quantum 50 ms, b's 20 ms; sample 10 ms.
@@ -84,14 +115,14 @@ class MtrLsPolicyTest {
         assertThat(runs(b)).isFalse();
         m.cpu.put(a.thread(), 70_000_000L); // 70 ms in one sample: 20 ms over its quantum
         m.clock.now += 10_000_000L;
-        m.machine.tick(m.clock.now);
+        m.tick();
         assertThat(m.policy.left("a")).as("50 - 70 + 50").isEqualTo(30_000_000L);
         assertThat(m.policy.serviceList()).containsExactly("b", "a");
         assertThat(a.yieldFlag()).as("preempted at its next control point").isTrue();
         assertThat(runs(b)).isTrue();
         m.cpu.put(b.thread(), 90_000_000L); // 90 ms against 20: a debt of 3.5 quanta
         m.clock.now += 10_000_000L;
-        m.machine.tick(m.clock.now);
+        m.tick();
         assertThat(m.policy.left("b")).as("20 - 90 + 20: one quantum per move").isEqualTo(-50_000_000L);
         assertThat(m.policy.rounds("b")).isEqualTo(1);
         assertThat(m.policy.serviceList()).containsExactly("a", "b");
@@ -101,7 +132,7 @@ class MtrLsPolicyTest {
         // loop: "repeats this operation until it finds a thread with a positive left value")
         m.cpu.put(a.thread(), 100_000_000L);
         m.clock.now += 10_000_000L;
-        m.machine.tick(m.clock.now);
+        m.tick();
         assertThat(m.policy.left("a")).isEqualTo(50_000_000L);
         assertThat(m.policy.left("b")).isEqualTo(-30_000_000L);
         assertThat(m.policy.rounds("b")).isEqualTo(2);
@@ -190,12 +221,13 @@ class MtrLsPolicyTest {
         assertThat(shares).extracting(EntityShare::entity).containsExactly("a", "b", "c", "os");
         EntityShare a = shares.get(0), c = shares.get(2), os = shares.get(3);
         assertThat(a.fraction()).isEqualTo(0.6);
-        assertThat(a.share()).as("0.6 / (0.6 + 0.25 + 0.1)").isCloseTo(0.6 / 0.95, within(0.03));
+        assertThat(a.share()).as("0.6 / (0.6 + 0.25) of what the reserved 10 %% leaves")
+                .isCloseTo(0.6 / 0.85 * 0.9, within(0.03));
         assertThat(a.lagSeconds()).as("ahead: it uses c's unused time").isNegative();
         assertThat(c.share()).isZero();
         assertThat(c.lagSeconds()).as("nothing to run: behind by its whole fraction").isCloseTo(0.05, within(1e-3));
         assertThat(os.kind()).isEqualTo("reserved");
-        assertThat(os.share()).isCloseTo(0.1 / 0.95, within(0.03));
+        assertThat(os.share()).as("exactly its share, whatever the others ask").isCloseTo(0.1, within(0.02));
         assertThat(a.rounds()).isPositive();
         assertThat(m.machine.stats(0, 0, false, Map.of()).shares()).isEqualTo(shares);
         assertThat(PrometheusText.render(m.machine.stats(0, 0, false, Map.of())))
