@@ -33,14 +33,20 @@ import java.util.Map;
  * scope; never at a control point. Urgent entities are pinned at the front and idle ones at the
  * rear, and neither is charged (the paper's ClockHandler and Idler). The reserved share is an
  * entity of its own on L (the paper's OS thread): while it is among the first P it holds one of
- * the P slots and is charged the wall time, so managed work leaves it that share.
+ * the P slots and is charged the wall time; its weight follows the active fractions, so that
+ * managed work leaves it exactly that share.
+ *
+ * <p>A decision (a tick, a join, a leave) runs the move-to-rear loop on the policy's own list and
+ * hands the mechanism its outcome only: each moved entity's threads re-keyed once, a smaller
+ * limit before and a larger one after, so that no parked thread is woken and told to yield again.
  *
  * <p>Admission control: at install, the fractions of the classes (and of the groups, counted once
  * for their members) must not exceed {@code 1 - reserved}, and a group's members not the group's
  * fraction; {@link #setFraction} applies the same rules at run time.
  *
- * <p>Every callback is allocation-free once a thread's slot exists (one per thread record, reused);
- * only {@link #shares()} allocates, when stats are read.
+ * <p>The policy's own code allocates nothing once a thread's slot exists (one per thread record,
+ * reused); {@link #shares()} allocates when stats are read, and the JVM's clock may allocate when
+ * the tick thread reads another thread's CPU time (never on an application thread's path).
  */
 final class MtrLsPolicy implements Policy {
     static final String NAME = "mtr-ls";
@@ -446,7 +452,7 @@ final class MtrLsPolicy implements Policy {
             setFraction(ci.entity, fraction);
         } else {
             for (Slot s = allHead; s != null; s = s.allNext) {
-                if (s.own != null && s.own.taskClass.equals(taskClass)) {
+                if (s.entity == s.own && s.own.taskClass.equals(taskClass)) {
                     activeSum += fraction - s.own.fraction;
                     setFraction(s.own, fraction);
                 }
