@@ -211,6 +211,37 @@ class MtrLsPolicyTest {
     }
 
     @Test
+    void aThreadThatDiesInsideLeavesItsSlotToTheNextOnTheList() {
+        MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "0"),
+                cls("a", "fraction", "0.5"), cls("b", "fraction", "0.2"));
+        ThreadState a = m.enter("a1", "a"), b = m.enter("b1", "b");
+        m.run(5);
+        m.machine.changeRole(a, null, io.qosweaver.scheduler.spi.Policy.Cause.DEATH); // what reaping does
+        m.machine.release(a);
+        m.inside.remove(a);
+        assertThat(runs(b)).isTrue();
+        m.run(100);
+        assertThat(m.cpuMillis(b)).isEqualTo(100);
+        assertThat(m.machine.checkInvariants()).isNull();
+    }
+
+    @Test
+    void threadEntitiesAskingMoreThanTheBoundTogetherAreWarnedAboutNotRefused() {
+        MtrLsMachine m = machine(Map.of("cores", "1", "entity", "thread"), cls("w", "fraction", "0.4"));
+        ThreadState t1 = m.enter("t1", "w"), t2 = m.enter("t2", "w");
+        assertThat(m.warnings).isEmpty();
+        ThreadState t3 = m.enter("t3", "w");
+        assertThat(m.policy.overcommittedJoins()).isEqualTo(1);
+        assertThat(m.warnings).singleElement().asString().contains("95.00%", "relative to each other");
+        m.run(3_000);
+        for (ThreadState t : List.of(t1, t2, t3)) {
+            assertThat(m.cpuMillis(t) / 3_000.0).as("equal fractions: equal shares").isCloseTo(0.95 / 3, within(0.03));
+        }
+        assertThat(refusal(Map.of("entity", "thread"), cls("w", "fraction", "0.96")))
+                .as("one thread's fraction is still checked").startsWith("taskClasses.w.fraction: ");
+    }
+
+    @Test
     void sharesAndLagAreReportedPerEntityOverTheWindow() {
         MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "10%", "window", "1s"),
                 cls("a", "fraction", "0.6"), cls("b", "fraction", "0.25"), cls("c", "fraction", "0.05"));
