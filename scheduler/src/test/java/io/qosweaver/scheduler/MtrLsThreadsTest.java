@@ -95,9 +95,11 @@ class MtrLsThreadsTest {
         assertThat(maxRunning).as("P = 1").isEqualTo(1);
         assertThat(ratio).isCloseTo(0.7 / 0.9, within(0.08));
         assertThat(st.shares()).extracting(EntityShare::entity).containsExactly("big", "small", "os");
-        EntityShare b = st.shares().get(0);
+        EntityShare b = st.shares().get(0), sm = st.shares().get(1);
         assertThat(b.fraction()).isEqualTo(0.7);
-        assertThat(b.share()).as("over the last window").isBetween(0.4, 0.95);
+        // Absolute shares depend on what else runs on the machine; their order does not.
+        assertThat(b.share()).as("over the last window").isGreaterThan(sm.share()).isLessThan(1);
+        assertThat(sm.share()).isPositive();
         assertThat(b.rounds()).isPositive();
         assertThat(PrometheusText.render(st))
                 .contains("qosweaver_share_fraction{entity=\"big\",task_class=\"big\",kind=\"fraction\"} 0.700000\n")

@@ -518,8 +518,9 @@ final class MtrLsPolicy implements Policy {
             e.group = ci.group;
             double f = Double.isNaN(ci.fraction) ? s.owner.getPriority() * FRACTION_PER_PRIORITY : ci.fraction;
             setFraction(e, f);
-            // A thread coming back keeps its debt: it joins at the rear as a move to the rear would leave it.
-            e.left = sameThread ? Math.min(0, e.left) : 0;
+            // A thread coming back keeps its debt: it joins at the rear as a move to the rear would
+            // leave it (one quantum added), and still in debt it moves on when it holds a slot.
+            e.left = (sameThread ? Math.min(0, e.left) : 0) + e.quantum;
             if (!sameThread) {
                 e.cpu = e.cpuAtWindow = e.cpuAtRotation = e.rounds = 0;
                 e.share = e.lag = 0;
@@ -527,7 +528,6 @@ final class MtrLsPolicy implements Policy {
             e.members = 0;
             e.head = e.tail = null;
             e.nextSub = 0;
-            refill(e);
             e.stamp = ++lastStamp;
             append(e);
             activeSum += f;
@@ -706,7 +706,8 @@ final class MtrLsPolicy implements Policy {
     }
 
     private void processDue() {
-        for (int guard = 0; dueHead != null; guard++) {
+        int guard = 0;
+        do {
             while (dueHead != null) {
                 Entity e = dueHead;
                 dueHead = e.dueNext;
@@ -716,7 +717,8 @@ final class MtrLsPolicy implements Policy {
                     moveToRear(e, guard >= MAX_MOVES_PER_DECISION);
                 }
             }
-            // Entities holding a slot now, in L's order: one still in debt moves again.
+            // Entities holding a slot now, in L's order: one in debt moves (again). Scanned at least
+            // once per decision: a thread coming back in debt, or an entity the others let through.
             int slots = urgentMembers;
             for (Entity x = lHead; x != null && slots < cores; x = x.next) {
                 int takes = x.kind == RESERVE ? 1 : x.members;
@@ -725,7 +727,8 @@ final class MtrLsPolicy implements Policy {
                 }
                 slots += takes;
             }
-        }
+            guard++;
+        } while (dueHead != null);
     }
 
     /**
@@ -847,14 +850,6 @@ final class MtrLsPolicy implements Policy {
             ahead += x.kind == RESERVE ? 1 : x.members;
         }
         return ahead;
-    }
-
-    /** Refills a used-up quantum in one go (a thread entity joining at the rear). */
-    private static void refill(Entity e) {
-        if (e.left <= 0) {
-            long k = -e.left / e.quantum + 1;
-            e.left += k * e.quantum;
-        }
     }
 
     static long key(long stamp, int sub) {

@@ -226,6 +226,24 @@ class MtrLsPolicyTest {
     }
 
     @Test
+    void aThreadEntityComingBackKeepsItsDebt() {
+        MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "0", "entity", "thread", "sample", "10ms"),
+                cls("w", "fraction", "0.1"));
+        ThreadState t1 = m.enter("t1", "w"), t2 = m.enter("t2", "w");
+        assertThat(runs(t1)).isTrue();
+        m.cpu.put(t1.thread(), 50_000_000L); // 50 ms against a 10 ms quantum
+        m.clock.now += 10_000_000L;
+        m.tick();
+        assertThat(m.policy.left("t1")).isEqualTo(-30_000_000L);
+        assertThat(runs(t2)).isTrue();
+        m.exit(t1);
+        m.enter(t1, "w");
+        assertThat(m.policy.left("t1")).as("its debt, plus the quantum of a move to the rear").isEqualTo(-20_000_000L);
+        assertThat(m.policy.serviceList()).containsExactly("t2", "t1");
+        assertThat(runs(t2)).isTrue();
+    }
+
+    @Test
     void threadEntitiesAskingMoreThanTheBoundTogetherAreWarnedAboutNotRefused() {
         MtrLsMachine m = machine(Map.of("cores", "1", "entity", "thread"), cls("w", "fraction", "0.4"));
         ThreadState t1 = m.enter("t1", "w"), t2 = m.enter("t2", "w");
