@@ -76,6 +76,8 @@ final class MtrLsPolicy implements Policy {
     /** A scheduling entity: a task class, a thread, or the reserved share. */
     static final class Entity {
         String name;
+        /** The thread of a thread entity (for its metrics name), else null. */
+        Thread thread;
         String taskClass;
         byte kind;
         String group;
@@ -514,6 +516,7 @@ final class MtrLsPolicy implements Policy {
                 sameThread = false;
             }
             e.name = s.owner.getName();
+            e.thread = s.owner;
             e.taskClass = ci.name;
             e.group = ci.group;
             double f = Double.isNaN(ci.fraction) ? s.owner.getPriority() * FRACTION_PER_PRIORITY : ci.fraction;
@@ -936,8 +939,11 @@ final class MtrLsPolicy implements Policy {
         return out;
     }
 
+    @SuppressWarnings("deprecation") // getId: threadId() is JDK 19+, this is Java 17 bytecode
     private static EntityShare report(Entity e) {
-        return new EntityShare(e.name, e.taskClass, e.kindName(), e.fraction, e.share, e.lag, e.cpu, e.rounds);
+        // A thread entity is named with its thread's id: thread names need not be unique.
+        String name = e.thread != null ? e.name + "#" + e.thread.getId() : e.name;
+        return new EntityShare(name, e.taskClass, e.kindName(), e.fraction, e.share, e.lag, e.cpu, e.rounds);
     }
 
     // ------------------------------------------------------------------ for tests

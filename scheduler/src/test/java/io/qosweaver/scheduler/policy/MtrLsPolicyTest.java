@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * fractions over many rounds, the move-to-rear arithmetic, urgent and idle entries, preemption by
  * an entity ahead, the reserved share, admission control and the metrics.
  */
+@SuppressWarnings("deprecation") // Thread.getId: Java 17
 class MtrLsPolicyTest {
 
     private static MtrLsMachine machine(Map<String, String> params, TaskClassSpec... classes) {
@@ -206,6 +207,8 @@ class MtrLsPolicyTest {
         assertThat((double) m.cpuMillis(hi) / (m.cpuMillis(hi) + m.cpuMillis(lo))).as("3 %% against 1.5 %%")
                 .isCloseTo(2.0 / 3, within(0.02));
         assertThat(m.policy.serviceList()).containsExactlyInAnyOrder("hi", "lo");
+        assertThat(m.policy.shares()).extracting(EntityShare::entity).as("metrics name threads with their ids")
+                .contains("hi#" + hi.thread().getId(), "lo#" + lo.thread().getId());
         m.exit(hi);
         assertThat(m.policy.serviceList()).as("a thread entity leaves L with its thread").containsExactly("lo");
     }
