@@ -9,6 +9,7 @@ import io.qosweaver.scheduler.spi.Policy;
 import io.qosweaver.scheduler.spi.PolicyConfigException;
 import io.qosweaver.scheduler.spi.PolicyContext;
 import io.qosweaver.scheduler.spi.Ticker;
+import io.qosweaver.scheduler.stats.EntityShare;
 import io.qosweaver.scheduler.stats.IntervalSnapshot;
 import io.qosweaver.scheduler.stats.PriorityReport;
 import io.qosweaver.scheduler.stats.SchedulerMXBean;
@@ -18,6 +19,7 @@ import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -218,6 +220,18 @@ public final class Scheduler {
             }
             return m;
         }
+        @Override public Map<String, Double> getShareFractions() { return shares(EntityShare::fraction); }
+        @Override public Map<String, Double> getSharesReceived() { return shares(EntityShare::share); }
+        @Override public Map<String, Double> getShareLagSeconds() { return shares(EntityShare::lagSeconds); }
+
+        private Map<String, Double> shares(ToDoubleFunction<EntityShare> value) {
+            Map<String, Double> m = new LinkedHashMap<>();
+            for (EntityShare e : s.stats().shares()) {
+                m.put(e.entity(), value.applyAsDouble(e));
+            }
+            return m;
+        }
+
         @Override public String getPriorityReason() {
             PriorityReport p = s.stats().priority();
             return p == null ? "" : p.reason();

@@ -82,6 +82,22 @@ class AllocationTest {
         assertThat(bytesPerCall(b, () -> enterExit(n), n)).as("bytes per enter+exit").isLessThan(0.01);
     }
 
+    /**
+     * MTR-LS joins and leaves the service list, reading the thread's CPU clock, without allocating.
+     * The tick is slowed down here: at its default 5 ms the tick thread takes the lock often enough
+     * that some enters find it held, and a contended ReentrantLock queues a node for the waiter
+     * (the mechanism's lock, about 0.01 B per enter+exit measured here; not the policy's path).
+     */
+    @Test
+    void enterAndExitUnderMtrLsAllocateNothing() {
+        com.sun.management.ThreadMXBean b = bean();
+        Scheduler.install(Configs.config("mtr-ls", java.util.Map.of("cores", "1", "reserved", "0", "sample", "1s")));
+        int n = 300_000;
+        enterExit(n);
+        assertThat(bytesPerCall(b, () -> enterExit(n), n)).as("bytes per enter+exit").isLessThan(0.01);
+        assertThat(Scheduler.current().stats().shares()).extracting(e -> e.entity()).contains("chart");
+    }
+
     @Test
     void aProgressPointAllocatesNothing() {
         com.sun.management.ThreadMXBean b = bean();

@@ -53,6 +53,26 @@ class SimulatorTest {
     }
 
     /**
+     * MTR-LS on the river monitor's classes: without fractions, importance high is urgent (pinned at
+     * the front of the service list, the paper's ClockHandler) and the charts share a normal
+     * priority's fraction, so the collection takes a slot whenever it runs and meets every deadline;
+     * the charts keep the other slot, less the reserved share's turns. The chart class, at 1.5 %,
+     * uses its quantum many times over per sample: a decision that moved it to the rear again and
+     * again through the mechanism woke chart threads only to flag them again, and those ran to
+     * their next control point beside the collection (450 ms before the fix, 300 ms after).
+     */
+    @Test
+    void mtrLsPinsTheUrgentCollectionAtTheFront() {
+        Result mtr = Simulator.run("mtr-ls", SMALL, CpuModel.HOTSPOT_DEFAULT);
+        Result original = Simulator.run("original", SMALL, CpuModel.HOTSPOT_DEFAULT);
+        assertThat(mtr.deadlineMisses()).isZero();
+        assertThat(mtr.highMaxMs()).as("a core of its own: no thread left running beside it").isLessThan(305);
+        assertThat(original.deadlineMisses()).isPositive();
+        assertThat(mtr.lowPerSecond()).as("the charts go on beside it").isGreaterThan(1);
+        assertThat(mtr.lowSuspendedSeconds()).as("P = 2 slots for 20 chart clients: most wait").isPositive();
+    }
+
+    /**
      * Paper 5.4: with the logger, the original aspect deadlocked; the deadlock-aware one did not, at
      * the price of a longer collection. Here a chart suspended inside the lock holds the collector
      * until the one running chart slot has rotated to it (seconds); with time-outs it lets the lock

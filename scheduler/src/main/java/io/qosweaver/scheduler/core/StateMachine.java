@@ -10,6 +10,7 @@ import io.qosweaver.scheduler.spi.TaskClass;
 import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.scheduler.spi.ThreadView;
 import io.qosweaver.scheduler.spi.Ticker;
+import io.qosweaver.scheduler.stats.EntityShare;
 import io.qosweaver.scheduler.stats.IntervalSnapshot;
 import io.qosweaver.scheduler.stats.PriorityReport;
 import io.qosweaver.scheduler.stats.SchedulerStats;
@@ -740,10 +741,18 @@ public final class StateMachine implements Control {
             InternalErrors.report(e);
             priority = null;
         }
+        List<EntityShare> shares;
+        try {
+            shares = policy.shares();
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+            shares = List.of();
+        }
         return new SchedulerStats(policy.name(), controlPoints, yields, suspensions, resumes, internalErrors,
                 Collections.unmodifiableMap(running), parkedCount, limit == UNLIMITED ? -1 : limit, runQueue.size,
                 waitQueue.size, t[0], t[1], t[2], t[3], t[4], entryWaits, entryWaitNanos.sum(), monitorSkips.sum(),
-                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals, progress, caps);
+                interruptedPasses.sum(), waitTimeouts, priority, measuringIntervals, intervals, progress, caps,
+                shares);
     }
 
     /** Threads parked now. */

@@ -18,6 +18,8 @@ public final class BuiltInPolicies {
         // The paper's additional policies (4.4).
         m.put(DeadlockAwarePolicy.NAME, DeadlockAwarePolicy::create);
         m.put(AdaptivePolicy.NAME, AdaptivePolicy::create);
+        // Q-JVM's proportional share (Move-To-Rear List Scheduling).
+        m.put(MtrLsPolicy.NAME, MtrLsPolicy::create);
         return m;
     }
 }

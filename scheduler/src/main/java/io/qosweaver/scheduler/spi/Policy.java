@@ -1,6 +1,8 @@
 package io.qosweaver.scheduler.spi;
 
+import io.qosweaver.scheduler.stats.EntityShare;
 import io.qosweaver.scheduler.stats.PriorityReport;
+import java.util.List;
 
 /**
  * A scheduling policy: decides, from threads' roles, which controlled threads may run. It knows
@@ -105,6 +107,15 @@ public interface Policy {
      */
     default PriorityReport priorityReport() {
         return null;
+    }
+
+    /**
+     * For proportional-share policies (MTR-LS), per entity the fraction asked, the share received
+     * over the last window and the lag; empty for the others. Called when stats are read (under the
+     * lock, never on a control point's path), so it may allocate.
+     */
+    default List<EntityShare> shares() {
+        return List.of();
     }
 
     /** Builds a policy from its parameters and the platform's services; registered by name. */

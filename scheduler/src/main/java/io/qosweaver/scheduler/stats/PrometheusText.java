@@ -63,6 +63,7 @@ public final class PrometheusText {
                         .append(e.getValue()).append('\n');
             }
         }
+        shares(b, s);
         intervals(b, s);
         PriorityReport p = s.priority();
         if (p != null) {
@@ -75,6 +76,40 @@ public final class PrometheusText {
             counter(b, "qosweaver_priority_failures_total", "Thread priority changes that failed.", p.failures());
         }
         return b.toString();
+    }
+
+    /** A proportional-share policy's entities (MTR-LS): asked, received over the last window, lag. */
+    private static void shares(StringBuilder b, SchedulerStats s) {
+        if (s.shares().isEmpty()) {
+            return;
+        }
+        String[] names = {"qosweaver_share_fraction", "qosweaver_share_received", "qosweaver_share_lag_seconds",
+            "qosweaver_share_cpu_seconds_total", "qosweaver_share_rounds_total"};
+        String[] help = {"The service fraction the entity asked (0: urgent or idle, not charged).",
+            "The share of the managed cores the entity received over the policy's last window.",
+            "CPU seconds the entity fell behind its fraction over the last window (negative: ahead).",
+            "CPU time charged to the entity (wall time for the reserved share).",
+            "Times the entity was moved to the rear of the service list."};
+        String[] types = {"gauge", "gauge", "gauge", "counter", "counter"};
+        for (int i = 0; i < names.length; i++) {
+            header(b, names[i], help[i], types[i]);
+            for (EntityShare e : s.shares()) {
+                b.append(names[i]).append("{entity=\"").append(escape(e.entity())).append("\",task_class=\"")
+                        .append(escape(e.taskClass())).append("\",kind=\"").append(escape(e.kind())).append("\"} ");
+                switch (i) {
+                    case 0 -> b.append(number(e.fraction()));
+                    case 1 -> b.append(number(e.share()));
+                    case 2 -> b.append(number(e.lagSeconds()));
+                    case 3 -> b.append(seconds(e.cpuNanos()));
+                    default -> b.append(e.rounds());
+                }
+                b.append('\n');
+            }
+        }
+    }
+
+    private static String number(double d) {
+        return String.format(Locale.ROOT, "%.6f", d);
     }
 
     /** Control-point intervals as a Prometheus histogram per task class (cumulative buckets). */

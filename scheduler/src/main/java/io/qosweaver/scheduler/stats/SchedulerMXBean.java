@@ -31,4 +31,10 @@ public interface SchedulerMXBean {
     void setIntervalMeasurement(boolean on);
     /** Per task class, the mean measured interval between adjacent control points, in nanoseconds. */
     Map<String, Double> getControlPointIntervalMeanNanos();
+    /** Per entity of a proportional-share policy (MTR-LS), the service fraction asked; empty for others. */
+    Map<String, Double> getShareFractions();
+    /** Per entity, the share of the managed cores received over the policy's last window. */
+    Map<String, Double> getSharesReceived();
+    /** Per entity, the CPU seconds it fell behind its fraction over the last window. */
+    Map<String, Double> getShareLagSeconds();
 }

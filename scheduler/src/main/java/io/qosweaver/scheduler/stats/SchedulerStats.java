@@ -2,6 +2,7 @@ package io.qosweaver.scheduler.stats;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,6 +45,8 @@ import java.util.Map;
  * @param caps per observed task class whose policy set a cap on its running threads
  *     ({@code Control.setCap}), that cap now; classes without a cap are absent (the adaptive
  *     policy's low limit is the cap of its low classes)
+ * @param shares for a proportional-share policy (MTR-LS), per entity the fraction asked, the
+ *     share received over its last window and the lag; empty for the others
  */
 public record SchedulerStats(
         String policy,
@@ -71,13 +74,31 @@ public record SchedulerStats(
         boolean intervalMeasurement,
         Map<String, IntervalSnapshot> controlPointIntervals,
         Map<String, Long> progressPoints,
-        Map<String, Integer> caps) {
+        Map<String, Integer> caps,
+        List<EntityShare> shares) {
 
     public SchedulerStats {
+        shares = List.copyOf(shares);
         runningThreads = Collections.unmodifiableMap(new LinkedHashMap<>(runningThreads));
         controlPointIntervals = Collections.unmodifiableMap(new LinkedHashMap<>(controlPointIntervals));
         progressPoints = Collections.unmodifiableMap(new LinkedHashMap<>(progressPoints));
         caps = Collections.unmodifiableMap(new LinkedHashMap<>(caps));
+    }
+
+    /** Without shares (snapshots written before they were exported). */
+    public SchedulerStats(String policy, long controlPoints, long yields, long suspensions, long resumes,
+            long internalErrors, Map<String, Integer> runningThreads, int suspendedThreads, int limit,
+            int runQueueSize, int waitQueueSize, long suspensionTimeCount, long suspensionTimeSumNanos,
+            long suspensionTimeMaxNanos, long suspensionTimeP50Nanos, long suspensionTimeP99Nanos,
+            long admissionWaits, long admissionWaitNanos, long monitorSkips, long interruptedPasses,
+            long waitTimeouts, PriorityReport priority, boolean intervalMeasurement,
+            Map<String, IntervalSnapshot> controlPointIntervals, Map<String, Long> progressPoints,
+            Map<String, Integer> caps) {
+        this(policy, controlPoints, yields, suspensions, resumes, internalErrors, runningThreads, suspendedThreads,
+                limit, runQueueSize, waitQueueSize, suspensionTimeCount, suspensionTimeSumNanos,
+                suspensionTimeMaxNanos, suspensionTimeP50Nanos, suspensionTimeP99Nanos, admissionWaits,
+                admissionWaitNanos, monitorSkips, interruptedPasses, waitTimeouts, priority, intervalMeasurement,
+                controlPointIntervals, progressPoints, caps, List.of());
     }
 
     /** Without caps (snapshots written before they were exported). */

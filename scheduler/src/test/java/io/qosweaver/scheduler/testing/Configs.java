@@ -38,6 +38,10 @@ public final class Configs {
             case "java-priority":
             case "linux-priority":
                 return Map.of();
+            case "mtr-ls":
+                // The river classes are high (urgent) and low (a normal priority's fraction). The
+                // contract expects every worker to run once the high task ends: P above the workers.
+                return Map.of("cores", "8");
             default:
                 throw new AssertionError("policy '" + policy + "' is registered but not in the contract"
                         + " test: add its parameters to Configs.parameters");
