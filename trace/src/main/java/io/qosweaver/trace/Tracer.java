@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -31,6 +30,9 @@ public final class Tracer implements AutoCloseable {
     /** How long events wait for stragglers before being written: JFR delivers about once a second. */
     static final long LAG_NANOS = 3_000_000_000L;
     static final int MAX_PENDING = 1 << 20;
+
+    private static final java.util.concurrent.atomic.AtomicReference<Tracer> ACTIVE =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     private final TraceOptions options;
     private final Consumer<String> log;
@@ -101,9 +103,19 @@ public final class Tracer implements AutoCloseable {
      * Starts tracing this JVM.
      *
      * @throws IOException when the file cannot be written (the message names it)
+     * @throws IllegalStateException when a trace of this JVM is already being written
      */
     public static Tracer start(TraceOptions o, Consumer<String> log) throws IOException {
+        Tracer running = ACTIVE.get();
+        if (running != null) {
+            throw new IllegalStateException("a trace of this JVM is already being written to "
+                    + running.options.out().toAbsolutePath());
+        }
         Tracer t = new Tracer(o, log);
+        if (!ACTIVE.compareAndSet(null, t)) {
+            t.timeline.writer().close();
+            throw new IllegalStateException("a trace of this JVM is already being written");
+        }
         if (t.osThread != null) {
             t.osThread.start();
         }
@@ -116,7 +128,8 @@ public final class Tracer implements AutoCloseable {
         t.main.start();
         Runtime.getRuntime().addShutdownHook(t.hook);
         log.accept("tracing " + o.levels() + " into " + o.out().toAbsolutePath()
-                + (o.durationNanos() > 0 ? " for " + Duration.ofNanos(o.durationNanos()) : " until the JVM exits"));
+                + (o.durationNanos() > 0 ? " for " + Duration.ofNanos(o.durationNanos()) : " until the JVM exits")
+                + " (started in " + (System.nanoTime() - t.start) / 1_000_000 + " ms)");
         return t;
     }
 
@@ -124,7 +137,11 @@ public final class Tracer implements AutoCloseable {
         long nextCalibration = System.nanoTime() + 1_000_000_000L;
         long nextLoss = System.nanoTime();
         while (!stopping) {
-            LockSupport.parkNanos(TICK_MILLIS * 1_000_000L);
+            try {
+                Thread.sleep(TICK_MILLIS); // a sleep, not a park: JFR's park events would record the tracer itself
+            } catch (InterruptedException e) {
+                return;
+            }
             long now = System.nanoTime();
             try {
                 drainRings();
@@ -192,6 +209,7 @@ public final class Tracer implements AutoCloseable {
             closed = true;
         }
         stopping = true;
+        long closeStarted = System.nanoTime();
         if (Thread.currentThread() != hook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -237,10 +255,12 @@ public final class Tracer implements AutoCloseable {
             timeline.closingInstant(end, "trace statistics", stats);
             w.close();
             log.accept("trace written: " + options.out().toAbsolutePath() + " (" + Files.size(options.out()) + " bytes, "
-                    + timeline.written() + " events, " + lost() + " lost); open it in ui.perfetto.dev");
+                    + timeline.written() + " events, " + lost() + " lost; stopping took " + (System.nanoTime() - closeStarted)
+                    / 1_000_000 + " ms); open it in ui.perfetto.dev");
         } catch (IOException e) {
             log.accept("closing the trace " + options.out().toAbsolutePath() + " failed: " + e);
         } finally {
+            ACTIVE.compareAndSet(this, null);
             done.countDown();
         }
     }

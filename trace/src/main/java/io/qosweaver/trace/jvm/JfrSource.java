@@ -97,7 +97,30 @@ public final class JfrSource implements AutoCloseable {
             rs.onEvent("qosweaver.Suspend", this::suspend);
             rs.onEvent("qosweaver.LimitChange", this::limit);
         }
-        rs.startAsync();
+        // The stream's own thread inherits the daemon flag of the thread that starts it, and a
+        // non-daemon one would keep the application's JVM alive: run it on a daemon of ours.
+        // The stream runs on a daemon of ours: startAsync's thread would keep the application's JVM
+        // alive. Waiting until the calibration event is enabled means the recording runs: nothing
+        // the application does after start() returns is missed.
+        Thread t = new Thread(() -> {
+            try {
+                rs.start();
+            } catch (IllegalStateException e) {
+                // closed before it started
+            }
+        }, "qosweaver-trace-jfr");
+        t.setDaemon(true);
+        t.start();
+        jdk.jfr.EventType clock = jdk.jfr.EventType.getEventType(ClockEvent.class);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!clock.isEnabled() && System.nanoTime() < deadline && t.isAlive()) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         calibrate(false);
     }
 

@@ -1,6 +1,5 @@
 package io.qosweaver.trace.os;
 
-import io.qosweaver.platform.ProcThreadStat;
 import io.qosweaver.trace.proto.Args;
 import io.qosweaver.trace.timeline.Level;
 import io.qosweaver.trace.timeline.Timeline;
@@ -12,11 +11,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The OS level: every thread of this process sampled from {@code /proc/self/task/TID/stat} and
@@ -26,9 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  * than on a CPU is "Runnable (waiting for CPU)". What happens between two samples is not seen
  * (a 2 ms burst of running between two 10 ms samples of a sleeping thread is missed).
  *
- * <p>Cost: two small file reads per thread and sample (a few microseconds each), on this sampler's
- * own thread; it reports its own CPU time as the counter "tracer OS sampler CPU" so that a trace
- * shows what it cost. At the default 100 Hz a 50-thread server costs about 10,000 reads a second.
+ * <p>Cost: two small file reads per thread and sample, on this sampler's own thread, which reports
+ * its own CPU time as the counter "tracer OS sampler CPU" so that every trace shows what it cost.
+ * At the default 100 Hz, 40 threads cost 8,000 reads a second (see the module README for the
+ * measured share of a core); lower {@code traceOsHz} to pay less.
  */
 public final class OsSampler implements Runnable {
     private static final Path TASKS = Path.of("/proc/self/task");
@@ -39,8 +36,14 @@ public final class OsSampler implements Runnable {
     private volatile boolean stop;
     private long samples;
 
+    private static final int LIST_EVERY = 10;
+
+    private final ProcReader reader = new ProcReader();
+
     private static final class Last {
+        ProcReader.Files files;
         String key;
+        int processor;
         long cpu;
         long wait;
     }
@@ -92,67 +95,90 @@ public final class OsSampler implements Runnable {
             if (next < now) {
                 next = now; // fell behind (a loaded machine): skip, do not burst
             }
-            LockSupport.parkNanos(next - now);
+            sleepNanos(next - now); // a sleep, not a park: JFR's park events would record the tracer itself
         }
         closeAll(System.nanoTime());
     }
 
-    /** One sample of every thread at {@code now}. */
+    private void sleepNanos(long nanos) {
+        try {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        } catch (InterruptedException e) {
+            stop = true;
+        }
+    }
+
+    /**
+     * One sample of every thread at {@code now}. The directory is listed every
+     * {@value #LIST_EVERY}th sample only (a new thread shows up within that many periods); a
+     * thread that ended is noticed by its failed read.
+     */
     void sample(long now) {
-        Set<Integer> seen = new HashSet<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(TASKS)) {
-            for (Path p : ds) {
-                int tid;
-                try {
-                    tid = Integer.parseInt(p.getFileName().toString());
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                ProcThreadStat s = ProcThreadStat.read(tid);
-                if (s == null) {
-                    continue; // ended between the listing and the read
-                }
-                seen.add(tid);
-                observe(now, tid, s, p);
-            }
-        } catch (IOException e) {
-            return;
+        if (samples % LIST_EVERY == 0) {
+            list();
         }
         for (Iterator<Map.Entry<Integer, Last>> it = last.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, Last> e = it.next();
-            if (!seen.contains(e.getKey())) {
-                timeline.end(now, Timeline.levelTrack(e.getKey(), Level.OS));
-                it.remove();
+            Last l = e.getValue();
+            int r = reader.read(l.files, l.key == null ? -1 : l.cpu, l.wait);
+            if (r == ProcReader.UNCHANGED) {
+                continue;
             }
+            if (r == ProcReader.GONE) {
+                if (l.key != null) {
+                    timeline.end(now, Timeline.levelTrack(e.getKey(), Level.OS));
+                }
+                l.files.close();
+                it.remove();
+                continue;
+            }
+            observe(now, e.getKey(), l);
         }
     }
 
-    private void observe(long now, int tid, ProcThreadStat s, Path taskDir) {
-        Last l = last.get(tid);
-        boolean first = l == null;
-        if (first) {
-            l = new Last();
-            last.put(tid, l);
-            timeline.nameThreadIfUnnamed(tid, comm(taskDir));
+    private void list() {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(TASKS)) {
+            for (Path p : ds) {
+                try {
+                    int tid = Integer.parseInt(p.getFileName().toString());
+                    if (!last.containsKey(tid)) {
+                        Last l = new Last();
+                        l.files = new ProcReader.Files(TASKS + "/" + tid);
+                        last.put(tid, l);
+                        timeline.nameThreadIfUnnamed(tid, comm(p));
+                    }
+                } catch (NumberFormatException e) {
+                    // not a thread
+                } catch (IOException e) {
+                    // ended between the listing and the open
+                }
+            }
+        } catch (IOException e) {
+            // /proc went away: the reads fail and end every thread's slice
         }
-        String state = state(s, first ? 0 : s.cpuNanos() - l.cpu, first ? 0 : s.runQueueWaitNanos() - l.wait);
-        l.cpu = s.cpuNanos();
-        l.wait = s.runQueueWaitNanos();
-        String key = state + '/' + s.processor();
-        if (key.equals(l.key)) {
+    }
+
+    private void observe(long now, int tid, Last l) {
+        ProcReader r = reader;
+        boolean first = l.key == null;
+        String state = state(r.state, first ? 0 : r.cpuNanos - l.cpu, first ? 0 : r.waitNanos - l.wait);
+        l.cpu = r.cpuNanos;
+        l.wait = r.waitNanos;
+        if (state.equals(l.key) && r.processor == l.processor) {
             return;
         }
         long track = Timeline.levelTrack(tid, Level.OS);
-        if (l.key != null) {
+        if (!first) {
             timeline.end(now, track);
         }
-        l.key = key;
-        timeline.begin(now, track, state, "os", new Args().add("cpu", s.processor()).add("state", String.valueOf(s.state())));
+        l.key = state;
+        l.processor = r.processor;
+        timeline.begin(now, track, state, "os", new Args().add("cpu", r.processor).add("state", String.valueOf(r.state)));
     }
 
     /** The state's name; {@code R} split by what schedstat says happened since the last sample. */
-    static String state(ProcThreadStat s, long cpuDelta, long waitDelta) {
-        switch (s.state()) {
+    static String state(char letter, long cpuDelta, long waitDelta) {
+        switch (letter) {
             case 'R':
                 return waitDelta > cpuDelta ? "Runnable (waiting for CPU)" : "Running";
             case 'S':
@@ -166,7 +192,7 @@ public final class OsSampler implements Runnable {
             case 'X':
                 return "Dead";
             default:
-                return "State " + s.state();
+                return "State " + letter;
         }
     }
 
@@ -179,8 +205,11 @@ public final class OsSampler implements Runnable {
     }
 
     private void closeAll(long now) {
-        for (Integer tid : last.keySet()) {
-            timeline.end(now, Timeline.levelTrack(tid, Level.OS));
+        for (Map.Entry<Integer, Last> e : last.entrySet()) {
+            if (e.getValue().key != null) {
+                timeline.end(now, Timeline.levelTrack(e.getKey(), Level.OS));
+            }
+            e.getValue().files.close();
         }
         last.clear();
     }
