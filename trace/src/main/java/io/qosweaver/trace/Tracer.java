@@ -56,7 +56,7 @@ public final class Tracer implements AutoCloseable {
         int pid = (int) LinuxThreads.pid();
         PerfettoWriter w;
         try {
-            w = new PerfettoWriter(o.out(), o.maxBytes(), 64 << 10);
+            w = new PerfettoWriter(partial(o.out()), o.maxBytes(), 64 << 10);
         } catch (IOException | RuntimeException e) {
             throw new IOException("cannot write the trace file " + o.out().toAbsolutePath() + ": " + e, e);
         }
@@ -193,6 +193,15 @@ public final class Tracer implements AutoCloseable {
         }
     }
 
+    /**
+     * Where the trace is written until it is complete: the file of the name asked for appears
+     * only then (renamed), so that whoever waits for it ({@code qosweaver trace PID}) never reads
+     * half a trace; a JVM killed while tracing leaves this one, readable up to its last packet.
+     */
+    public static java.nio.file.Path partial(java.nio.file.Path out) {
+        return out.resolveSibling(out.getFileName() + ".part");
+    }
+
     /** Events lost so far: rings full, late or unmatched in the merge, pending list full, size cap. */
     long lost() {
         return (rings != null ? rings.dropped() : 0) + timeline.late() + timeline.overflow() + timeline.unmatchedEnds()
@@ -254,6 +263,8 @@ public final class Tracer implements AutoCloseable {
                     .add("jfrDrained", fence ? 1 : 0);
             timeline.closingInstant(end, "trace statistics", stats);
             w.close();
+            Files.move(partial(options.out()), options.out(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             log.accept("trace written: " + options.out().toAbsolutePath() + " (" + Files.size(options.out()) + " bytes, "
                     + timeline.written() + " events, " + lost() + " lost; stopping took " + (System.nanoTime() - closeStarted)
                     / 1_000_000 + " ms); open it in ui.perfetto.dev");
