@@ -12,6 +12,19 @@ public final class TraceDump {
 
     public static void main(String[] args) throws Exception {
         TraceChecks t = TraceChecks.read(Path.of(args[0]));
+        if (args.length > 1) { // the events of the tracks whose label contains args[1], in file order
+            for (TracePacket p : t.events) {
+                TrackDescriptor d = t.tracks.get(p.getTrackEvent().getTrackUuid());
+                String l = d == null ? "?" : label(d);
+                if (l.contains(args[1])) {
+                    System.out.println(p.getTimestamp() + " " + l + " " + p.getTrackEvent().getType() + " "
+                            + p.getTrackEvent().getName() + " " + p.getTrackEvent().getDebugAnnotationsList().stream()
+                                    .map(a -> a.getName() + "=" + (a.hasStringValue() ? a.getStringValue() : a.getIntValue()))
+                                    .collect(java.util.stream.Collectors.joining(",")));
+                }
+            }
+            return;
+        }
         Map<String, Integer> perTrack = new TreeMap<>();
         for (TracePacket p : t.events) {
             TrackDescriptor d = t.tracks.get(p.getTrackEvent().getTrackUuid());

@@ -215,7 +215,9 @@ public final class RequestTaskClasses {
         if (taskClass == null) {
             return false;
         }
-        AppTrace.requestBegin(taskClass, method, path); // before enter: the request's slice includes an admission wait
+        // before enter: the request's slice includes an admission wait. An integration that only
+        // needed the servlet path for its rows passed no path: the servlet path stands in.
+        AppTrace.requestBegin(taskClass, method, path != null ? path : servletPath);
         QoS.enter(taskClass);
         return true;
     }

@@ -48,6 +48,8 @@ public final class Timeline {
     private long overflow;
     private long unmatchedEnds;
     private long written;
+    private long flushedUpTo = Long.MIN_VALUE;
+    private static final int LEVELS = Level.values().length;
 
     public Timeline(PerfettoWriter out, int pid, String processName, String cmdline, long startMonotonic,
             long startRealtimeNanos, int maxPending) throws IOException {
@@ -124,8 +126,16 @@ public final class Timeline {
         add(ts, PerfettoWriter.TYPE_SLICE_END, track, null, null, null, 0, 0, false);
     }
 
-    /** A slice whose both ends are known (JFR's duration events); empty ones become instants. */
+    /**
+     * A slice whose both ends are known (JFR's duration events, reported when they end); empty ones
+     * become instants. One that began before what is already written (a park or wait longer than
+     * the lag) goes, whole, on the thread's "(long)" lane of its level, a track of its own, so that
+     * it is neither lost nor out of order.
+     */
     public synchronized void slice(long start, long end, long track, String name, String category, Args args) {
+        if (start <= flushedUpTo && track >= LEVEL_BASE && track < PROCESS_CHILD_BASE) {
+            track += (long) LEVELS << 32;
+        }
         if (end <= start) {
             add(start, PerfettoWriter.TYPE_INSTANT, track, name, category, args, 0, 0, false);
             return;
@@ -160,6 +170,7 @@ public final class Timeline {
             n++;
         }
         pending.subList(0, n).clear();
+        flushedUpTo = Math.max(flushedUpTo, watermark);
         out.flush();
     }
 
@@ -206,9 +217,12 @@ public final class Timeline {
         }
         int tid;
         Level level = null;
+        boolean longLane = false;
         if (track >= LEVEL_BASE) {
             long rel = track - LEVEL_BASE;
-            level = Level.values()[(int) (rel >>> 32)];
+            int index = (int) (rel >>> 32);
+            longLane = index >= LEVELS;
+            level = Level.values()[index % LEVELS];
             tid = (int) (rel & 0xFFFFFFFFL);
         } else if (track >= THREAD_BASE) {
             tid = (int) (track - THREAD_BASE);
@@ -225,7 +239,7 @@ public final class Timeline {
             }
         }
         if (level != null && described.add(track)) {
-            out.childTrack(track, thread, level.trackName());
+            out.childTrack(track, thread, longLane ? level.trackName() + " (long)" : level.trackName());
         }
     }
 
