@@ -81,6 +81,10 @@ public final class JfrSource implements AutoCloseable {
             rs.enable("jdk.ThreadPark").withThreshold(threshold);
             rs.enable("jdk.GCPhasePause");
             rs.enable("jdk.ThreadStart");
+            // One event per live Java thread every second: joins and names threads that do nothing
+            // JFR records otherwise (those already running when an attached tracer starts).
+            rs.enable("jdk.ThreadAllocationStatistics").withPeriod(Duration.ofSeconds(1));
+            rs.onEvent("jdk.ThreadAllocationStatistics", e -> thread(e.getThread("thread")));
             rs.onEvent("jdk.JavaMonitorEnter", e -> blocked(e, "monitor enter", "monitorClass", "previousOwner"));
             rs.onEvent("jdk.JavaMonitorWait", e -> blocked(e, "monitor wait", "monitorClass", "notifier"));
             rs.onEvent("jdk.ThreadPark", e -> blocked(e, "park", "parkedClass", null));
