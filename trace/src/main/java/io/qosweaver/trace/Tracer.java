@@ -120,7 +120,11 @@ public final class Tracer implements AutoCloseable {
             t.osThread.start();
         }
         if (t.jfr != null) {
-            t.jfr.start();
+            try {
+                t.jfr.start();
+            } catch (RuntimeException | LinkageError e) {
+                log.accept("JFR did not start (" + e + "): the JVM and scheduler levels are empty");
+            }
         }
         if (t.rings != null) {
             AppTrace.install(t.rings);
@@ -202,9 +206,13 @@ public final class Tracer implements AutoCloseable {
         return out.resolveSibling(out.getFileName() + ".part");
     }
 
-    /** Events lost so far: rings full, late or unmatched in the merge, pending list full, size cap. */
+    /**
+     * Events lost so far: rings full, late in the merge, pending list full, size cap. Ends without
+     * their begin are not counted: they are ends of what began before the trace did (or of a begin
+     * already counted as late).
+     */
     long lost() {
-        return (rings != null ? rings.dropped() : 0) + timeline.late() + timeline.overflow() + timeline.unmatchedEnds()
+        return (rings != null ? rings.dropped() : 0) + timeline.late() + timeline.overflow()
                 + timeline.writer().droppedPackets();
     }
 
@@ -255,7 +263,7 @@ public final class Tracer implements AutoCloseable {
                     .add("lostRingFull", rings != null ? rings.dropped() : 0)
                     .add("lostLate", timeline.late())
                     .add("lostPendingFull", timeline.overflow())
-                    .add("lostUnmatchedEnds", timeline.unmatchedEnds())
+                    .add("endsWithoutBegin", timeline.unmatchedEnds())
                     .add("lostSizeCap", w.droppedPackets())
                     .add("osSamples", os != null ? os.samples() : 0)
                     .add("osHz", options.osHz())

@@ -18,6 +18,13 @@ final class FakeSchedulerEvents {
         int depth;
     }
 
+    @Name("qosweaver.Exit")
+    @StackTrace(false)
+    static final class Exit extends Event {
+        String taskClass;
+        int depth;
+    }
+
     @Name("qosweaver.Yield")
     @StackTrace(false)
     static final class Yield extends Event {

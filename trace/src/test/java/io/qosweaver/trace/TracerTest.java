@@ -104,6 +104,10 @@ class TracerTest {
             l.running = 3;
             l.waiting = 2;
             l.commit();
+            FakeSchedulerEvents.Exit ex = new FakeSchedulerEvents.Exit();
+            ex.taskClass = "chart";
+            ex.depth = 1;
+            ex.commit();
             AppTrace.requestEnd();
         }, "trace-test-worker");
         holder.start();
@@ -131,7 +135,9 @@ class TracerTest {
         assertThat(sarg(join, "javaName")).isEqualTo("trace-test-worker");
         // scheduler: enter, the suspension as a slice, the limit as counters
         List<TrackEvent> sched = level(t, tid, "scheduler");
-        assertThat(sched).extracting(TrackEvent::getName).contains("enter chart", "suspended");
+        assertThat(sched).extracting(TrackEvent::getType).containsExactly(TrackEvent.Type.TYPE_SLICE_BEGIN,
+                TrackEvent.Type.TYPE_SLICE_BEGIN, TrackEvent.Type.TYPE_SLICE_END, TrackEvent.Type.TYPE_SLICE_END);
+        assertThat(sched).extracting(TrackEvent::getName).containsExactly("chart", "suspended", "", "");
         assertThat(t.on("scheduler limit (importance)")).extracting(TrackEvent::getCounterValue).contains(1L);
         assertThat(t.on("scheduler waiting")).extracting(TrackEvent::getCounterValue).contains(2L);
         // application: the request on the thread's own track

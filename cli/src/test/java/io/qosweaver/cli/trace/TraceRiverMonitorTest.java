@@ -89,7 +89,9 @@ class TraceRiverMonitorTest {
         assertThat(childEvents(t, thread, "OS state")).extracting(TrackEvent::getName).isNotEmpty()
                 .allMatch(n -> n.isEmpty() || n.equals("Running") || n.equals("Runnable (waiting for CPU)")
                         || n.equals("Sleeping") || n.equals("Blocked (I/O)"));
-        assertThat(childEvents(t, thread, "scheduler")).extracting(TrackEvent::getName).contains("enter chart");
+        List<TrackEvent> scheduler = childEvents(t, thread, "scheduler");
+        assertThat(scheduler).extracting(TrackEvent::getName).contains("chart");
+        assertThat(scheduler).extracting(TrackEvent::getType).contains(TrackEvent.Type.TYPE_SLICE_END);
         TrackEvent join = childEvents(t, thread, "JVM").stream().filter(e -> e.getName().equals("thread")).findFirst()
                 .orElseThrow(() -> new AssertionError("no JVM thread event on tid " + tid));
         assertThat(number(join, "osThreadId")).isEqualTo(tid);

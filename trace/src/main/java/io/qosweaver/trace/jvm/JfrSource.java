@@ -20,9 +20,9 @@ import jdk.jfr.consumer.RecordingStream;
  *
  * <p>JVM: contended monitor enters, monitor waits and parks longer than a threshold, GC pauses (a
  * process-wide track), thread starts. Scheduler: the scheduler already records every decision as a
- * JFR event ({@code qosweaver.Enter}, {@code Yield}, {@code Suspend}, {@code Resume},
+ * JFR event ({@code qosweaver.Enter}, {@code Exit}, {@code Yield}, {@code Suspend}, {@code Resume},
  * {@code LimitChange}); enabling them here is the whole hook, and costs the scheduler nothing while
- * no recording asks for them.
+ * no recording asks for them. Enter and exit make a slice per task-class scope.
  *
  * <p>Every event's thread is joined to its OS thread: JFR's {@link RecordedThread} carries the OS
  * thread id, so each event lands on the same per-tid tracks as the OS level's samples, and the
@@ -92,10 +92,11 @@ public final class JfrSource implements AutoCloseable {
             rs.onEvent("jdk.ThreadStart", e -> thread(e.getThread("thread")));
         }
         if (scheduler) {
-            for (String n : new String[] {"Enter", "Yield", "Suspend", "Resume", "LimitChange"}) {
+            for (String n : new String[] {"Enter", "Exit", "Yield", "Suspend", "Resume", "LimitChange"}) {
                 rs.enable("qosweaver." + n);
             }
             rs.onEvent("qosweaver.Enter", this::enter);
+            rs.onEvent("qosweaver.Exit", this::exit);
             rs.onEvent("qosweaver.Yield", e -> targeted(e, "yield requested"));
             rs.onEvent("qosweaver.Resume", e -> targeted(e, "resume"));
             rs.onEvent("qosweaver.Suspend", this::suspend);
@@ -184,13 +185,22 @@ public final class JfrSource implements AutoCloseable {
                 new Args().add("gcId", e.getInt("gcId")));
     }
 
+    /** A task-class scope begins: a slice named by the class, ended by its exit. */
     private void enter(RecordedEvent e) {
         events++;
         int tid = thread(e.getThread());
         if (tid >= 0) {
             String cls = e.getString("taskClass");
-            timeline.instant(mono(e.getStartTime()), Timeline.levelTrack(tid, Level.SCHEDULER), "enter " + cls, "scheduler",
+            timeline.begin(mono(e.getStartTime()), Timeline.levelTrack(tid, Level.SCHEDULER), cls, "scheduler",
                     new Args().add("taskClass", cls).add("depth", e.getInt("depth")));
+        }
+    }
+
+    private void exit(RecordedEvent e) {
+        events++;
+        int tid = thread(e.getThread());
+        if (tid >= 0) {
+            timeline.end(mono(e.getStartTime()), Timeline.levelTrack(tid, Level.SCHEDULER));
         }
     }
 
