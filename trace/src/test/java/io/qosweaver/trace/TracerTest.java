@@ -167,6 +167,29 @@ class TracerTest {
     }
 
     @Test
+    void aFullRingsLossIsCountedAndWrittenIntoTheTrace() throws Exception {
+        Path f = dir.resolve("lossy.pftrace");
+        TraceOptions o = TraceOptions.parse(java.util.Map.of("trace", f.toString(), "traceLevels", "app",
+                "traceBuffer", "16"));
+        Tracer tracer = Tracer.start(o, m -> { });
+        Thread burst = new Thread(() -> {
+            for (int i = 0; i < 500; i++) { // far faster than one drain every 100 ms
+                AppTrace.requestBegin("chart", "GET", "/chart");
+                AppTrace.requestEnd();
+            }
+        }, "trace-test-burst");
+        burst.start();
+        burst.join();
+        tracer.close();
+        TraceChecks t = TraceChecks.read(f).valid();
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        long lost = arg(stats, "lostRingFull");
+        assertThat(lost).isGreaterThan(0).isLessThanOrEqualTo(1000 - 16);
+        assertThat(t.on("trace events lost")).extracting(TrackEvent::getCounterValue).contains(lost);
+        assertThat(t.on("trace-test-burst")).hasSize((int) (1000 - lost));
+    }
+
+    @Test
     void anUnwritableFileIsReportedWithItsPath() throws Exception {
         Path blocker = Files.writeString(dir.resolve("file"), "x");
         assertThatThrownBy(() -> Tracer.start(TraceOptions.defaults(blocker.resolve("t.pftrace")), m -> { }))
