@@ -16,6 +16,9 @@ public final class TraceDump {
             for (TracePacket p : t.events) {
                 TrackDescriptor d = t.tracks.get(p.getTrackEvent().getTrackUuid());
                 String l = d == null ? "?" : label(d);
+                if (d != null && !d.hasThread() && t.tracks.containsKey(d.getParentUuid())) {
+                    l = label(t.tracks.get(d.getParentUuid())) + " / " + l;
+                }
                 if (l.contains(args[1])) {
                     System.out.println(p.getTimestamp() + " " + l + " " + p.getTrackEvent().getType() + " "
                             + p.getTrackEvent().getName() + " " + p.getTrackEvent().getDebugAnnotationsList().stream()
