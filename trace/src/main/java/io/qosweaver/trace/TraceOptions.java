@@ -12,14 +12,14 @@ import java.util.Set;
 
 /**
  * What the tracer is told, as agent arguments:
- * {@code trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=4096][,traceThreshold=1ms]}.
+ * {@code trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms]}.
  *
  * @param out the Perfetto trace file
  * @param durationNanos how long to trace from start; 0: until the JVM exits
  * @param levels the levels to record (all by default)
  * @param osHz the OS level's sampling rate (default 100 Hz: a state change is placed within 10 ms)
  * @param maxBytes the cap on the file's size (default 256 MiB)
- * @param ringEvents each thread's ring, in events (default 4096)
+ * @param ringEvents each thread's ring, in events (default 1024: about 32 KiB a thread, 500 requests between two drains)
  * @param thresholdNanos JFR's threshold for monitor enter, wait and park events (default 1 ms)
  */
 public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int osHz, long maxBytes, int ringEvents,
@@ -28,14 +28,14 @@ public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int 
     public static final List<String> KEYS = List.of("trace", "traceDuration", "traceLevels", "traceOsHz", "traceMaxSize",
             "traceBuffer", "traceThreshold");
     public static final String USAGE = "trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app]"
-            + "[,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=4096][,traceThreshold=1ms]";
+            + "[,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms]";
 
     public TraceOptions {
         levels = levels.isEmpty() ? EnumSet.noneOf(Level.class) : EnumSet.copyOf(levels);
     }
 
     public static TraceOptions defaults(Path out) {
-        return new TraceOptions(out, 0, EnumSet.allOf(Level.class), 100, 256L << 20, 4096, 1_000_000);
+        return new TraceOptions(out, 0, EnumSet.allOf(Level.class), 100, 256L << 20, 1024, 1_000_000);
     }
 
     /** The trace options among raw agent arguments, and the rest of them (for the scheduling agent). */

@@ -29,7 +29,8 @@ public final class Tracer implements AutoCloseable {
     static final long TICK_MILLIS = 100;
     /** How long events wait for stragglers before being written: JFR delivers about once a second. */
     static final long LAG_NANOS = 3_000_000_000L;
-    static final int MAX_PENDING = 1 << 20;
+    /** About 25 MiB of pending events at most: 87,000 events a second over the lag. */
+    static final int MAX_PENDING = 1 << 18;
 
     private static final java.util.concurrent.atomic.AtomicReference<Tracer> ACTIVE =
             new java.util.concurrent.atomic.AtomicReference<>();
