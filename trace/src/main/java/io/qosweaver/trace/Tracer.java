@@ -238,7 +238,9 @@ public final class Tracer implements AutoCloseable {
         AppTrace.install(null);
         boolean fence = true;
         if (jfr != null) {
-            fence = jfr.stop(3_000);
+            // While the JVM exits, JFR's own shutdown hook may end the recording first (JDK 20+ do):
+            // then no fence arrives, and waiting longer than a flush period gains nothing.
+            fence = jfr.stop(Thread.currentThread() == hook ? 1_500 : 3_000);
         }
         if (os != null) {
             os.stop();

@@ -246,6 +246,18 @@ public final class JfrSource implements AutoCloseable {
      * calibration event, waited for up to {@code waitMillis}).
      */
     public boolean stop(long waitMillis) {
+        // JDK 20+: RecordingStream.stop() returns once every recorded event was consumed, also while
+        // the JVM exits (where JFR's own shutdown hook may end the recording before a fence
+        // arrives). JDK 17 has no stop(): the fence below.
+        try {
+            Object stopped = RecordingStream.class.getMethod("stop").invoke(rs);
+            rs.close();
+            return Boolean.TRUE.equals(stopped);
+        } catch (NoSuchMethodException e) {
+            // JDK 17 to 19
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // already stopped (the JVM is exiting): fall back to the fence, which then times out
+        }
         calibrate(true);
         boolean seen;
         try {
