@@ -16,13 +16,14 @@ class ArchitectureTest {
             .importPackages("io.qosweaver.agent");
 
     @Test
-    void bootstrapHelpersDependOnTheJdkAndTheBridgeOnly() {
+    void bootstrapHelpersDependOnTheJdkTheBridgeAndTheTracersEntryOnly() {
         classes().that().resideInAPackage("io.qosweaver.agent.bootstrap..")
                 .should().onlyDependOnClassesThat(
-                        com.tngtech.archunit.base.DescribedPredicate.describe("the JDK or QoS",
+                        com.tngtech.archunit.base.DescribedPredicate.describe("the JDK, QoS or AppTrace",
                                 c -> c.getPackageName().startsWith("java.")
                                         || c.getPackageName().startsWith("io.qosweaver.agent.bootstrap")
-                                        || c.getName().equals("io.qosweaver.scheduler.QoS")))
+                                        || c.getName().equals("io.qosweaver.scheduler.QoS")
+                                        || c.getName().equals("io.qosweaver.trace.app.AppTrace")))
                 .because("they are appended to the bootstrap class path, where nothing else is")
                 .check(MAIN);
     }

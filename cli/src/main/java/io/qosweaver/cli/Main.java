@@ -8,6 +8,7 @@ import io.qosweaver.cli.ctl.WatchCommand;
 import io.qosweaver.cli.pointcuts.PointcutsCommand;
 import io.qosweaver.cli.profile.ProfileCommand;
 import io.qosweaver.cli.run.RunCommand;
+import io.qosweaver.cli.trace.TraceCommand;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +20,7 @@ import picocli.CommandLine;
 @Command(name = "qosweaver", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Application-level scheduling woven into unmodified Java web applications.",
         subcommands = {RunCommand.class, AttachCommand.class, CtlCommand.class, WatchCommand.class, ProfileCommand.class,
-                PointcutsCommand.class, BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+                PointcutsCommand.class, TraceCommand.class, BenchCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

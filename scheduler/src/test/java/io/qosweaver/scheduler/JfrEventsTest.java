@@ -32,7 +32,7 @@ class JfrEventsTest {
     void recordsEnterYieldSuspendResumeAndLimitChange() throws Exception {
         Path file = Files.createTempFile("qosweaver", ".jfr");
         try (Recording r = new Recording()) {
-            for (String e : List.of("qosweaver.Enter", "qosweaver.Yield", "qosweaver.Suspend",
+            for (String e : List.of("qosweaver.Enter", "qosweaver.Exit", "qosweaver.Yield", "qosweaver.Suspend",
                     "qosweaver.Resume", "qosweaver.LimitChange")) {
                 r.enable(e);
             }
@@ -52,8 +52,11 @@ class JfrEventsTest {
         List<RecordedEvent> events = RecordingFile.readAllEvents(file);
         Files.deleteIfExists(file);
         Set<String> names = events.stream().map(e -> e.getEventType().getName()).collect(Collectors.toSet());
-        assertThat(names).contains("qosweaver.Enter", "qosweaver.Yield", "qosweaver.Suspend",
+        assertThat(names).contains("qosweaver.Enter", "qosweaver.Exit", "qosweaver.Yield", "qosweaver.Suspend",
                 "qosweaver.Resume", "qosweaver.LimitChange");
+        RecordedEvent exit = events.stream().filter(e -> e.getEventType().getName().equals("qosweaver.Exit")
+                && "collect".equals(e.getString("taskClass"))).findFirst().orElseThrow();
+        assertThat(exit.getInt("depth")).isEqualTo(1);
         RecordedEvent limit = events.stream()
                 .filter(e -> e.getEventType().getName().equals("qosweaver.LimitChange")).findFirst().orElseThrow();
         assertThat(limit.getInt("newLimit")).isZero();

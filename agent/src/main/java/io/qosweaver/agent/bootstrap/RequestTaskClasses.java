@@ -1,6 +1,7 @@
 package io.qosweaver.agent.bootstrap;
 
 import io.qosweaver.scheduler.QoS;
+import io.qosweaver.trace.app.AppTrace;
 import java.util.regex.Pattern;
 
 /**
@@ -9,7 +10,8 @@ import java.util.regex.Pattern;
  * {@link JettyChannelRequests}, {@link TomcatRequests}, {@link UndertowRequests} through
  * {@link RequestAccess}, and {@link ServletRequests}) read a request and call {@link #enter}; they
  * and it sit on the bootstrap class path next to the scheduler, so advice in any class loader
- * reaches one copy, and depend on nothing but the JDK and {@link QoS}.
+ * reaches one copy, and depend on nothing but the JDK, {@link QoS} and the tracer's {@link AppTrace} (a
+ * classified request is the timeline's application level; one volatile read when no trace runs).
  *
  * <p>Rows are tried in the file's order; the first that matches wins. A request row holds a list
  * of paths (servlet-mapping rules on the request path), of methods, header conditions and a port;
@@ -213,6 +215,9 @@ public final class RequestTaskClasses {
         if (taskClass == null) {
             return false;
         }
+        // before enter: the request's slice includes an admission wait. An integration that only
+        // needed the servlet path for its rows passed no path: the servlet path stands in.
+        AppTrace.requestBegin(taskClass, method, path != null ? path : servletPath);
         QoS.enter(taskClass);
         return true;
     }
@@ -229,6 +234,7 @@ public final class RequestTaskClasses {
     public static void exit(boolean entered) {
         if (entered) {
             QoS.exit();
+            AppTrace.requestEnd();
         }
     }
 }

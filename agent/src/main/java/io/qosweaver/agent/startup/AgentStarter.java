@@ -5,12 +5,13 @@ import io.qosweaver.agent.profiling.ProfilingArgs;
 import io.qosweaver.agent.profiling.ProfilingSession;
 import io.qosweaver.agent.runtime.AgentArgs;
 import io.qosweaver.agent.runtime.AgentRuntime;
+import io.qosweaver.agent.tracing.TraceSession;
 import java.lang.instrument.Instrumentation;
 
 /**
  * Start-up order matters: arguments first, then the scheduler and the bootstrap helpers onto the
  * bootstrap class path, and only then {@link AgentRuntime}, the first class that links scheduler
- * types. This class itself links none.
+ * types (and {@link TraceSession}, the first that links trace types). This class itself links none.
  */
 public final class AgentStarter {
     /** A scheduling agent runs in this JVM: a second start (attach, or -javaagent twice) is refused. */
@@ -58,9 +59,59 @@ public final class AgentStarter {
         }
     }
 
+    /** Whether the raw arguments ask for a trace ({@code trace=}); a string test that links no trace type. */
+    static boolean asksForTrace(String raw) {
+        if (raw == null) {
+            return false;
+        }
+        for (String part : raw.split(",")) {
+            if (part.strip().startsWith("trace")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Tracing mode, alone or beside a policy: the tracer starts first, so that it sees the
+     * scheduler's start. Bad trace arguments or an unwritable file stop a premain JVM, like a bad
+     * policy; returns the arguments left for the scheduling agent.
+     */
+    private static String startTracing(String rawArgs, Instrumentation inst, AgentLog log) {
+        try {
+            BootstrapInjector.inject(inst, log);
+        } catch (Exception | LinkageError e) {
+            log.loud("could not put the tracer on the bootstrap class path (" + e + "); NOT tracing");
+            return withoutTraceKeys(rawArgs);
+        }
+        try {
+            return TraceSession.start(rawArgs, log);
+        } catch (IllegalArgumentException e) {
+            log.error(e.getMessage());
+            throw new IllegalArgumentException("[qosweaver] " + e.getMessage());
+        }
+    }
+
+    /** The arguments without the trace keys, when the tracer cannot be reached to parse them. */
+    static String withoutTraceKeys(String raw) {
+        StringBuilder b = new StringBuilder();
+        for (String part : raw.split(",")) {
+            if (!part.strip().startsWith("trace")) {
+                b.append(b.length() == 0 ? "" : ",").append(part);
+            }
+        }
+        return b.toString();
+    }
+
     public static void start(String rawArgs, Instrumentation inst) {
         disableByteBuddyNexus();
         AgentLog log = AgentLog.stderr(false);
+        if (asksForTrace(rawArgs)) {
+            rawArgs = startTracing(rawArgs, inst, log);
+            if (rawArgs.isBlank()) {
+                return; // a trace only: nothing is woven
+            }
+        }
         if (ProfilingArgs.isProfile(rawArgs)) {
             startProfiling(rawArgs, inst, log);
             return;

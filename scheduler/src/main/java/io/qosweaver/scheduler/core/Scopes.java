@@ -46,6 +46,9 @@ public final class Scopes {
         }
         TaskClassState popped = t.stack[--t.depth];
         t.stack[t.depth] = null;
+        if (popped != TaskClassState.INERT && SchedulerEvents.exitEnabled()) {
+            SchedulerEvents.exit(popped.name(), t.depth + 1); // pairs with enter's event, which INERT scopes lack
+        }
         if (popped != TaskClassState.INERT || t.role != null) {
             moveRole(t, computeRole(t));
         }

@@ -26,6 +26,7 @@ public final class SchedulerEvents {
         static final EventType SUSPEND = EventType.getEventType(SuspendEvent.class);
         static final EventType RESUME = EventType.getEventType(ResumeEvent.class);
         static final EventType LIMIT = EventType.getEventType(LimitChangeEvent.class);
+        static final EventType EXIT = EventType.getEventType(ExitEvent.class);
     }
 
     private static boolean ready() {
@@ -50,6 +51,7 @@ public final class SchedulerEvents {
                 case 1: return Types.YIELD.isEnabled();
                 case 2: return Types.SUSPEND.isEnabled();
                 case 3: return Types.RESUME.isEnabled();
+                case 5: return Types.EXIT.isEnabled();
                 default: return Types.LIMIT.isEnabled();
             }
         } catch (Throwable e) {
@@ -63,9 +65,18 @@ public final class SchedulerEvents {
     public static boolean suspendEnabled() { return on(2); }
     public static boolean resumeEnabled() { return on(3); }
     public static boolean limitEnabled() { return on(4); }
+    public static boolean exitEnabled() { return on(5); }
 
     public static void enter(String taskClass, int depth) {
         EnterEvent e = new EnterEvent();
+        e.taskClass = taskClass;
+        e.depth = depth;
+        e.commit();
+    }
+
+    /** The owner left the scope {@link #enter} reported (the tracer's task-class slices end here). */
+    public static void exit(String taskClass, int depth) {
+        ExitEvent e = new ExitEvent();
         e.taskClass = taskClass;
         e.depth = depth;
         e.commit();
@@ -109,6 +120,15 @@ public final class SchedulerEvents {
     @Category({"QoSWeaver", "Scheduler"})
     @StackTrace(false)
     static final class EnterEvent extends Event {
+        @Label("Task Class") String taskClass;
+        @Label("Depth") int depth;
+    }
+
+    @Name("qosweaver.Exit")
+    @Label("Exit Scope")
+    @Category({"QoSWeaver", "Scheduler"})
+    @StackTrace(false)
+    static final class ExitEvent extends Event {
         @Label("Task Class") String taskClass;
         @Label("Depth") int depth;
     }

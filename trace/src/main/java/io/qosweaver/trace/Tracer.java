@@ -1,0 +1,294 @@
+package io.qosweaver.trace;
+
+import io.qosweaver.platform.LinuxThreads;
+import io.qosweaver.trace.app.AppTrace;
+import io.qosweaver.trace.buffer.EventRing;
+import io.qosweaver.trace.buffer.ThreadRings;
+import io.qosweaver.trace.jvm.JfrSource;
+import io.qosweaver.trace.os.OsSampler;
+import io.qosweaver.trace.proto.Args;
+import io.qosweaver.trace.proto.PerfettoWriter;
+import io.qosweaver.trace.timeline.Level;
+import io.qosweaver.trace.timeline.Timeline;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * One tracing session of this JVM: starts the sources of the levels asked for, drains the
+ * application threads' rings, merges everything in timestamp order and writes the Perfetto file.
+ * Its threads are daemons of its own: "qosweaver-trace" (drain, merge, write; every
+ * {@value #TICK_MILLIS} ms), "qosweaver-trace-os" (the OS sampler) and JFR's stream thread. It
+ * stops after the duration asked for, on {@link #close()}, or when the JVM exits (a shutdown hook),
+ * whichever comes first, and always leaves a complete file with its loss statistics.
+ */
+public final class Tracer implements AutoCloseable {
+    static final long TICK_MILLIS = 100;
+    /** How long events wait for stragglers before being written: JFR delivers about once a second. */
+    static final long LAG_NANOS = 3_000_000_000L;
+    /** About 25 MiB of pending events at most: 87,000 events a second over the lag. */
+    static final int MAX_PENDING = 1 << 18;
+
+    private static final java.util.concurrent.atomic.AtomicReference<Tracer> ACTIVE =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
+    private final TraceOptions options;
+    private final Consumer<String> log;
+    private final Timeline timeline;
+    private final ThreadRings rings;
+    private final OsSampler os;
+    private final Thread osThread;
+    private final JfrSource jfr;
+    private final Thread main;
+    private final Thread hook;
+    private final long start;
+    private final long lossTrack;
+    private volatile boolean stopping;
+    private final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+    private boolean closed;
+    private long ringEvents;
+
+    private Tracer(TraceOptions o, Consumer<String> log) throws IOException {
+        this.options = o;
+        this.log = log;
+        int pid = (int) LinuxThreads.pid();
+        PerfettoWriter w;
+        try {
+            w = new PerfettoWriter(partial(o.out()), o.maxBytes(), 64 << 10);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("cannot write the trace file " + o.out().toAbsolutePath() + ": " + e, e);
+        }
+        Instant wall = Instant.now();
+        start = System.nanoTime();
+        String cmd = System.getProperty("sun.java.command", "java");
+        this.timeline = new Timeline(w, pid, "java " + cmd.split(" ", 2)[0], ProcessHandle.current().info()
+                .commandLine().orElse(cmd), start, wall.getEpochSecond() * 1_000_000_000L + wall.getNano(), MAX_PENDING);
+        this.lossTrack = timeline.processChild("trace events lost", PerfettoWriter.UNIT_COUNT);
+        Set<Level> levels = o.levels();
+
+        OsSampler sampler = null;
+        Thread st = null;
+        if (levels.contains(Level.OS)) {
+            String why = OsSampler.unavailable();
+            if (why != null) {
+                log.accept(why);
+            } else {
+                sampler = new OsSampler(timeline, o.osHz());
+                st = new Thread(sampler, "qosweaver-trace-os");
+                st.setDaemon(true);
+            }
+        }
+        this.os = sampler;
+        this.osThread = st;
+
+        JfrSource j = null;
+        if (levels.contains(Level.JVM) || levels.contains(Level.SCHEDULER)) {
+            try {
+                j = new JfrSource(timeline, levels.contains(Level.JVM), levels.contains(Level.SCHEDULER),
+                        Duration.ofNanos(o.thresholdNanos()));
+            } catch (RuntimeException | LinkageError e) {
+                log.accept("JFR is not available in this JVM (" + e + "): JVM and scheduler levels disabled");
+            }
+        }
+        this.jfr = j;
+        this.rings = levels.contains(Level.APP) ? new ThreadRings(o.ringEvents()) : null;
+        this.main = new Thread(this::loop, "qosweaver-trace");
+        main.setDaemon(true);
+        this.hook = new Thread(this::close, "qosweaver-trace-shutdown");
+    }
+
+    /**
+     * Starts tracing this JVM.
+     *
+     * @throws IOException when the file cannot be written (the message names it)
+     * @throws IllegalStateException when a trace of this JVM is already being written
+     */
+    public static Tracer start(TraceOptions o, Consumer<String> log) throws IOException {
+        Tracer running = ACTIVE.get();
+        if (running != null) {
+            throw new IllegalStateException("a trace of this JVM is already being written to "
+                    + running.options.out().toAbsolutePath());
+        }
+        Tracer t = new Tracer(o, log);
+        if (!ACTIVE.compareAndSet(null, t)) {
+            t.timeline.writer().close();
+            throw new IllegalStateException("a trace of this JVM is already being written");
+        }
+        if (t.osThread != null) {
+            t.osThread.start();
+        }
+        if (t.jfr != null) {
+            try {
+                t.jfr.start();
+            } catch (RuntimeException | LinkageError e) {
+                log.accept("JFR did not start (" + e + "): the JVM and scheduler levels are empty");
+            }
+        }
+        if (t.rings != null) {
+            AppTrace.install(t.rings);
+        }
+        t.main.start();
+        Runtime.getRuntime().addShutdownHook(t.hook);
+        log.accept("tracing " + o.levels() + " into " + o.out().toAbsolutePath()
+                + (o.durationNanos() > 0 ? " for " + Duration.ofNanos(o.durationNanos()) : " until the JVM exits")
+                + " (started in " + (System.nanoTime() - t.start) / 1_000_000 + " ms)");
+        return t;
+    }
+
+    private void loop() {
+        long nextCalibration = System.nanoTime() + 1_000_000_000L;
+        long nextLoss = System.nanoTime();
+        while (!stopping) {
+            try {
+                Thread.sleep(TICK_MILLIS); // a sleep, not a park: JFR's park events would record the tracer itself
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            try {
+                drainRings();
+                if (now >= nextLoss) {
+                    timeline.counter(now, lossTrack, lost());
+                    nextLoss = now + 1_000_000_000L;
+                }
+                timeline.flush(now - LAG_NANOS);
+            } catch (IOException e) {
+                log.accept("writing the trace failed (" + e + "): tracing stops");
+                new Thread(this::close, "qosweaver-trace-stop").start();
+                return;
+            }
+            if (jfr != null && now >= nextCalibration) {
+                jfr.calibrate(false);
+                nextCalibration = now + 1_000_000_000L;
+            }
+            if (options.durationNanos() > 0 && now - start >= options.durationNanos()) {
+                new Thread(this::close, "qosweaver-trace-stop").start();
+                return;
+            }
+        }
+    }
+
+    private final EventRing.Sink sink = this::ringEvent;
+
+    private void drainRings() {
+        if (rings != null) {
+            rings.drain(sink);
+        }
+    }
+
+    private void ringEvent(EventRing r, long nanos, int kind, long number, Object a, Object b, Object c) {
+        ringEvents++;
+        int tid = r.tid();
+        if (tid <= 0) {
+            return;
+        }
+        if (timeline.threadName(tid) == null || ringEvents % 1024 == 0) {
+            timeline.nameThread(tid, r.thread().getName());
+        }
+        long track = Timeline.levelTrack(tid, Level.APP);
+        if (kind == AppTrace.REQUEST_BEGIN) {
+            String cls = (String) a;
+            timeline.begin(nanos, track, cls, "request", new Args().add("taskClass", cls).add("method", (String) b)
+                    .add("path", (String) c));
+        } else if (kind == AppTrace.REQUEST_END) {
+            timeline.end(nanos, track);
+        }
+    }
+
+    /**
+     * Where the trace is written until it is complete: the file of the name asked for appears
+     * only then (renamed), so that whoever waits for it ({@code qosweaver trace PID}) never reads
+     * half a trace; a JVM killed while tracing leaves this one, readable up to its last packet.
+     */
+    public static java.nio.file.Path partial(java.nio.file.Path out) {
+        return out.resolveSibling(out.getFileName() + ".part");
+    }
+
+    /**
+     * Events lost so far: rings full, late in the merge, pending list full, size cap. Ends without
+     * their begin are not counted: they are ends of what began before the trace did (or of a begin
+     * already counted as late).
+     */
+    long lost() {
+        return (rings != null ? rings.dropped() : 0) + timeline.late() + timeline.overflow()
+                + timeline.writer().droppedPackets();
+    }
+
+    /** Stops every source, writes what is left and the statistics, closes the file. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        stopping = true;
+        long closeStarted = System.nanoTime();
+        if (Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is exiting already
+            }
+        }
+        AppTrace.install(null);
+        boolean fence = true;
+        if (jfr != null) {
+            // While the JVM exits, JFR's own shutdown hook may end the recording first (JDK 20+ do):
+            // then no fence arrives, and waiting longer than a flush period gains nothing.
+            fence = jfr.stop(Thread.currentThread() == hook ? 1_500 : 3_000);
+        }
+        if (os != null) {
+            os.stop();
+            try {
+                osThread.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            main.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long end = System.nanoTime();
+        try {
+            drainRings();
+            timeline.counter(end, lossTrack, lost());
+            timeline.flush(Long.MAX_VALUE);
+            PerfettoWriter w = timeline.writer();
+            Args stats = new Args()
+                    .add("eventsWritten", timeline.written())
+                    .add("lostRingFull", rings != null ? rings.dropped() : 0)
+                    .add("lostLate", timeline.late())
+                    .add("lostPendingFull", timeline.overflow())
+                    .add("endsWithoutBegin", timeline.unmatchedEnds())
+                    .add("lostSizeCap", w.droppedPackets())
+                    .add("osSamples", os != null ? os.samples() : 0)
+                    .add("osHz", options.osHz())
+                    .add("jfrEvents", jfr != null ? jfr.events() : 0)
+                    .add("jfrDrained", fence ? 1 : 0);
+            timeline.closingInstant(end, "trace statistics", stats);
+            w.close();
+            Files.move(partial(options.out()), options.out(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            log.accept("trace written: " + options.out().toAbsolutePath() + " (" + Files.size(options.out()) + " bytes, "
+                    + timeline.written() + " events, " + lost() + " lost; stopping took " + (System.nanoTime() - closeStarted)
+                    / 1_000_000 + " ms); open it in ui.perfetto.dev");
+        } catch (IOException e) {
+            log.accept("closing the trace " + options.out().toAbsolutePath() + " failed: " + e);
+        } finally {
+            ACTIVE.compareAndSet(this, null);
+            done.countDown();
+        }
+    }
+
+    /** Waits until the trace file is complete (its duration ran out, or it was closed); false on timeout. */
+    public boolean awaitStop(long millis) throws InterruptedException {
+        return done.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+}
