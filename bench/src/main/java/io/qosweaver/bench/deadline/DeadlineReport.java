@@ -177,8 +177,8 @@ public final class DeadlineReport {
         head.addAll(r.versions().keySet());
         rows.add(head.toArray(new String[0]));
         for (String[] m : MAIN) {
-            if (!Deadline.MAIN_METRICS.containsKey(m[0])) {
-                continue;
+            if (r.versions().values().stream().noneMatch(v -> v.spread() != null && v.spread().containsKey(m[0]))) {
+                continue; // the time to suspend has no spread (not a main metric)
             }
             List<String> row = new ArrayList<>(List.of(m[1]));
             r.versions().values().forEach(v -> {
