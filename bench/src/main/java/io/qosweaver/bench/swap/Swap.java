@@ -141,8 +141,10 @@ public final class Swap {
                 bounds.get(bounds.size() - 1)[1] = answeredAt[0];
                 bounds.add(new long[] {answeredAt[0], 0});
                 labels.add(s.inForce() != null ? s.inForce() : labels.get(labels.size() - 1));
-                progress.update(String.format(java.util.Locale.ROOT, "[swap] %5.1f s #%d %s: %s in %.1f ms, in force: %s%s",
-                        (sentAt - t0) / 1000.0, k, s.command(), s.ok() ? "ok" : "FAILED", s.roundTripMs(), s.inForce(),
+                progress.update(String.format(java.util.Locale.ROOT,
+                        "[swap] %5.1f s #%d %s: %s in %.1f ms%s, in force: %s%s", (sentAt - t0) / 1000.0, k,
+                        s.command(), s.ok() ? "ok" : "FAILED", s.roundTripMs(),
+                        s.agentMs() == null ? "" : " (agent: " + Format.number(s.agentMs()) + " ms)", s.inForce(),
                         s.ok() ? "" : " (" + s.message() + ")"));
             }
             sleepUntil(t0 + durationMs);
@@ -188,6 +190,8 @@ public final class Swap {
                         load.phaseLoad(i)));
             }
             params.put("app_pid", app.pid());
+            // a change slower than the interval delays the next ones: the load then runs longer than asked
+            params.put("measured_load_s", round((endMs - t0) / 1000.0));
             return assemble(quick, params, Machine.describe(), command, steps, phases, t0, collections, p.periodMs(),
                     nowMs, acc, errors, log);
         }
@@ -203,8 +207,14 @@ public final class Swap {
         SwapResult.LatencyStats latency = SwapAnalysis.latency(steps.stream().map(SwapResult.StepResult::roundTripMs)
                 .toList());
         List<SwapResult.Goal> goals = SwapAnalysis.goals(steps, acc, latency);
+        List<String> summary = new ArrayList<>(SwapAnalysis.summary(goals, by));
+        if (params.get("measured_load_s") instanceof Double measured && params.get("duration_s") instanceof Double asked
+                && measured > asked + 1) {
+            summary.add("The changes took longer than their interval: the load ran " + Format.number(measured)
+                    + " s instead of " + Format.number(asked) + " s, the later changes late.");
+        }
         return new SwapResult("swap", Instant.now().toString(), command, quick, params, machine, List.copyOf(steps),
-                ps, by, latency, SwapAnalysis.latencyByKind(steps), acc, goals, SwapAnalysis.summary(goals, by),
+                ps, by, latency, SwapAnalysis.latencyByKind(steps), acc, goals, List.copyOf(summary),
                 new LinkedHashMap<>(errors), log.toString());
     }
 
