@@ -42,6 +42,8 @@ import java.util.Map;
 public final class Swap {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(240);
     private static final Duration CONTROL_TIMEOUT = Duration.ofSeconds(30);
+    /** One change's bound: far above the goal (1 s), so that a slow change is measured, a hung one not waited for. */
+    static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(120);
 
     private Swap() {
     }
@@ -100,7 +102,7 @@ public final class Swap {
                 + " s, " + p.rivers() + " rivers); log " + log);
         try (AppProcess app = AppProcess.start(jvm, List.of("-jar", riverMonitorJar.toString()), args, log)) {
             URI base = app.awaitReady(STARTUP_TIMEOUT);
-            ControlSteps.Control control = ControlSteps.Control.of(app.pid());
+            ControlSteps.Control control = ControlSteps.Control.of(app.pid(), CHANGE_TIMEOUT);
             String startPolicy = awaitControl(app, control);
             progress.update("[swap] ready at " + base + ", pid " + app.pid() + ", policy in force: " + startPolicy);
             int firstRiver = RiverMonitorRunner.firstRiverId(http, base);

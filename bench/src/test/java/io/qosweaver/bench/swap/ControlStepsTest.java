@@ -123,4 +123,25 @@ class ControlStepsTest {
         assertThat(SwapPlan.steps(SwapPlan.cycle(IMPORTANCE, ADMISSION), 17)).hasSize(17)
                 .last().extracting(SwapPlan.Step::kind).as("the 17th change of the 3-minute run").isEqualTo("unweave");
     }
+
+    @Test
+    void theRealControlIsBoundedInTime() throws Exception {
+        long self = ProcessHandle.current().pid();
+        Path socket = io.qosweaver.platform.ControlClient.socket(self);
+        ControlSteps.Control control = ControlSteps.Control.of(self, java.time.Duration.ofSeconds(1));
+        assertThatThrownBy(() -> control.send("status")).as("no socket: the client's own message")
+                .isInstanceOf(ControlClient.Unreachable.class).hasMessageContaining("is missing");
+        // an app that accepts and never answers
+        java.nio.file.Files.createDirectories(socket.getParent());
+        try (java.nio.channels.ServerSocketChannel server =
+                     java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> control.send("swap /x.yaml")).isInstanceOf(IOException.class)
+                    .hasMessage("no answer to 'swap /x.yaml' within 1 s");
+            assertThat((System.nanoTime() - t0) / 1e9).as("seconds waited").isLessThan(30);
+        } finally {
+            java.nio.file.Files.deleteIfExists(socket);
+        }
+    }
 }
