@@ -92,15 +92,26 @@ public final class SwapReport {
 
     private static List<String[]> byPolicy(SwapResult r) {
         List<String[]> rows = new ArrayList<>();
-        List<String> head = new ArrayList<>(List.of("policy", "phases", "seconds"));
+        List<String> head = new ArrayList<>(List.of("policy", "its version in bench deadline", "phases", "seconds"));
         head.addAll(List.of(METRIC_HEAD));
         rows.add(head.toArray(new String[0]));
         r.byPolicy().forEach((p, x) -> {
-            List<String> row = new ArrayList<>(List.of(p, Integer.toString(x.phases()), Table.cell(x.seconds())));
+            List<String> row = new ArrayList<>(List.of(p, version(p), Integer.toString(x.phases()),
+                    Table.cell(x.seconds())));
             row.addAll(metricCells(x.metrics()));
             rows.add(row.toArray(new String[0]));
         });
         return rows;
+    }
+
+    /** The version of the deadline experiment that runs the same policy from the start, for a reader comparing. */
+    static String version(String policy) {
+        return switch (policy) {
+            case "importance lowLimit=1" -> "qosweaver";
+            case "admission lowLimit=1" -> "admission";
+            case SwapPlan.NONE -> "original (here with the agent loaded, nothing woven)";
+            default -> "none";
+        };
     }
 
     private static List<String[]> phases(SwapResult r) {

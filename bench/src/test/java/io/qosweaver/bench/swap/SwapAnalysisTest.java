@@ -145,7 +145,7 @@ class SwapAnalysisTest {
         assertThat(json.get("goals")).allMatch(g -> g.get("met").asBoolean());
         String md = Files.readString(dir.resolve("RESULTS.md"));
         assertThat(md).contains("| none lost: every request sent was answered | met | sent 400 = completed 400 + failed 0 |")
-                .contains("| swap, as the agent measured it | 2 |").contains("| admission lowLimit=1 | 1 |");
+                .contains("| swap, as the agent measured it | 2 |").contains("| admission lowLimit=1 | admission | 1 |");
         assertThat(dir.resolve("index.html")).isNotEmptyFile();
         assertThat(dir.resolve("collections.png")).isNotEmptyFile();
     }
