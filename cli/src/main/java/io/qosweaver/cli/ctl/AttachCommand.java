@@ -7,6 +7,7 @@ import com.sun.tools.attach.VirtualMachine;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.PolicyFileException;
+import io.qosweaver.platform.ControlClient;
 import io.qosweaver.scheduler.Scheduler;
 import io.qosweaver.scheduler.SchedulerConfig;
 import io.qosweaver.scheduler.spi.PolicyConfigException;
@@ -99,7 +100,7 @@ public final class AttachCommand implements Callable<Integer> {
             System.err.println("qosweaver attach: no process with pid " + pid);
             return 1;
         }
-        if (CtlClient.reachable(pid)) {
+        if (ControlClient.reachable(pid)) {
             System.err.println("qosweaver attach: process " + pid + " already runs the QoSWeaver agent; " + (policy != null
                     ? "change its policy with qosweaver ctl " + pid + " swap " + file : "see qosweaver ctl " + pid
                     + " status"));
@@ -122,7 +123,7 @@ public final class AttachCommand implements Callable<Integer> {
             return 1;
         }
         long deadline = System.nanoTime() + SOCKET_WAIT_MS * 1_000_000;
-        while (!CtlClient.reachable(pid)) {
+        while (!ControlClient.reachable(pid)) {
             if (System.nanoTime() > deadline) {
                 System.err.println("qosweaver attach: the agent was loaded into process " + pid + " but its control"
                         + " socket did not answer within " + SOCKET_WAIT_MS / 1000 + " s (see that JVM's output)");
@@ -136,7 +137,7 @@ public final class AttachCommand implements Callable<Integer> {
             }
         }
         try {
-            System.out.print(CtlClient.send(pid, "status").text());
+            System.out.print(ControlClient.send(pid, "status").text());
         } catch (IOException e) {
             System.err.println("qosweaver attach: attached, but status failed: " + e.getMessage());
             return 1;

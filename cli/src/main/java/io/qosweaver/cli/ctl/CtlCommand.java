@@ -1,5 +1,6 @@
 package io.qosweaver.cli.ctl;
 
+import io.qosweaver.platform.ControlClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +67,7 @@ public final class CtlCommand implements Callable<Integer> {
             }
         }
         try {
-            CtlClient.Reply r = CtlClient.send(pid, String.join(" ", words));
+            ControlClient.Reply r = ControlClient.send(pid, String.join(" ", words));
             String text = r.text().endsWith("\n") ? r.text() : r.text() + "\n";
             if (r.ok()) {
                 System.out.print(text);

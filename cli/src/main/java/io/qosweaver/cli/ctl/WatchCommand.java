@@ -1,5 +1,6 @@
 package io.qosweaver.cli.ctl;
 
+import io.qosweaver.platform.ControlClient;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -55,7 +56,7 @@ public final class WatchCommand implements Callable<Integer> {
         }
         PrintStream out = System.out;
         try {
-            CtlClient.Reply started = CtlClient.send(pid, "watch start " + ms + " " + maxRate + " " + pointcut);
+            ControlClient.Reply started = ControlClient.send(pid, "watch start " + ms + " " + maxRate + " " + pointcut);
             if (!started.ok()) {
                 System.err.print("qosweaver watch: " + started.text());
                 return 1;
@@ -71,7 +72,7 @@ public final class WatchCommand implements Callable<Integer> {
             long end = System.nanoTime() + ms * 1_000_000;
             while (System.nanoTime() < end) {
                 Thread.sleep(Math.min(POLL_MS, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
-                CtlClient.Reply r = CtlClient.send(pid, "watch poll");
+                ControlClient.Reply r = ControlClient.send(pid, "watch poll");
                 if (!r.ok()) {
                     System.err.print("qosweaver watch: " + r.text());
                     return 1;
@@ -93,7 +94,7 @@ public final class WatchCommand implements Callable<Integer> {
 
     private boolean stop(PrintStream out) {
         try {
-            CtlClient.Reply r = CtlClient.send(pid, "watch stop");
+            ControlClient.Reply r = ControlClient.send(pid, "watch stop");
             if (!r.ok()) {
                 System.err.print("qosweaver watch: " + r.text());
                 return false;

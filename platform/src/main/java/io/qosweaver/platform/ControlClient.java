@@ -1,6 +1,6 @@
-package io.qosweaver.cli.ctl;
+package io.qosweaver.platform;
 
-import io.qosweaver.platform.ControlSockets;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -9,30 +9,35 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.ByteArrayOutputStream;
 
-/** One request to a JVM's local control socket, and its answer. */
-final class CtlClient {
-    private CtlClient() {}
+/**
+ * One request to a JVM's local control socket ({@link ControlSockets}), and its answer: what
+ * {@code qosweaver ctl} sends, and what an experiment that changes a running app's policy sends.
+ * The protocol: one request line, the write side shut; the answer's first line is {@code ok} or
+ * {@code error}, the rest is the agent's text.
+ */
+public final class ControlClient {
+    private ControlClient() {}
 
-    /** The agent's answer: ok or not, and its text. */
-    record Reply(boolean ok, String text) {}
+    /** The agent's answer: ok or not, and its text (without the status line). */
+    public record Reply(boolean ok, String text) {}
 
     /** Why a JVM cannot be reached; the message is the one line the user sees. */
-    static final class Unreachable extends IOException {
+    public static final class Unreachable extends IOException {
         private static final long serialVersionUID = 1L;
 
-        Unreachable(String message) {
+        public Unreachable(String message) {
             super(message);
         }
     }
 
-    static Path socket(long pid) throws IOException {
+    /** The control socket of the JVM with this pid (this user's directory). */
+    public static Path socket(long pid) throws IOException {
         return ControlSockets.socketOf(ControlSockets.directory(), pid);
     }
 
     /** Whether a JVM with this pid answers on its control socket (whatever it answers). */
-    static boolean reachable(long pid) {
+    public static boolean reachable(long pid) {
         try {
             send(pid, "help");
             return true;
@@ -42,12 +47,17 @@ final class CtlClient {
     }
 
     /**
-     * Sends one request line and reads the answer.
+     * Sends one request line to the JVM with this pid and reads the answer.
      *
      * @throws Unreachable no such process, a process without the agent's socket, a stale socket
+     * @throws IOException an answer that is not the agent's protocol
      */
-    static Reply send(long pid, String line) throws IOException {
-        Path socket = socket(pid);
+    public static Reply send(long pid, String line) throws IOException {
+        return send(socket(pid), pid, line);
+    }
+
+    /** As {@link #send(long, String)}, on the socket {@code socket} of process {@code pid}. */
+    public static Reply send(Path socket, long pid, String line) throws IOException {
         boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         if (!alive) {
             throw new Unreachable("no process with pid " + pid);
@@ -75,14 +85,18 @@ final class CtlClient {
                 in.write(buf.array(), 0, buf.position());
                 buf.clear();
             }
-            String text = in.toString(StandardCharsets.UTF_8);
-            int nl = text.indexOf('\n');
-            String first = nl < 0 ? text : text.substring(0, nl);
-            String rest = nl < 0 ? "" : text.substring(nl + 1);
-            if (!first.equals("ok") && !first.equals("error")) {
-                throw new IOException("unexpected answer from " + socket + ": " + text.strip());
-            }
-            return new Reply(first.equals("ok"), rest);
+            return parse(socket, in.toString(StandardCharsets.UTF_8));
         }
+    }
+
+    /** The answer's status line and text; anything else is not the agent speaking. */
+    static Reply parse(Path socket, String text) throws IOException {
+        int nl = text.indexOf('\n');
+        String first = nl < 0 ? text : text.substring(0, nl);
+        String rest = nl < 0 ? "" : text.substring(nl + 1);
+        if (!first.equals("ok") && !first.equals("error")) {
+            throw new IOException("unexpected answer from " + socket + ": " + text.strip());
+        }
+        return new Reply(first.equals("ok"), rest);
     }
 }
