@@ -1,6 +1,7 @@
 package io.qosweaver.bench.deadlock;
 
 import io.qosweaver.bench.app.AppProcess;
+import io.qosweaver.bench.app.ThreadDump;
 import io.qosweaver.bench.app.CollectionRecord;
 import io.qosweaver.bench.app.CollectionsParser;
 import io.qosweaver.bench.app.Progress;
@@ -11,13 +12,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Watches one app process of the deadlock experiment from the moment it is ready, on a thread of
@@ -214,21 +212,8 @@ final class DeadlockWatch implements RiverMonitorRunner.Hooks, AutoCloseable {
 
     /** {@code jcmd PID Thread.print} into the dump file; null when it cannot be had. */
     private String threadDump(AppProcess app) {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        if (!Files.isExecutable(jcmd)) {
-            return null;
-        }
         try {
-            Files.createDirectories(dumpFile.toAbsolutePath().getParent());
-            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(app.pid()), "Thread.print")
-                    .redirectErrorStream(true).redirectOutput(dumpFile.toFile()).start();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return null;
-            }
-            return Files.readString(dumpFile, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return null;
+            return ThreadDump.take(app.pid(), dumpFile);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;

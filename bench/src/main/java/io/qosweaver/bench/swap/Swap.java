@@ -7,6 +7,7 @@ import io.qosweaver.bench.app.CollectionRecord;
 import io.qosweaver.bench.app.CollectionsParser;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.ThreadDump;
 import io.qosweaver.bench.app.Warmup;
 import io.qosweaver.bench.load.LoadDriver;
 import io.qosweaver.bench.report.JsonWriter;
@@ -174,7 +175,7 @@ public final class Swap {
                 Thread.sleep(200);
             }
             double waitedS = round((System.currentTimeMillis() - stoppedMs) / 1000.0);
-            String dump = ThreadDumps.take(app.pid(), reportDir.resolve("app-threads-at-end.txt"));
+            String dump = ThreadDump.take(app.pid(), reportDir.resolve("app-threads-at-end.txt"));
             List<String> parked = dump == null ? null : ThreadDumps.parkedInQosweaver(dump);
             if (parked != null && !parked.isEmpty()) {
                 progress.update("[swap] threads parked in QoSWeaver code after the load: " + parked);

@@ -1,40 +1,15 @@
 package io.qosweaver.bench.swap;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The JVM's own view of parked threads ({@code jcmd PID Thread.print}), beside the scheduler's
+ * The JVM's own view of parked threads (a {@link io.qosweaver.bench.app.ThreadDump}), beside the scheduler's
  * counter: a thread the scheduler forgot (an old scheduler replaced by a swap, or one uninstalled
  * by an unweave) is invisible to the new scheduler's counter, but not to the thread dump.
  */
 final class ThreadDumps {
     private ThreadDumps() {
-    }
-
-    /** {@code jcmd PID Thread.print} written to {@code file}; null when it cannot be had. */
-    static String take(long pid, Path file) throws InterruptedException {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        if (!Files.isExecutable(jcmd)) {
-            return null;
-        }
-        try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Thread.print")
-                    .redirectErrorStream(true).redirectOutput(file.toFile()).start();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return null;
-            }
-            return p.exitValue() == 0 ? Files.readString(file, StandardCharsets.UTF_8) : null;
-        } catch (IOException e) {
-            return null;
-        }
     }
 
     /**
