@@ -187,9 +187,13 @@ public final class AgentRuntime {
 
     /**
      * Replaces the policy in force with the file at {@code path}, all or nothing: the file is
-     * parsed and its scheduler configuration validated before anything changes; then the old hooks
-     * are unwoven, the new ones woven, and the new scheduler installed, which releases every thread
-     * the old one held. If weaving the new file fails, the old policy is woven again.
+     * parsed and its scheduler configuration validated before anything changes. If the new file
+     * weaves the same join points as the old (the same pointcuts in the same order, wherever they
+     * are in the file), the weaving stays and only the scheduler is replaced: nothing is
+     * retransformed. Otherwise the old transformer is removed, the new one installed (which
+     * retransforms the classes it selects, from their original bytes, once), and the classes only
+     * the old one wove are retransformed back. The new scheduler, installed last, releases every
+     * thread the old one held. If weaving the new file fails, the old policy is woven again.
      *
      * @return what was done, one line
      * @throws PolicyFileException the file is broken (nothing changed)
@@ -206,28 +210,39 @@ public final class AgentRuntime {
         PolicyFile old = policy;
         Weaving oldWeaving = weaving;
         long started = System.nanoTime();
-        if (oldWeaving != null) {
-            oldWeaving.reset();
-        }
         Weaving woven;
-        try {
-            woven = PolicyWeaving.install(inst, next, log);
-        } catch (RuntimeException | LinkageError e) {
-            weaving = null;
-            String back = "; nothing is woven now";
-            if (old != null && oldWeaving != null) {
-                try {
-                    weaving = PolicyWeaving.install(inst, old, log);
-                    back = "; the old policy " + policyFile + " is woven again";
-                } catch (RuntimeException | LinkageError again) {
-                    SchedulerGateway.uninstall();
-                    policy = null;
-                    unscheduled = true;
-                    back = "; weaving the old policy again failed too (" + again + "): the application runs UNSCHEDULED";
-                }
+        String how;
+        if (old != null && oldWeaving != null && PolicyWeaving.sameWeaving(old, next)) {
+            PolicyWeaving.adopt(oldWeaving, next);
+            woven = oldWeaving;
+            how = "the same join points as before: the weaving kept, nothing retransformed";
+        } else {
+            if (oldWeaving != null) {
+                oldWeaving.detach();
             }
-            log.loud("policy swap to " + path + " failed while weaving (" + e + ")" + back);
-            throw new IllegalStateException("weaving " + path + " failed (" + e + ")" + back, e);
+            try {
+                woven = PolicyWeaving.install(inst, next, log);
+            } catch (RuntimeException | LinkageError e) {
+                weaving = null;
+                String back = "; nothing is woven now";
+                if (old != null && oldWeaving != null) {
+                    try {
+                        weaving = PolicyWeaving.install(inst, old, log);
+                        back = "; the old policy " + policyFile + " is woven again";
+                    } catch (RuntimeException | LinkageError again) {
+                        oldWeaving.reset();
+                        SchedulerGateway.uninstall();
+                        policy = null;
+                        unscheduled = true;
+                        back = "; weaving the old policy again failed too (" + again + "): the application runs UNSCHEDULED";
+                    }
+                }
+                log.loud("policy swap to " + path + " failed while weaving (" + e + ")" + back);
+                throw new IllegalStateException("weaving " + path + " failed (" + e + ")" + back, e);
+            }
+            int restored = oldWeaving == null ? 0 : oldWeaving.restoreLeftovers(woven);
+            how = woven.stats().retransformed() + " classes retransformed to the new hooks, " + Math.abs(restored)
+                    + " back to their original bytes" + (restored < 0 ? " (the JVM refused some: see above)" : "");
         }
         SchedulerGateway.install(config);
         weaving = woven;
@@ -238,7 +253,7 @@ public final class AgentRuntime {
         long ms = (System.nanoTime() - started) / 1_000_000;
         String done = "swapped to " + path + " (policy " + next.policyName() + ", " + next.taskClasses().size()
                 + " task classes, " + next.controlPoints().size() + " control-point pointcuts) in " + ms + " ms; "
-                + woven.stats().classesWoven() + " classes woven";
+                + woven.stats().classesWoven() + " classes woven; " + how;
         log.info(done);
         scheduleMatchCheck(next.matchCheckSeconds());
         return done;

@@ -24,7 +24,9 @@ import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
 import io.qosweaver.scheduler.QoS;
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.matcher.ElementMatchers;
@@ -39,19 +41,114 @@ import net.bytebuddy.matcher.ElementMatchers;
 final class PolicyWeaving {
     private PolicyWeaving() {}
 
-    static Weaving install(Instrumentation inst, PolicyFile policy, AgentLog log) {
-        WeavingStats stats = new WeavingStats();
-        List<InstrumentationUnit> units = new ArrayList<>();
-        List<RequestTaskClasses.Selector> selectors = new ArrayList<>();
+    /**
+     * One pointcut of a policy file as the weaving sees it: its label for the statistics and its
+     * identity, what decides the bytecode woven for it. Two files whose identities are equal, in
+     * order, weave the same bytecode, whatever lines they are on.
+     */
+    record Planned(WeavingStats.Label label, String identity) {}
+
+    private static final String SERVERS = " in Jetty Server.handle, Tomcat CoyoteAdapter.service, Undertow"
+            + " Connectors.executeRootHandler and Servlet.service";
+
+    /**
+     * The pointcuts of {@code policy} in the order {@link #install} weaves them: entries (task-class
+     * order), the request classification (one, if any task class selects requests), control points,
+     * progress points, bulkheads, semaphores (wait, then signal), synchronizations.
+     */
+    static List<Planned> plan(PolicyFile policy) {
+        List<Planned> out = new ArrayList<>();
         List<String> requestClasses = new ArrayList<>();
         String requestLocation = null;
+        boolean byRequest = false;
         for (PolicyFile.TaskClassDef t : policy.taskClasses()) {
             if (t.entry() != null) {
-                units.add(EntryUnit.create(t.name(), t.entry(), stats.add("entry", t.location(), t.entryText())));
+                // the entry advice names its task class
+                out.add(planned("entry", t.location(), t.entryText(), t.name() + " " + t.entryText()));
             } else {
-                selectors.add(selector(t));
                 requestClasses.add(t.name());
                 requestLocation = requestLocation == null ? t.location() : requestLocation;
+                byRequest |= t.servletPath() == null;
+            }
+        }
+        if (!requestClasses.isEmpty()) {
+            // which request selects which class is a table, not bytecode: only the servers woven count
+            out.add(planned("request", requestLocation, requestClasses + (byRequest ? SERVERS : " in Servlet.service"),
+                    byRequest ? "servers" : "servlet"));
+        }
+        for (PolicyFile.ControlPointDef cp : policy.controlPoints()) {
+            out.add(planned("controlPoint", cp.location(), cp.text(), cp.text()));
+        }
+        for (PolicyFile.ProgressPointDef pp : policy.progressPoints()) {
+            out.add(planned("progressPoint", pp.location(), pp.text(), pp.text()));
+        }
+        // aspects are registered under their location, which their woven code refers to by index
+        for (PolicyFile.BulkheadDef b : policy.bulkheads()) {
+            out.add(planned("bulkhead", b.location(), b.text(), b.location() + " " + b.limit() + (b.perCore() ? "x " : " ")
+                    + b.queue() + " " + b.timeoutNanos() + " " + b.text()));
+        }
+        for (PolicyFile.SemaphoreDef d : policy.semaphores()) {
+            String id = d.name() + " " + d.location() + " " + d.initial() + " " + d.maxWaitNanos();
+            out.add(planned("semaphore-wait", d.location(), d.waitText(), id + " " + d.waitText()));
+            out.add(planned("semaphore-signal", d.location(), d.signalText(), id + " " + d.signalText()));
+        }
+        for (PolicyFile.SynchronizeDef d : policy.synchronizations()) {
+            out.add(planned("synchronize", d.location(), d.text(), d.location() + " " + d.text()));
+        }
+        return out;
+    }
+
+    private static Planned planned(String kind, String location, String text, String identity) {
+        return new Planned(new WeavingStats.Label(kind, location, text), kind + " " + identity);
+    }
+
+    /** Whether {@code a} and {@code b} weave the same bytecode (a swap between them need not retransform). */
+    static boolean sameWeaving(PolicyFile a, PolicyFile b) {
+        return identities(plan(a)).equals(identities(plan(b)));
+    }
+
+    private static List<String> identities(List<Planned> plan) {
+        List<String> out = new ArrayList<>();
+        for (Planned p : plan) {
+            out.add(p.identity());
+        }
+        return out;
+    }
+
+    /**
+     * Makes {@code weaving}, installed for another file of the {@link #sameWeaving same weaving},
+     * serve {@code next}: its requests' selectors and its statistics' locations.
+     */
+    static void adopt(Weaving weaving, PolicyFile next) {
+        List<RequestTaskClasses.Selector> selectors = new ArrayList<>();
+        List<WeavingStats.Label> labels = new ArrayList<>();
+        for (Planned p : plan(next)) {
+            labels.add(p.label());
+        }
+        for (PolicyFile.TaskClassDef t : next.taskClasses()) {
+            if (t.entry() == null) {
+                selectors.add(selector(t));
+            }
+        }
+        if (!selectors.isEmpty()) {
+            RequestTaskClasses.configure(selectors.toArray(new RequestTaskClasses.Selector[0]));
+        }
+        weaving.stats().relabel(labels);
+    }
+
+    static Weaving install(Instrumentation inst, PolicyFile policy, AgentLog log) {
+        WeavingStats stats = new WeavingStats();
+        Deque<WeavingStats.PointcutStats> planned = new ArrayDeque<>();
+        for (Planned p : plan(policy)) {
+            planned.add(stats.add(p.label()));
+        }
+        List<InstrumentationUnit> units = new ArrayList<>();
+        List<RequestTaskClasses.Selector> selectors = new ArrayList<>();
+        for (PolicyFile.TaskClassDef t : policy.taskClasses()) {
+            if (t.entry() != null) {
+                units.add(EntryUnit.create(t.name(), t.entry(), take(planned, "entry")));
+            } else {
+                selectors.add(selector(t));
             }
         }
         if (!selectors.isEmpty()) {
@@ -59,9 +156,7 @@ final class PolicyWeaving {
             // One count for every integration: the check after matchCheckSeconds warns only when
             // no supported server at all was seen, not for each server the application does not use.
             boolean byRequest = selectors.stream().anyMatch(s -> s.selectsByRequest());
-            WeavingStats.PointcutStats woven = stats.add("request", requestLocation, requestClasses
-                    + (byRequest ? " in Jetty Server.handle, Tomcat CoyoteAdapter.service, Undertow"
-                            + " Connectors.executeRootHandler and Servlet.service" : " in Servlet.service"));
+            WeavingStats.PointcutStats woven = take(planned, "request");
             units.add(ServletUnit.create(woven));
             if (byRequest) {
                 units.add(Jetty12Unit.create(woven));
@@ -72,11 +167,10 @@ final class PolicyWeaving {
         }
         List<ControlPointUnit.Target> targets = new ArrayList<>();
         for (PolicyFile.ControlPointDef cp : policy.controlPoints()) {
-            targets.add(new ControlPointUnit.Target(cp.pointcut(), stats.add("controlPoint", cp.location(), cp.text())));
+            targets.add(new ControlPointUnit.Target(cp.pointcut(), take(planned, "controlPoint")));
         }
         for (PolicyFile.ProgressPointDef pp : policy.progressPoints()) {
-            targets.add(new ControlPointUnit.Target(pp.pointcut(),
-                    stats.add("progressPoint", pp.location(), pp.text()), true));
+            targets.add(new ControlPointUnit.Target(pp.pointcut(), take(planned, "progressPoint"), true));
         }
         if (!targets.isEmpty()) {
             units.add(new ControlPointUnit(targets, log::loud));
@@ -85,21 +179,22 @@ final class PolicyWeaving {
         for (PolicyFile.BulkheadDef b : policy.bulkheads()) {
             int limit = b.perCore() ? Math.max(1, (int) Math.round(b.limit() * cores)) : (int) b.limit();
             int index = Aspects.bulkhead(b.location(), limit, b.queue(), b.timeoutNanos());
-            units.add(AspectUnit.create("bulkhead " + b.location(), b.pointcut(), index,
-                    stats.add("bulkhead", b.location(), b.text())));
+            units.add(AspectUnit.create("bulkhead " + b.location(), b.pointcut(), index, take(planned, "bulkhead")));
         }
         for (PolicyFile.SemaphoreDef d : policy.semaphores()) {
             String name = d.name() + " (" + d.location() + ")";
             int index = Aspects.signal(name, d.initial(), d.maxWaitNanos());
             units.add(AspectUnit.create("semaphore wait " + name, d.waitAt(), index, SignalAdvice.Wait.class,
-                    stats.add("semaphore-wait", d.location(), d.waitText())));
+                    take(planned, "semaphore-wait")));
             units.add(AspectUnit.create("semaphore signal " + name, d.signalAt(), index, SignalAdvice.Signal.class,
-                    stats.add("semaphore-signal", d.location(), d.signalText())));
+                    take(planned, "semaphore-signal")));
         }
         for (PolicyFile.SynchronizeDef d : policy.synchronizations()) {
             int index = Aspects.serializer(d.location());
-            units.add(AspectUnit.create("synchronize " + d.location(), d.pointcut(), index,
-                    stats.add("synchronize", d.location(), d.text())));
+            units.add(AspectUnit.create("synchronize " + d.location(), d.pointcut(), index, take(planned, "synchronize")));
+        }
+        if (!planned.isEmpty()) {
+            throw new IllegalStateException("planned pointcuts not woven: " + planned.size());
         }
         // Woven code in named modules (JDK classes chosen by a withincode) calls QoS and the
         // bootstrap helpers, which sit in the bootstrap loader's unnamed module.
@@ -109,6 +204,15 @@ final class PolicyWeaving {
                 Weaving.bootstrapCopy(JettyChannelRequests.class),
                 Weaving.bootstrapCopy(TomcatRequests.class), Weaving.bootstrapCopy(UndertowRequests.class),
                 Weaving.bootstrapCopy(Aspects.class));
+    }
+
+    /** The next planned pointcut's statistics; {@link #plan} and {@link #install} walk the file in one order. */
+    private static WeavingStats.PointcutStats take(Deque<WeavingStats.PointcutStats> planned, String kind) {
+        WeavingStats.PointcutStats s = planned.pollFirst();
+        if (s == null || !s.kind().equals(kind)) {
+            throw new IllegalStateException("weaving a " + kind + " where the plan has " + (s == null ? "nothing" : s.kind()));
+        }
+        return s;
     }
 
     /** A task class's row in the bootstrap table (which knows nothing of the policy model). */

@@ -5,7 +5,10 @@ import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
 import io.qosweaver.agent.log.AgentLog;
 import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.description.type.TypeDescription;
@@ -18,28 +21,99 @@ import net.bytebuddy.utility.JavaModule;
  * retransformation, so that classes already loaded are woven too and {@link #reset()} puts every
  * woven class back to its original bytecode (a policy swap, or unweaving).
  *
+ * <p>Retransformation is what a change at run time costs: every {@code retransformClasses} call is
+ * a safepoint operation, and the JIT throws away compiled code that inlined a retransformed
+ * method. So classes go in batches of {@value #BATCH}, and only the classes this weaving
+ * actually wove are retransformed back (their keys are in its {@link WeavingStats}), never a scan
+ * of every loaded class against the matchers.
+ *
  * <p>Filtered instrumentation (the dynamic-weaving paper): a type is transformed only if a unit's
  * matcher selects it, and inside it a unit changes only what its pointcut selects. No class format
  * changes, so classes already loaded can be retransformed.
  */
 public final class Weaving {
+    /** Classes per {@code retransformClasses} call: one safepoint each, so a batch bounds the pause. */
+    static final int BATCH = 16;
+
     private final Instrumentation inst;
     private final ResettableClassFileTransformer transformer;
     private final WeavingStats stats;
+    private final AgentLog log;
 
-    private Weaving(Instrumentation inst, ResettableClassFileTransformer transformer, WeavingStats stats) {
+    private Weaving(Instrumentation inst, ResettableClassFileTransformer transformer, WeavingStats stats, AgentLog log) {
         this.inst = inst;
         this.transformer = transformer;
         this.stats = stats;
+        this.log = log;
     }
 
     public WeavingStats stats() {
         return stats;
     }
 
-    /** Removes the transformer and retransforms every woven class back to its original bytes. */
+    /** Removes the transformer and retransforms every class it wove back to its original bytes. */
     public boolean reset() {
-        return transformer.reset(inst, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        detach();
+        return retransform(loaded(stats.classKeys(), Set.of()));
+    }
+
+    /**
+     * Removes the transformer without retransforming: classes keep these hooks until they are
+     * retransformed (by the next weaving's installation, then {@link #restoreLeftovers}).
+     */
+    public void detach() {
+        transformer.reset(inst, AgentBuilder.RedefinitionStrategy.DISABLED);
+    }
+
+    /**
+     * After {@link #detach()} and the installation of {@code next}: the classes this weaving wove
+     * that {@code next} did not (its installation retransformed the others, once) go back to their
+     * original bytes.
+     *
+     * @return how many classes were retransformed, negated if the JVM refused one
+     */
+    public int restoreLeftovers(Weaving next) {
+        List<Class<?>> leftovers = loaded(stats.classKeys(), next.stats.classKeys());
+        return retransform(leftovers) ? leftovers.size() : -leftovers.size();
+    }
+
+    /** Loaded classes whose key is in {@code keys} and not in {@code except}. */
+    private List<Class<?>> loaded(Set<String> keys, Set<String> except) {
+        List<Class<?>> out = new ArrayList<>();
+        if (keys.isEmpty()) {
+            return out;
+        }
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (c.isArray() || c.isPrimitive()) {
+                continue;
+            }
+            String key = WeavingStats.classKey(c.getName(), c.getClassLoader());
+            if (keys.contains(key) && !except.contains(key) && inst.isModifiableClass(c)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** In batches; a batch the JVM refuses is retried class by class so that one class cannot hold back the rest. */
+    private boolean retransform(List<Class<?>> classes) {
+        boolean all = true;
+        for (int i = 0; i < classes.size(); i += BATCH) {
+            List<Class<?>> batch = classes.subList(i, Math.min(classes.size(), i + BATCH));
+            try {
+                inst.retransformClasses(batch.toArray(new Class<?>[0]));
+            } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                for (Class<?> c : batch) {
+                    try {
+                        inst.retransformClasses(c);
+                    } catch (UnmodifiableClassException | RuntimeException | LinkageError one) {
+                        all = false;
+                        log.warn("could not retransform " + c.getName() + " back to its original bytes: " + one);
+                    }
+                }
+            }
+        }
+        return all;
     }
 
     /** Classes the agent must never weave: itself, the scheduler, Byte Buddy, the JDK's plumbing. */
@@ -69,6 +143,7 @@ public final class Weaving {
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
                 .with(AgentBuilder.DescriptionStrategy.Default.HYBRID)
                 .with(new AgentBuilder.Listener.Compound(new Counting(stats, log), listener))
                 .ignore(ignored().or(ignore));
@@ -79,7 +154,7 @@ public final class Weaving {
             builder = builder.type(unit.types()).transform(unit.transformer());
             log.debug("weaving unit: " + unit.name());
         }
-        return new Weaving(inst, builder.installOn(inst), stats);
+        return new Weaving(inst, builder.installOn(inst), stats, log);
     }
 
     /**

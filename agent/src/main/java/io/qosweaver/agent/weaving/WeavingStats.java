@@ -1,6 +1,8 @@
 package io.qosweaver.agent.weaving;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,11 +15,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * transformer: a watch, a swap) is not counted twice.
  */
 public final class WeavingStats {
+    /** Where a pointcut is in the policy file and what it says, as status and metrics show it. */
+    public record Label(String kind, String location, String text) {}
+
     /** One per pointcut of the policy file, keyed by its location {@code file:line}. */
     public static final class PointcutStats {
         final String kind;
-        final String location;
-        final String text;
+        /** Relabelled when a swap keeps the weaving of a file that says the same at other lines. */
+        volatile String location;
+        volatile String text;
         private final Map<String, Long> perClass = new ConcurrentHashMap<>();
         private final AtomicLong joinPoints = new AtomicLong();
 
@@ -73,10 +79,46 @@ public final class WeavingStats {
     }
     private final Map<String, PointcutStats> pointcuts = new LinkedHashMap<>();
 
-    public PointcutStats add(String kind, String location, String text) {
+    public synchronized PointcutStats add(String kind, String location, String text) {
         PointcutStats s = new PointcutStats(kind, location, text);
         pointcuts.put(kind + "@" + location, s);
         return s;
+    }
+
+    public PointcutStats add(Label label) {
+        return add(label.kind(), label.location(), label.text());
+    }
+
+    /**
+     * Gives every pointcut the location and text of another policy file that weaves the same
+     * (a swap that keeps the weaving); their join-point counts stay.
+     *
+     * @param labels one per pointcut, in the order they were added, of the same kinds
+     * @throws IllegalArgumentException the labels do not line up with the pointcuts
+     */
+    public synchronized void relabel(List<Label> labels) {
+        List<PointcutStats> now = new ArrayList<>(pointcuts.values());
+        if (now.size() != labels.size()) {
+            throw new IllegalArgumentException(labels.size() + " labels for " + now.size() + " pointcuts");
+        }
+        for (int i = 0; i < now.size(); i++) {
+            if (!now.get(i).kind.equals(labels.get(i).kind())) {
+                throw new IllegalArgumentException("label " + i + " is a " + labels.get(i).kind() + ", the pointcut a "
+                        + now.get(i).kind);
+            }
+        }
+        pointcuts.clear();
+        for (int i = 0; i < now.size(); i++) {
+            PointcutStats s = now.get(i);
+            s.location = labels.get(i).location();
+            s.text = labels.get(i).text();
+            pointcuts.put(s.kind + "@" + s.location, s);
+        }
+    }
+
+    /** The classes woven, as {@link #classKey} gives them. */
+    Set<String> classKeys() {
+        return classes;
     }
 
     public long classesWoven() {
@@ -91,11 +133,12 @@ public final class WeavingStats {
         return errors.get();
     }
 
-    public Iterable<PointcutStats> pointcuts() {
-        return pointcuts.values();
+    /** A snapshot, in the order the pointcuts were added. */
+    public synchronized List<PointcutStats> pointcuts() {
+        return List.copyOf(pointcuts.values());
     }
 
     public long unmatched() {
-        return pointcuts.values().stream().filter(p -> p.joinPoints() == 0).count();
+        return pointcuts().stream().filter(p -> p.joinPoints() == 0).count();
     }
 }

@@ -220,6 +220,91 @@ public class PolicyWeavingTest {
         assertThat(weaving.stats().unmatched()).isEqualTo(1);
     }
 
+    @Test
+    void filesThatWeaveTheSamePointcutsAtOtherLinesAreTheSameWeaving() throws Exception {
+        PolicyFile a = PolicyFile.parse("a.yaml", POLICY);
+        // moved two lines down, another policy: the same bytecode
+        PolicyFile moved = PolicyFile.parse("b.yaml", "# moved\n\n" + POLICY.replace("name: importance", "name: admission"));
+        assertThat(PolicyWeaving.sameWeaving(a, moved)).isTrue();
+        assertThat(PolicyWeaving.sameWeaving(a, PolicyFile.parse("c.yaml", POLICY.replace("Worker.loop", "Worker.other"))))
+                .as("another control point").isFalse();
+        assertThat(PolicyWeaving.sameWeaving(a, PolicyFile.parse("d.yaml", POLICY.replace("name: collector", "name: gatherer"))))
+                .as("the entry advice names its task class").isFalse();
+        assertThat(PolicyWeaving.sameWeaving(a, PolicyFile.parse("e.yaml", POLICY.replace("  - call(* nowhere.Missing.x(..))"
+                + " && withincode(* nowhere.Missing.y(..))\n", "")))).as("one control point fewer").isFalse();
+
+        String requests = """
+                taskClasses:
+                  - name: lookup
+                    request: {path: /api/lookup/*}
+                    importance: high
+                policy:
+                  name: importance
+                  lowLimit: 1
+                """;
+        PolicyFile r = PolicyFile.parse("r.yaml", requests);
+        assertThat(PolicyWeaving.sameWeaving(r, PolicyFile.parse("s.yaml", requests.replace("/api/lookup/*", "/other/*")
+                .replace("name: lookup", "name: other")))).as("which request is which class is a table").isTrue();
+        assertThat(PolicyWeaving.sameWeaving(r, PolicyFile.parse("t.yaml", requests.replace("request: {path: /api/lookup/*}",
+                "servletPath: /api/lookup/*")))).as("servlets only: the servers are not woven").isFalse();
+    }
+
+    @Test
+    void adoptingAFileOfTheSameWeavingRelabelsTheStatisticsAndKeepsTheirCounts() throws Exception {
+        weave();
+        PolicyWeaving.adopt(weaving, PolicyFile.parse("moved.yaml", "# moved\n\n" + POLICY));
+        Map<String, Long> byLocation = new LinkedHashMap<>();
+        for (WeavingStats.PointcutStats p : weaving.stats().pointcuts()) {
+            byLocation.put(p.kind() + " " + p.location(), p.joinPoints());
+        }
+        assertThat(byLocation).containsOnlyKeys("entry moved.yaml:4", "controlPoint moved.yaml:8",
+                "controlPoint moved.yaml:9", "controlPoint moved.yaml:10");
+        assertThat(byLocation).containsEntry("entry moved.yaml:4", 2L).containsEntry("controlPoint moved.yaml:8", 1L)
+                .containsEntry("controlPoint moved.yaml:10", 0L);
+        assertThat(weaving.stats().pointcuts()).extracting(WeavingStats.PointcutStats::location).as("in the file's order")
+                .containsExactly("moved.yaml:4", "moved.yaml:8", "moved.yaml:9", "moved.yaml:10");
+    }
+
+    @Test
+    void aSwapToOtherJoinPointsRetransformsEachClassOnceAndRestoresWhatOnlyTheOldWove() throws Exception {
+        Class<?> both = io.qosweaver.testtargets.SwapWorker.class; // loaded before either weaving
+        Map<String, List<String>> original = instructions(currentBytes(Worker.class));
+        Map<String, List<String>> bothOriginal = instructions(currentBytes(both));
+        String cpInBoth = "  - call(* *.step(..)) && withincode(* io.qosweaver.testtargets.SwapWorker.run(..))\n";
+        String old = """
+                taskClasses:
+                  - name: collector
+                    entry: execution(void io.qosweaver.testtargets.Worker.collect*(..))
+                    importance: high
+                controlPoints:
+                  - call(int io.qosweaver.testtargets.Worker.step(int)) && withincode(* io.qosweaver.testtargets.Worker.loop(..))
+                """ + cpInBoth + "policy: {name: importance, lowLimit: 1}\n";
+        String next = """
+                taskClasses:
+                  - name: collector
+                    entry: execution(void nowhere.Missing.run())
+                    importance: high
+                controlPoints:
+                """ + cpInBoth + "policy: {name: importance, lowLimit: 1}\n";
+        AgentLog quiet = new AgentLog(new PrintStream(new ByteArrayOutputStream()), false);
+        Weaving first = PolicyWeaving.install(inst, PolicyFile.parse("old.yaml", old), quiet);
+        weaving = first;
+        assertThat(first.stats().retransformed()).as("Worker and SwapWorker").isEqualTo(2);
+        assertThat(instructions(currentBytes(Worker.class))).isNotEqualTo(original);
+
+        first.detach();
+        weaving = PolicyWeaving.install(inst, PolicyFile.parse("next.yaml", next), quiet);
+        assertThat(weaving.stats().retransformed()).as("SwapWorker, from its original bytes").isEqualTo(1);
+        assertThat(first.restoreLeftovers(weaving)).as("Worker, which only the old file wove").isEqualTo(1);
+
+        assertThat(instructions(currentBytes(Worker.class))).isEqualTo(original);
+        List<String> run = instructions(currentBytes(both)).get("run(Lio/qosweaver/testtargets/Worker;I)I");
+        assertThat(run.stream().filter(i -> i.contains("QoS.controlPoint"))).as("one control point, not two").hasSize(1);
+        assertThat(weaving.reset()).isTrue();
+        weaving = null;
+        assertThat(instructions(currentBytes(both))).isEqualTo(bothOriginal);
+    }
+
     /** The class's current bytes, as the JVM hands them to a transformer on retransformation. */
     static byte[] currentBytes(Class<?> type) throws Exception {
         AtomicReference<byte[]> bytes = new AtomicReference<>();

@@ -111,7 +111,8 @@ class AttachAndCtlTest {
         Path admission = policy("admission.yaml", LOW.replace("name: importance", "name: admission"));
         CliRun swapped = CliRun.of("ctl", pid(), "swap", admission.toString());
         assertThat(swapped.exit()).as(swapped.err()).isZero();
-        assertThat(swapped.out()).contains("swapped to " + admission).contains("policy admission");
+        assertThat(swapped.out()).contains("swapped to " + admission).contains("policy admission")
+                .contains("the same join points as before: the weaving kept, nothing retransformed");
         get(port);
         CliRun json = CliRun.of("ctl", pid(), "status", "--json");
         assertThat(json.out()).contains("\"policy\": \"admission\"").contains("\"policyFile\": \"" + admission + "\"")
@@ -137,6 +138,7 @@ class AttachAndCtlTest {
         // and a policy can be swapped in again after an unweave
         CliRun back = CliRun.of("ctl", pid(), "swap", dir.resolve("low.yaml").toString());
         assertThat(back.exit()).as(back.err()).isZero();
+        assertThat(back.out()).containsPattern("[1-9][0-9]* classes retransformed to the new hooks, 0 back");
         get(port);
         assertThat(CliRun.of("ctl", pid(), "status").out()).contains("policy: importance {lowLimit=1}")
                 .containsPattern("controlPoint [^\\n]*: 1 join points");

@@ -18,7 +18,10 @@ public final class TypePattern {
     private final boolean subtypes;
     private final boolean any;
     private final boolean simpleName;
+    /** Null when the pattern has no wildcard: then {@link #literal} is compared, without a regex. */
     private final Pattern regex;
+    /** The name (or simple name) a pattern without wildcards must equal. */
+    private final String literal;
     private final String exactName;
 
     TypePattern(String text) {
@@ -30,7 +33,11 @@ public final class TypePattern {
         }
         this.any = body.equals("*");
         this.simpleName = !any && body.indexOf('.') < 0 && !PRIMITIVES.contains(stripArrays(body));
-        this.regex = any ? null : Pattern.compile(toRegex(body));
+        boolean wild = body.indexOf('*') >= 0 || body.indexOf("..") >= 0;
+        // Most generated patterns name one type: a string comparison, not a regex, because a
+        // weaving or a swap matches every pattern against every loaded class.
+        this.regex = any || !wild ? null : Pattern.compile(toRegex(body));
+        this.literal = any || wild ? null : body;
         this.exactName = body.indexOf('*') < 0 && body.indexOf("..") < 0 && !simpleName ? body : null;
     }
 
@@ -59,6 +66,14 @@ public final class TypePattern {
     public boolean matchesName(String binaryName) {
         if (any) {
             return true;
+        }
+        if (literal != null) {
+            if (!simpleName) {
+                return literal.equals(binaryName);
+            }
+            int start = binaryName.length() - literal.length();
+            return start >= 0 && binaryName.startsWith(literal, start)
+                    && (start == 0 || binaryName.charAt(start - 1) == '.');
         }
         String candidate = binaryName;
         if (simpleName) {
