@@ -172,6 +172,12 @@ public final class AgentRuntime {
      * control socket stays, so that a policy can be swapped in again.
      */
     public synchronized boolean unweave() {
+        try (WeavingPriority raised = WeavingPriority.raise(log)) {
+            return unweaveAll();
+        }
+    }
+
+    private boolean unweaveAll() {
         watch.stopIfRunning();
         Weaving w = weaving;
         weaving = null;
@@ -200,6 +206,12 @@ public final class AgentRuntime {
      * @throws IllegalStateException weaving failed (the old policy runs again, or nothing if that failed too)
      */
     public synchronized String swap(Path path) throws PolicyFileException {
+        try (WeavingPriority raised = WeavingPriority.raise(log)) {
+            return swapTo(path);
+        }
+    }
+
+    private String swapTo(Path path) throws PolicyFileException {
         PolicyFile next = PolicyFile.load(path);
         SchedulerConfig config = SchedulerGateway.configOf(next);
         try {
