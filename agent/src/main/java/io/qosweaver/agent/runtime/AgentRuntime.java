@@ -172,7 +172,7 @@ public final class AgentRuntime {
      * control socket stays, so that a policy can be swapped in again.
      */
     public synchronized boolean unweave() {
-        try (WeavingPriority raised = WeavingPriority.raise(log)) {
+        try (WeavingPriority priority = WeavingPriority.raise(log)) {
             return unweaveAll();
         }
     }
@@ -206,12 +206,17 @@ public final class AgentRuntime {
      * @throws IllegalStateException weaving failed (the old policy runs again, or nothing if that failed too)
      */
     public synchronized String swap(Path path) throws PolicyFileException {
-        try (WeavingPriority raised = WeavingPriority.raise(log)) {
-            return swapTo(path);
+        try (WeavingPriority priority = WeavingPriority.raise(log)) {
+            return swapTo(path, priority.raised());
         }
     }
 
-    private String swapTo(Path path) throws PolicyFileException {
+    private static long threadCpuNanos() {
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
+    }
+
+    private String swapTo(Path path, boolean raised) throws PolicyFileException {
         PolicyFile next = PolicyFile.load(path);
         SchedulerConfig config = SchedulerGateway.configOf(next);
         try {
@@ -222,6 +227,7 @@ public final class AgentRuntime {
         PolicyFile old = policy;
         Weaving oldWeaving = weaving;
         long started = System.nanoTime();
+        long cpuStarted = threadCpuNanos();
         Weaving woven;
         String how;
         if (old != null && oldWeaving != null && PolicyWeaving.sameWeaving(old, next)) {
@@ -263,8 +269,11 @@ public final class AgentRuntime {
         overrides.clear();
         unscheduled = false;
         long ms = (System.nanoTime() - started) / 1_000_000;
+        long cpuMs = (threadCpuNanos() - cpuStarted) / 1_000_000;
+        // CPU time well below the wall time: the thread waited (for a CPU, or at safepoints)
         String done = "swapped to " + path + " (policy " + next.policyName() + ", " + next.taskClasses().size()
-                + " task classes, " + next.controlPoints().size() + " control-point pointcuts) in " + ms + " ms; "
+                + " task classes, " + next.controlPoints().size() + " control-point pointcuts) in " + ms + " ms (this"
+                + " thread's CPU " + cpuMs + " ms" + (raised ? ", at nice " + WeavingPriority.NICE : "") + "); "
                 + woven.stats().classesWoven() + " classes woven; " + how;
         log.info(done);
         scheduleMatchCheck(next.matchCheckSeconds());
@@ -314,6 +323,21 @@ public final class AgentRuntime {
         return done;
     }
 
+    /** Off the start-up path, under this runtime's lock like a swap: see {@link SwapRehearsal}. */
+    private void rehearseLater() {
+        Thread t = new Thread(() -> {
+            synchronized (this) {
+                try {
+                    log.debug("swap rehearsed" + (SwapRehearsal.run(inst, log) ? "" : " (incompletely)"));
+                } catch (Exception | LinkageError e) {
+                    log.debug("swap rehearsal failed (a first swap may take longer under load): " + e);
+                }
+            }
+        }, "qosweaver-rehearsal");
+        t.setDaemon(true);
+        t.start();
+    }
+
     private void startControl(boolean on) {
         if (!on) {
             return;
@@ -322,6 +346,7 @@ public final class AgentRuntime {
             control = LocalControl.start(ControlSockets.directory(), ProcessHandle.current().pid(),
                     new RuntimeCommands(this), log);
             log.info("control socket " + control.socket() + " (qosweaver ctl " + ProcessHandle.current().pid() + ")");
+            rehearseLater();
             Runtime.getRuntime().addShutdownHook(new Thread(control::close, "qosweaver-ctl-close"));
         } catch (IOException | RuntimeException e) {
             log.warn("control socket not started (qosweaver ctl will not reach this JVM): " + e.getMessage());

@@ -2,6 +2,8 @@ package io.qosweaver.agent.weaving;
 
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.qosweaver.agent.log.AgentLog;
 import java.lang.instrument.Instrumentation;
@@ -116,9 +118,9 @@ public final class Weaving {
         return all;
     }
 
-    /** Classes the agent must never weave: itself, the scheduler, Byte Buddy, the JDK's plumbing. */
+    /** Classes the agent must never weave: itself (but {@link RehearsalTarget}), the scheduler, Byte Buddy, the JDK's plumbing. */
     public static ElementMatcher.Junction<TypeDescription> ignored() {
-        return nameStartsWith("io.qosweaver.agent.")
+        return nameStartsWith("io.qosweaver.agent.").and(not(named(RehearsalTarget.class.getName())))
                 .or(nameStartsWith("io.qosweaver.scheduler."))
                 .or(nameStartsWith("io.qosweaver.platform."))
                 .or(nameStartsWith("net.bytebuddy."))
@@ -144,6 +146,8 @@ public final class Weaving {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
+                // the units only add visitors and inlined advice: decorate the type, never rebase it
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.DescriptionStrategy.Default.HYBRID)
                 .with(new AgentBuilder.Listener.Compound(new Counting(stats, log), listener))
                 .ignore(ignored().or(ignore));

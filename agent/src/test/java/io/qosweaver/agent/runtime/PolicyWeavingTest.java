@@ -305,6 +305,14 @@ public class PolicyWeavingTest {
         assertThat(instructions(currentBytes(both))).isEqualTo(bothOriginal);
     }
 
+    @Test
+    void theStartUpRehearsalWeavesItsOwnTargetAndLeavesItAsItWas() throws Exception {
+        Class<?> target = io.qosweaver.agent.weaving.RehearsalTarget.class;
+        Map<String, List<String>> original = instructions(currentBytes(target));
+        assertThat(SwapRehearsal.run(inst, new AgentLog(new PrintStream(new ByteArrayOutputStream()), false))).isTrue();
+        assertThat(instructions(currentBytes(target))).isEqualTo(original);
+    }
+
     /** The class's current bytes, as the JVM hands them to a transformer on retransformation. */
     static byte[] currentBytes(Class<?> type) throws Exception {
         AtomicReference<byte[]> bytes = new AtomicReference<>();
