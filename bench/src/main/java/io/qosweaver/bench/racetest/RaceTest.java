@@ -82,9 +82,9 @@ public final class RaceTest {
                 runs.add(new RunResult(s.id(), s.section(), s.config(), s.version(), s.cores(), s.reserved(),
                         s.oneCpu(), s.competingLoad(), out.scheduled(), io.qosweaver.bench.stats.Round.round(aggregate),
                         rs, work.resolve(s.id() + ".log").toString()));
-                progress.update("[racetest]   aggregate " + Format.number(aggregate) + " loops/s"
-                        + (rs.size() <= 4 ? ": " + rs.stream().map(x -> x.name() + " " + Format.number(x.meanLoopsPerS())
-                        + (x.shareOfCore() == null ? "" : " (" + Format.number(x.shareOfCore() * 100) + "%)")).toList()
+                progress.update("[racetest]   aggregate " + Math.round(aggregate) + " loops/s"
+                        + (rs.size() <= 4 ? ": " + rs.stream().map(x -> x.name() + " " + Math.round(x.meanLoopsPerS())
+                        + (x.shareOfCore() == null ? "" : " (" + pct(x.shareOfCore()) + "% of a core)")).toList()
                         : ""));
             } catch (IOException e) {
                 errors.put(s.id(), e.getMessage());
@@ -110,5 +110,10 @@ public final class RaceTest {
         return new RaceTestResult("racetest", Instant.now().toString(), command, quick, params, machine, capacity,
                 baselines, List.copyOf(runs), overhead, fairness, partitioning, jitter, Paper.asMap(), goals, summary,
                 new LinkedHashMap<>(errors));
+    }
+
+    /** A fraction as a percentage with one decimal (no binary noise in progress and summaries). */
+    static String pct(double f) {
+        return String.format(java.util.Locale.ROOT, "%.1f", f * 100);
     }
 }

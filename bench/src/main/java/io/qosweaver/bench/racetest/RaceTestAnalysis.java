@@ -159,8 +159,8 @@ final class RaceTestAnalysis {
             goals.add(new Goal("every reservation met", null, "not measured"));
         } else {
             List<String> missed = managed.stream().filter(p -> !p.reservationMet())
-                    .map(p -> p.config() + " " + p.runner() + ": " + Format.number(p.shareOfCore() * 100) + "% < "
-                            + Format.number(p.fraction() * 100) + "%").toList();
+                    .map(p -> p.config() + " " + p.runner() + ": " + pct(p.shareOfCore()) + "% < "
+                            + pct(p.fraction()) + "%").toList();
             goals.add(new Goal("every reservation met", missed.isEmpty(), missed.isEmpty()
                     ? "every runner at or above its fraction of one core (P = 1): " + managed.size() + " runners"
                     : "below: " + missed));
@@ -183,13 +183,18 @@ final class RaceTestAnalysis {
                 + Format.number(f.maxDeviationPct()) + "% (the paper: 0.1% on Q-JVM, about 1% on the standard JVM)."));
         for (PartitionRow p : partitioning) {
             if (p.config().equals("70/20") && p.version().equals(RaceTestPlan.MTR_LS) && p.shareOfCore() != null) {
-                s.add("70/20 under MTR-LS: " + p.runner() + " got " + Format.number(p.shareOfCore() * 100)
+                s.add("70/20 under MTR-LS: " + p.runner() + " got " + pct(p.shareOfCore())
                         + "% of a core (the paper: " + (p.fraction() > 0.5 ? "73" : "26") + "%).");
             }
         }
         jitter.stream().filter(j -> j.load().equals("loaded")).forEach(j -> s.add("Jitter under a competing load, "
-                + j.version() + (j.reserved() == null ? "" : " reserved " + Format.number(j.reserved() * 100) + "%")
+                + j.version() + (j.reserved() == null ? "" : " reserved " + pct(j.reserved()) + "%")
                 + ": " + Format.number(j.sdPct()) + "% of the mean."));
         return s;
+    }
+
+    /** A fraction as a percentage with one decimal (no binary noise in progress and summaries). */
+    static String pct(double f) {
+        return String.format(java.util.Locale.ROOT, "%.1f", f * 100);
     }
 }
