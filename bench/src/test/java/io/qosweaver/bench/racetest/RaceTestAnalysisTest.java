@@ -81,7 +81,7 @@ class RaceTestAnalysisTest {
         assertThat(rows).extracting(RaceTestResult.PartitionRow::reservationMet).containsExactly(true, false);
         var goals = RaceTestAnalysis.goals(List.of(), List.of(), rows);
         assertThat(goals.get(2).met()).isFalse();
-        assertThat(goals.get(2).detail()).contains("r20: 19% < 20%");
+        assertThat(goals.get(2).detail()).contains("r20: 19.0% < 20.0%");
         RaceTestResult r = RaceTest.assemble(true, Map.of(), Map.of(), "test", 1000.0, Map.of("cgroup", "skipped: x"),
                 runs, Map.of());
         RaceTestReport.write(dir, r);
