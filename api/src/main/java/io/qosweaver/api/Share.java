@@ -61,7 +61,7 @@ public final class Share implements AutoCloseable {
             return inert;
         }
         Object h = handle;
-        k.enter(h != null ? h : bind(k));
+        Bridge.enter(h != null ? h : bind(k));
         return bound;
     }
 
@@ -162,10 +162,7 @@ public final class Share implements AutoCloseable {
         @Override
         public void close() {
             if (told) {
-                Link k = Bridge.link();
-                if (k != null) {
-                    k.exit();
-                }
+                Bridge.exit();
             }
         }
     }

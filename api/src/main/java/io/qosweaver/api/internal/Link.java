@@ -38,6 +38,18 @@ public final class Link {
         }
     }
 
+    MethodHandle enterHandle() {
+        return enter;
+    }
+
+    MethodHandle exitHandle() {
+        return exit;
+    }
+
+    MethodHandle controlPointHandle() {
+        return controlPoint;
+    }
+
     /** A new handle for a share (allocated once per share, on the scheduler's side). */
     public Object newShare(String name, double fraction) {
         try {
@@ -59,31 +71,8 @@ public final class Link {
         }
     }
 
-    /** Never throws (the scheduler's side catches everything). */
-    public void enter(Object share) {
-        try {
-            enter.invokeExact(share);
-        } catch (Throwable e) {
-            // the bridge never throws; an Error here is the JVM's and is not ours to hide
-            rethrowErrors(e);
-        }
-    }
 
-    public void exit() {
-        try {
-            exit.invokeExact();
-        } catch (Throwable e) {
-            rethrowErrors(e);
-        }
-    }
 
-    public void controlPoint() {
-        try {
-            controlPoint.invokeExact();
-        } catch (Throwable e) {
-            rethrowErrors(e);
-        }
-    }
 
     public boolean active() {
         try {
@@ -104,7 +93,7 @@ public final class Link {
         }
     }
 
-    private static void rethrowErrors(Throwable e) {
+    static void rethrowErrors(Throwable e) {
         if (e instanceof Error) {
             throw (Error) e;
         }
