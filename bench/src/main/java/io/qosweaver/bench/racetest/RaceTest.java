@@ -8,6 +8,7 @@ import io.qosweaver.bench.report.Reports;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.stats.Round;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +53,7 @@ public final class RaceTest {
         params.put("p_partitioning_jitter", 1);
         params.put("dhrystone_iterations_per_loop", Dhrystone.ITERATIONS);
         params.putAll(layout.jarDates(true));
+        Map<String, Object> machine = Machine.describe(); // its load average at the start
         Map<String, String> errors = new LinkedHashMap<>();
         List<RunResult> runs = new ArrayList<>();
         Double capacity = null;
@@ -79,10 +81,18 @@ public final class RaceTest {
                 if (s.managed() && !out.scheduled()) {
                     errors.put(s.id(), "the Java API found no scheduler under the agent: the run is unmanaged");
                 }
+                double cpuCores = 0;
+                for (long ms : out.cpuMs()) {
+                    cpuCores += ms / (s.durationS() * 1000);
+                }
+                Double others = out.machineBusyCores() == null ? null
+                        : Round.round(Math.max(0, out.machineBusyCores() - cpuCores), 3);
                 runs.add(new RunResult(s.id(), s.section(), s.config(), s.version(), s.cores(), s.reserved(),
-                        s.oneCpu(), s.competingLoad(), out.scheduled(), io.qosweaver.bench.stats.Round.round(aggregate),
-                        rs, work.resolve(s.id() + ".log").toString()));
-                progress.update("[racetest]   aggregate " + Math.round(aggregate) + " loops/s"
+                        s.oneCpu(), s.competingLoad(), out.scheduled(), Round.round(aggregate), Round.round(cpuCores, 3),
+                        others, rs, work.resolve(s.id() + ".log").toString()));
+                progress.update("[racetest]   aggregate " + Math.round(aggregate) + " loops/s, runners "
+                        + Format.number(Round.round(cpuCores, 2)) + " cores, others "
+                        + (others == null ? "?" : Format.number(Round.round(others, 2))) + " cores"
                         + (rs.size() <= 4 ? ": " + rs.stream().map(x -> x.name() + " " + Math.round(x.meanLoopsPerS())
                         + (x.shareOfCore() == null ? "" : " (" + pct(x.shareOfCore()) + "% of a core)")).toList()
                         : ""));
@@ -91,7 +101,7 @@ public final class RaceTest {
                 progress.update("[racetest]   FAILED: " + e.getMessage());
             }
         }
-        RaceTestResult r = assemble(quick, params, Machine.describe(), command, capacity, baselines, runs, errors);
+        RaceTestResult r = assemble(quick, params, machine, command, capacity, baselines, runs, errors);
         JsonWriter.write(r, reportDir.resolve("results.json"));
         Reports.draw(reportDir, progress, () -> RaceTestReport.write(reportDir, r));
         return r;

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code runner:NAME:FRACTION:PRIORITY:GROUP} (group {@code -} for none) or
  * {@code group:NAME:FRACTION}. Output lines: {@code TID NAME TID} as each runner starts (for
  * {@code renice}), {@code SCHEDULED true|false}, {@code SAMPLE S N0 N1 ...} (loops/s), {@code CPU
- * MS0 MS1 ...} (each runner's CPU time over the measured part), {@code DONE}.
+ * MS0 MS1 ...} (each runner's CPU time over the measured part), {@code MACHINE CORES} (the busy
+ * CPUs of the whole machine over the measured part, from {@code /proc/stat}), {@code DONE}.
  */
 public final class RaceTestApp {
     private RaceTestApp() {}
@@ -85,6 +86,7 @@ public final class RaceTestApp {
             cpu0[i] = cpu(mx, threads[i]);
             last[i] = counts[i].get();
         }
+        long[] stat0 = procStat();
         long start = System.nanoTime(), prev = start;
         int seconds = (int) Math.round(durationS);
         StringBuilder b = new StringBuilder();
@@ -110,6 +112,12 @@ public final class RaceTestApp {
             b.append(' ').append((cpu(mx, threads[i]) - cpu0[i]) / 1_000_000);
         }
         System.out.println(b);
+        long[] stat1 = procStat();
+        if (stat0 != null && stat1 != null && stat1[1] > stat0[1]) {
+            // the whole machine's busy CPUs over the measured part: what else ran beside the runners
+            System.out.println(String.format(Locale.ROOT, "MACHINE %.3f", (double) (stat1[0] - stat0[0])
+                    / (stat1[1] - stat0[1]) * Runtime.getRuntime().availableProcessors()));
+        }
         System.out.println("DONE");
         System.out.flush();
         System.exit(0);
@@ -145,6 +153,20 @@ public final class RaceTestApp {
     @SuppressWarnings("deprecation") // getId: Java 17
     private static long cpu(ThreadMXBean mx, Thread t) {
         return mx.getThreadCpuTime(t.getId());
+    }
+
+    /** {@code /proc/stat}'s busy and total jiffies over every CPU, or null off Linux. */
+    static long[] procStat() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0, idle = Long.parseLong(f[4]) + Long.parseLong(f[5]); // idle + iowait
+            for (int i = 1; i < Math.min(f.length, 9); i++) { // user .. steal
+                total += Long.parseLong(f[i]);
+            }
+            return new long[] {total - idle, total};
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     /** The kernel's id of the calling thread ({@code /proc/thread-self -> PID/task/TID}), or -1. */

@@ -47,8 +47,8 @@ public final class RaceTestReport {
                 .table(fairness(r));
         doc.heading("Partitioning: share of one core per runner (paper Table 4)").table(partitioning(r));
         if (!r.partitioning().isEmpty()) {
-            doc.image("partitioning.png", "Share of one core per runner: asked (MTR-LS fraction) and received under "
-                    + "each version", partitionChart(r));
+            doc.image("partitioning.png", "Share of one core's time per runner: asked (MTR-LS fraction) and received "
+                    + "(CPU time over wall time) under each version", partitionChart(r));
         }
         doc.heading("Jitter: standard deviation of the per-second samples, % of the mean (paper Tables 1-2)")
                 .table(jitter(r));
@@ -60,7 +60,11 @@ public final class RaceTestReport {
         doc.paragraph("Each run is a JVM of its own. Managed runs start the agent with an mtr-ls policy and the "
                 + "runners ask their fractions through the Java API (a Share each, a control point after every loop). "
                 + "Shares of a core are a runner's loops/s over one runner's alone on the unmanaged JVM (the capacity "
-                + "run), as the paper took its Table 1 single runner for the system's capacity. Partitioning runs "
+                + "run), as the paper took its Table 1 single runner for the system's capacity; the share of a core's "
+                + "time is a runner's CPU time over the wall time, what the scheduler hands out, and what the "
+                + "reservation goal is checked on: loops per CPU second vary with what runs on the core's other "
+                + "hardware thread, which no JVM scheduler controls. Others' CPU is the machine's busy CPUs "
+                + "(/proc/stat) less the runners', over each run's measured part. Partitioning runs "
                 + "MTR-LS with P = 1 (the paper's uniprocessor); its baselines run on one CPU (taskset), with Java "
                 + "priorities (10 for the largest fraction, the others in proportion) or nice values per thread "
                 + "(1.25 of CFS weight per level, via renice on the thread id). The overhead baseline is the mean "
@@ -80,10 +84,12 @@ public final class RaceTestReport {
     private static List<String[]> overhead(RaceTestResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"runners", "configuration", "unmanaged (loops/s)", "MTR-LS (loops/s)", "loss (%)",
-                "paper: loss (%)"});
+                "paper: loss (%)", "runners' CPU, unmanaged / MTR-LS (cores)", "loss per CPU second (%)"});
         for (OverheadRow o : r.overhead()) {
             rows.add(new String[] {Integer.toString(o.runners()), o.config(), Table.cell(o.unmanagedLoopsPerS()),
-                    Table.cell(o.managedLoopsPerS()), Table.cell(o.lossPct()), Table.cell(o.paperLossPct())});
+                    Table.cell(o.managedLoopsPerS()), Table.cell(o.lossPct()), Table.cell(o.paperLossPct()),
+                    Table.cell(o.unmanagedCpuCores()) + " / " + Table.cell(o.managedCpuCores()),
+                    Table.cell(o.lossPerCpuSecondPct())});
         }
         return rows;
     }
@@ -104,13 +110,13 @@ public final class RaceTestReport {
     private static List<String[]> partitioning(RaceTestResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"configuration", "version", "runner", "group", "fraction", "loops/s",
-                "share of a core", "at least its fraction", "paper"});
+                "share of a core (loops)", "share of a core (CPU time)", "time at least its fraction", "paper"});
         for (PartitionRow p : r.partitioning()) {
             String paper = p.config().equals("70/20") && p.version().equals(RaceTestPlan.MTR_LS)
                     ? (p.fraction() > 0.5 ? "442,728 loops/s, 73%" : "158,069 loops/s, 26%") : "";
             rows.add(new String[] {p.config(), p.version(), p.runner(), p.group() == null ? "" : p.group(),
                     Table.cell(p.fraction()), Table.cell(p.loopsPerS()), Table.cell(p.shareOfCore()),
-                    p.reservationMet() == null ? "-" : p.reservationMet() ? "yes" : "NO", paper});
+                    Table.cell(p.cpuShare()), p.reservationMet() == null ? "-" : p.reservationMet() ? "yes" : "NO", paper});
         }
         return rows;
     }
@@ -134,6 +140,7 @@ public final class RaceTestReport {
     private static List<String[]> runs(RaceTestResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"run", "version", "P", "reserved", "one CPU", "load", "scheduled", "aggregate (loops/s)",
+                "runners' CPU (cores)", "others' CPU (cores)",
                 "runners: name fraction prio nice/weight (applied) loops/s sd%"});
         for (RunResult x : r.runs()) {
             StringBuilder b = new StringBuilder();
@@ -149,7 +156,8 @@ public final class RaceTestReport {
             rows.add(new String[] {x.id(), x.version(), x.cores() == null ? "" : x.cores().toString(),
                     x.reserved() == null ? "" : Table.cell(x.reserved()), x.oneCpu() ? "yes" : "",
                     x.competingLoad() ? "yes" : "", Boolean.toString(x.scheduled()),
-                    Table.cell(x.aggregateLoopsPerS()), b.toString()});
+                    Table.cell(x.aggregateLoopsPerS()), Table.cell(x.runnersCpuCores()), Table.cell(x.otherCpuCores()),
+                    b.toString()});
         }
         return rows;
     }
@@ -161,8 +169,8 @@ public final class RaceTestReport {
             if (p.version().equals(RaceTestPlan.MTR_LS)) {
                 d.addValue(p.fraction(), "asked", cat);
             }
-            if (p.shareOfCore() != null) {
-                d.addValue(p.shareOfCore(), p.version(), cat);
+            if (p.cpuShare() != null) {
+                d.addValue(p.cpuShare(), p.version(), cat);
             }
         }
         JFreeChart c = ChartFactory.createBarChart("Share of one core", "configuration and runner", "share of a core",

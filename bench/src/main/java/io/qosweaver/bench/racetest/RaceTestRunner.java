@@ -25,7 +25,8 @@ final class RaceTestRunner {
     private RaceTestRunner() {}
 
     /** What one run printed: per runner its samples, CPU time and what became of its nice or weight. */
-    record Output(boolean scheduled, List<List<Double>> samples, long[] cpuMs, Map<String, String> applied) {
+    record Output(boolean scheduled, List<List<Double>> samples, long[] cpuMs, Map<String, String> applied,
+                  Double machineBusyCores) {
     }
 
     static Output run(RunSpec spec, Path agentJar, Path workDir, String classPath, double warmupS,
@@ -57,6 +58,7 @@ final class RaceTestRunner {
         }
         long[] cpu = new long[n];
         boolean scheduled = false, done = false;
+        Double busy = null;
         Thread watchdog = new Thread(() -> {
             try {
                 if (!p.waitFor(Math.round(spec.durationS() + warmupS + SLACK_S), TimeUnit.SECONDS)) {
@@ -84,6 +86,7 @@ final class RaceTestRunner {
                             cpu[i] = Long.parseLong(f[i + 1]);
                         }
                     }
+                    case "MACHINE" -> busy = Double.parseDouble(f[1]);
                     case "DONE" -> done = true;
                     default -> { } // the agent's own lines go to stderr; anything else is ignored
                 }
@@ -99,7 +102,7 @@ final class RaceTestRunner {
             throw new IOException("run " + spec.id() + " did not finish (exit " + (p.isAlive() ? "?" : p.exitValue())
                     + "); its log: " + log + "\n" + tail(log));
         }
-        return new Output(scheduled, samples, cpu, applied);
+        return new Output(scheduled, samples, cpu, applied, busy);
     }
 
     /** The policy of a managed run: mtr-ls with its P and reserved share; the runners ask through the API. */

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 class RaceTestAnalysisTest {
 
     private static RunnerResult runner(String name, double fraction, List<Double> samples, Double capacity) {
-        return RaceTestAnalysis.runner(new RunSpec.Runner(name, fraction, 5, "-", null, null), samples, 0, "-", capacity);
+        // CPU time in proportion to the loops (a core does 1000 loops/s here)
+        long cpuMs = Math.round(RaceTestAnalysis.mean(samples) * samples.size());
+        return RaceTestAnalysis.runner(new RunSpec.Runner(name, fraction, 5, "-", null, null), samples, cpuMs, "-",
+                capacity);
     }
 
     private static RunResult run(String id, String section, String config, String version, Double reserved,
@@ -26,8 +29,12 @@ class RaceTestAnalysisTest {
         for (RunnerResult r : rs) {
             agg += r.meanLoopsPerS();
         }
+        double cpu = 0;
+        for (RunnerResult r : rs) {
+            cpu += r.cpuMs() / (r.samples().size() * 1000.0);
+        }
         return new RunResult(id, section, config, version, version.equals("mtr-ls") ? 1 : null, reserved, false,
-                false, version.equals("mtr-ls"), agg, List.of(rs), "");
+                false, version.equals("mtr-ls"), agg, cpu, 0.0, List.of(rs), "");
     }
 
     private static List<Double> flat(double v, int n) {
@@ -52,6 +59,8 @@ class RaceTestAnalysisTest {
         assertThat(rows.get(0).lossPct()).isEqualTo(1.0);
         assertThat(rows.get(1).lossPct()).isEqualTo(-1.0);
         assertThat(rows.get(0).paperLossPct()).isCloseTo(0.232, within(0.001));
+        assertThat(rows.get(0).managedCpuCores()).isEqualTo(0.99);
+        assertThat(rows.get(0).lossPerCpuSecondPct()).as("the same work per CPU second: the loss was time").isZero();
         var goals = RaceTestAnalysis.goals(rows, List.of(), List.of());
         assertThat(goals.get(0).met()).isFalse();
         assertThat(goals.get(1).met()).as("fairness not measured").isNull();
@@ -79,6 +88,7 @@ class RaceTestAnalysisTest {
                         runner("r70", 0.7, flat(740, 3), 1000.0), runner("r20", 0.2, flat(190, 3), 1000.0)));
         var rows = RaceTestAnalysis.partitioning(runs);
         assertThat(rows).extracting(RaceTestResult.PartitionRow::reservationMet).containsExactly(true, false);
+        assertThat(rows).extracting(RaceTestResult.PartitionRow::cpuShare).containsExactly(0.74, 0.19);
         var goals = RaceTestAnalysis.goals(List.of(), List.of(), rows);
         assertThat(goals.get(2).met()).isFalse();
         assertThat(goals.get(2).detail()).contains("r20: 19.0% < 20.0%");
