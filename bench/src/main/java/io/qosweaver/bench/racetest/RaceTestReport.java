@@ -58,7 +58,7 @@ public final class RaceTestReport {
         doc.keyValues("Parameters", r.parameters());
         doc.keyValues("Machine", r.machine());
         doc.paragraph("Each run is a JVM of its own. Managed runs start the agent with an mtr-ls policy and the "
-                + "runners ask their fractions through the Java API (a Share each, a control point after every loop). "
+                + "runners ask their fractions through the Java API (a Share each, a control point after every 16 loops). "
                 + "Shares of a core are a runner's loops/s over one runner's alone on the unmanaged JVM (the capacity "
                 + "run), as the paper took its Table 1 single runner for the system's capacity; the share of a core's "
                 + "time is a runner's CPU time over the wall time, what the scheduler hands out, and what the "
