@@ -101,6 +101,7 @@ public final class RaceTest {
                 progress.update("[racetest]   FAILED: " + e.getMessage());
             }
         }
+        Files.deleteIfExists(agent); // a private copy for the run, not a result
         RaceTestResult r = assemble(quick, params, machine, command, capacity, baselines, runs, errors);
         JsonWriter.write(r, reportDir.resolve("results.json"));
         Reports.draw(reportDir, progress, () -> RaceTestReport.write(reportDir, r));
