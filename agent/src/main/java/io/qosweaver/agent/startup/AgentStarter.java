@@ -142,6 +142,7 @@ public final class AgentStarter {
         }
         try {
             AgentRuntime.start(args, inst, log);
+            ApiRebinder.rebind(inst, log); // an application that used the Java API before we came
         } catch (AgentRuntime.PolicyStartupException e) {
             SCHEDULING.set(false); // nothing runs: a corrected file may be attached
             throw e;

@@ -1,6 +1,7 @@
 package io.qosweaver.scheduler.core;
 
 import io.qosweaver.scheduler.event.SchedulerEvents;
+import io.qosweaver.scheduler.spi.RuntimeShare;
 
 /**
  * The owner thread's scope stack: every enter pushes exactly one entry and every exit pops it, so
@@ -14,7 +15,18 @@ public final class Scopes {
 
     /** The owner enters a scope of {@code name}; {@code c} is the installed controller or null. */
     public static void enter(ThreadState t, Controller c, String name) {
-        TaskClassState cls = c == null ? TaskClassState.INERT : c.machine.classOrUnknown(name);
+        enter(t, c, c == null ? TaskClassState.INERT : c.machine.classOrUnknown(name));
+    }
+
+    /**
+     * The owner enters a scope of a run-time share: a class of its own in {@code c}'s machine (or
+     * inert when the policy takes no shares), nested and paired like any other scope.
+     */
+    public static void enter(ThreadState t, Controller c, RuntimeShare share) {
+        enter(t, c, c == null ? TaskClassState.INERT : c.machine.shareClass(share));
+    }
+
+    private static void enter(ThreadState t, Controller c, TaskClassState cls) {
         if (t.depth == t.stack.length) {
             if (t.depth >= ThreadState.MAX_DEPTH) {
                 t.overflow++;

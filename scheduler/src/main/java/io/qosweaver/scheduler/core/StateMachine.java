@@ -6,6 +6,7 @@ import io.qosweaver.scheduler.event.SuspensionTimes;
 import io.qosweaver.scheduler.spi.Control;
 import io.qosweaver.scheduler.spi.Policy;
 import io.qosweaver.scheduler.spi.PolicyConfigException;
+import io.qosweaver.scheduler.spi.RuntimeShare;
 import io.qosweaver.scheduler.spi.TaskClass;
 import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.scheduler.spi.ThreadView;
@@ -55,6 +56,8 @@ public final class StateMachine implements Control {
     private final Map<String, TaskClassState> byName;
     /** Pushed for names this machine does not know, to keep enter/exit balanced. */
     final TaskClassState unknown;
+    /** The rank of run-time shares' classes (0: the policy takes none). */
+    private final int shareRank;
     /** Read without the lock by scope code ({@link TaskClassState#live()}). */
     volatile boolean closed;
 
@@ -103,6 +106,7 @@ public final class StateMachine implements Control {
         this.classes = List.copyOf(list);
         this.byName = Map.copyOf(m);
         this.unknown = new TaskClassState("<unknown>", Map.of(), 0, -1, this);
+        this.shareRank = Math.max(0, policy.shareRank());
         this.anchorTicker = ticker.nanos();
         this.anchorEpochNanos = System.currentTimeMillis() * 1_000_000L;
     }
@@ -145,6 +149,26 @@ public final class StateMachine implements Control {
     public TaskClassState classOrUnknown(String name) {
         TaskClassState c = name == null ? null : byName.get(name);
         return c == null ? unknown : c;
+    }
+
+    /**
+     * The class standing for a run-time share in this machine: cached on the share, so that
+     * entering it again allocates nothing; created on a share's first scope under this machine
+     * (two threads racing there may each create one: equal for the policy, which keys its entity
+     * on the share). The {@code unknown} marker when the policy takes no shares.
+     */
+    public TaskClassState shareClass(RuntimeShare s) {
+        TaskClass cached = s.mechanismClass();
+        if (cached instanceof TaskClassState && ((TaskClassState) cached).machine == this) {
+            return (TaskClassState) cached;
+        }
+        if (shareRank <= 0) {
+            return unknown;
+        }
+        TaskClassState c = new TaskClassState(s.name(), Map.of(), shareRank, TaskClassState.SHARE_INDEX, this, s);
+        c.controller = unknown.controller;
+        s.cacheMechanismClass(c);
+        return c;
     }
 
     /** The classes in policy-file order. */
@@ -709,7 +733,7 @@ public final class StateMachine implements Control {
 
     /** Records {@code c}'s counts on the timeline; unobserved classes are not tracked. */
     private void note(TaskClassState c) {
-        if (c.observed()) {
+        if (c.observed() && c.share == null) { // run-time shares are in the policy's share metrics
             timeline.record(ticker.nanos(), c.index, c.members.get(), c.parked.get());
         }
     }

@@ -1,6 +1,7 @@
 package io.qosweaver.scheduler.core;
 
 import io.qosweaver.scheduler.event.IntervalHistogram;
+import io.qosweaver.scheduler.spi.RuntimeShare;
 import io.qosweaver.scheduler.spi.TaskClass;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +23,8 @@ public final class TaskClassState implements TaskClass {
     final int index;
     /** The machine this class belongs to; null for {@link #INERT}. */
     final StateMachine machine;
+    /** The run-time share this class stands for (a Java API scope), else null. */
+    final RuntimeShare share;
     /** The runtime layer, set once before install; null in the simulator. */
     Controller controller;
 
@@ -40,6 +43,15 @@ public final class TaskClassState implements TaskClass {
     long pacingNanos;
 
     TaskClassState(String name, Map<String, String> attributes, int rank, int index, StateMachine machine) {
+        this(name, attributes, rank, index, machine, null);
+    }
+
+    /** Index {@link #SHARE_INDEX}: a run-time share's class, not in the machine's class list. */
+    static final int SHARE_INDEX = -2;
+
+    TaskClassState(String name, Map<String, String> attributes, int rank, int index, StateMachine machine,
+            RuntimeShare share) {
+        this.share = share;
         this.name = name;
         this.attributes = attributes;
         this.rank = rank;
@@ -55,6 +67,11 @@ public final class TaskClassState implements TaskClass {
     @Override
     public String attribute(String key) {
         return attributes.get(key);
+    }
+
+    @Override
+    public RuntimeShare share() {
+        return share;
     }
 
     @Override
@@ -83,7 +100,7 @@ public final class TaskClassState implements TaskClass {
 
     /** Whether a scope of this class can be a role: a real class of a scheduler still installed. */
     boolean live() {
-        return machine != null && index >= 0 && !machine.closed;
+        return machine != null && (index >= 0 || share != null) && !machine.closed;
     }
 
     @Override

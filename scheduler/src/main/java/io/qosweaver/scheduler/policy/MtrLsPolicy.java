@@ -6,6 +6,7 @@ import io.qosweaver.scheduler.spi.Parameters;
 import io.qosweaver.scheduler.spi.Policy;
 import io.qosweaver.scheduler.spi.PolicyConfigException;
 import io.qosweaver.scheduler.spi.PolicyContext;
+import io.qosweaver.scheduler.spi.RuntimeShare;
 import io.qosweaver.scheduler.spi.TaskClass;
 import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.scheduler.spi.ThreadView;
@@ -57,6 +58,8 @@ final class MtrLsPolicy implements Policy {
     static final long DEFAULT_QUANTUM_NANOS = 100_000_000L, DEFAULT_SAMPLE_NANOS = 5_000_000L,
             DEFAULT_WINDOW_NANOS = 1_000_000_000L;
     static final double DEFAULT_RESERVED = 0.05;
+    /** The {@code task_class} label of run-time shares' entities in the metrics. */
+    static final String RUNTIME_TASK_CLASS = "api";
     /**
      * Java priority p without an explicit fraction asks p * 0.3 %: NORM_PRIORITY (5) is the 1.5 %
      * the paper gave each runner of its first configuration, MAX (10) 3 %, MIN (1) 0.3 %.
@@ -101,6 +104,10 @@ final class MtrLsPolicy implements Policy {
         int rekeyOrder;
         long cpu, cpuAtWindow, cpuAtRotation, rounds;
         double share, lag;
+        /** The run-time share of an entity the application asked for (Java API), else null. */
+        RuntimeShare runtime;
+        /** Run-time share entities with threads inside (their fractions are polled at the tick). */
+        Entity dynPrev, dynNext;
 
         Entity(String name, String taskClass, byte kind) {
             this.name = name;
@@ -176,6 +183,8 @@ final class MtrLsPolicy implements Policy {
     private Entity dueHead;
     private Entity movedHead, movedTail;
     private long lastTick = Long.MIN_VALUE, windowStart = Long.MIN_VALUE;
+    /** Run-time share entities with threads inside. */
+    private Entity dynHead;
     /**
      * The fractions of the entities with threads inside now (what the reserved share's weight
      * follows), and the thread-mode joins that took it over the bound.
@@ -295,6 +304,21 @@ final class MtrLsPolicy implements Policy {
     @Override
     public long tickNanos() {
         return sampleNanos;
+    }
+
+    /** Run-time shares are entities of their own, ranked as fraction classes (innermost wins). */
+    @Override
+    public int shareRank() {
+        return RANK_NORMAL;
+    }
+
+    /**
+     * What the policy file's classes and groups leave beside the reserved share (in thread mode
+     * they count one thread each, as admission does).
+     */
+    @Override
+    public double shareCapacity() {
+        return Math.max(0, 1 - reserved - admitted);
     }
 
     // ------------------------------------------------------------------ configuration
@@ -496,7 +520,8 @@ final class MtrLsPolicy implements Policy {
     }
 
     private void join(Control c, ThreadView t, TaskClass to, long now) {
-        ClassInfo ci = classes.get(to.name());
+        RuntimeShare rs = to.share();
+        ClassInfo ci = rs == null ? classes.get(to.name()) : null;
         Object o = t.slot();
         Slot s;
         if (o instanceof Slot) {
@@ -509,7 +534,31 @@ final class MtrLsPolicy implements Policy {
         s.owner = t.thread();
         s.view = t;
         Entity e;
-        if (perThread && ci.kind == NORMAL) {
+        if (rs != null) {
+            e = runtimeEntity(rs);
+            if (e.members == 0) {
+                // The first thread inside: the entity joins L at the rear, keeping its debt, as a
+                // thread entity does (it leaves L with its last thread, so that shares the
+                // application drops leave nothing behind).
+                setFraction(e, rs.fraction());
+                e.left = Math.min(0, e.left) + e.quantum;
+                e.head = e.tail = null;
+                e.nextSub = 0;
+                e.stamp = ++lastStamp;
+                append(e);
+                e.dynPrev = null;
+                e.dynNext = dynHead;
+                if (dynHead != null) {
+                    dynHead.dynPrev = e;
+                }
+                dynHead = e;
+                activeSum += e.fraction;
+                if (activeSum > 1 - reserved + 1e-9) {
+                    overcommittedJoins++;
+                    context.warnOnce(overcommitWarning);
+                }
+            }
+        } else if (perThread && ci.kind == NORMAL) {
             e = s.own;
             if (e == null) {
                 e = s.own = new Entity(null, null, NORMAL);
@@ -617,6 +666,20 @@ final class MtrLsPolicy implements Policy {
         if (e == s.own) {
             unlink(e); // a thread entity leaves L with its thread (its debt stays in the slot)
             activeSum -= e.fraction;
+        } else if (e.runtime != null) {
+            if (e.members == 0) {
+                unlink(e); // its debt stays in the entity, which the share keeps
+                activeSum -= e.fraction;
+                if (e.dynPrev == null) {
+                    dynHead = e.dynNext;
+                } else {
+                    e.dynPrev.dynNext = e.dynNext;
+                }
+                if (e.dynNext != null) {
+                    e.dynNext.dynPrev = e.dynPrev;
+                }
+                e.dynPrev = e.dynNext = null;
+            }
         } else if (e.kind == NORMAL && e.members == 0) {
             activeSum -= e.fraction;
         }
@@ -634,6 +697,9 @@ final class MtrLsPolicy implements Policy {
         if (windowStart == Long.MIN_VALUE) {
             windowStart = now;
         }
+        if (dynHead != null && pollRuntimeFractions()) {
+            reserveWeight();
+        }
         if (membersTotal > 0) {
             for (Slot s = allHead; s != null; s = s.allNext) {
                 sample(s, now);
@@ -646,6 +712,35 @@ final class MtrLsPolicy implements Policy {
         if (now - windowStart >= windowNanos) {
             closeWindow(now);
         }
+    }
+
+    /** The policy's entity for a run-time share: created at its first scope, kept on the share. */
+    private Entity runtimeEntity(RuntimeShare rs) {
+        Object o = rs.slot(this);
+        if (o instanceof Entity) {
+            return (Entity) o;
+        }
+        Entity e = new Entity(rs.name(), RUNTIME_TASK_CLASS, NORMAL);
+        e.runtime = rs;
+        rs.setSlot(this, e);
+        return e;
+    }
+
+    /**
+     * Applies the fractions the application changed (lock-free volatile writes on its side): the
+     * new quantum from the entity's next move to the rear, as {@link #setFraction(String, double)}.
+     */
+    private boolean pollRuntimeFractions() {
+        boolean changed = false;
+        for (Entity d = dynHead; d != null; d = d.dynNext) {
+            double f = d.runtime.fraction();
+            if (f != d.fraction) {
+                activeSum += f - d.fraction;
+                setFraction(d, f);
+                changed = true;
+            }
+        }
+        return changed;
     }
 
     /** Charges a thread's CPU time since its last sample; a parked thread used none. */
@@ -905,6 +1000,9 @@ final class MtrLsPolicy implements Policy {
                 closeWindow(ci.entity, capacity);
             }
         }
+        for (Entity d = dynHead; d != null; d = d.dynNext) {
+            closeWindow(d, capacity);
+        }
         if (os != null) {
             closeWindow(os, capacity);
         }
@@ -932,6 +1030,9 @@ final class MtrLsPolicy implements Policy {
                     out.add(report(s.own));
                 }
             }
+        }
+        for (Entity d = dynHead; d != null; d = d.dynNext) {
+            out.add(report(d));
         }
         if (os != null) {
             out.add(report(os));
@@ -977,6 +1078,11 @@ final class MtrLsPolicy implements Policy {
         for (Slot s = allHead; s != null; s = s.allNext) {
             if (s.own != null && name.equals(s.own.name)) {
                 return s.own;
+            }
+        }
+        for (Entity d = dynHead; d != null; d = d.dynNext) {
+            if (name.equals(d.name)) {
+                return d;
             }
         }
         throw new IllegalArgumentException("no entity " + name);

@@ -118,6 +118,24 @@ public interface Policy {
         return List.of();
     }
 
+    /**
+     * The rank of run-time shares ({@link RuntimeShare}, the Java API's scopes): each share the
+     * application enters is a task class of its own with this rank, whose {@link TaskClass#share()}
+     * says what it asks. 0 (the default): the policy takes no run-time shares, and their scopes are
+     * inert (the application runs unscheduled in them).
+     */
+    default int shareRank() {
+        return 0;
+    }
+
+    /**
+     * What run-time shares may ask together beside the policy file's own fractions (the Java API
+     * admits its top-level shares against it); NaN (the default) for policies without shares.
+     */
+    default double shareCapacity() {
+        return Double.NaN;
+    }
+
     /** Builds a policy from its parameters and the platform's services; registered by name. */
     @FunctionalInterface
     interface Factory {

@@ -32,4 +32,12 @@ public interface TaskClass {
      * counted without a lock; the deadlock-aware policy compares two readings of it.
      */
     long progress();
+
+    /**
+     * The run-time share this class stands for, when a thread entered it through the Java API
+     * rather than a policy-file scope; {@code null} for the policy file's classes.
+     */
+    default RuntimeShare share() {
+        return null;
+    }
 }

@@ -9,6 +9,7 @@ import io.qosweaver.scheduler.core.ThreadState;
 import io.qosweaver.scheduler.spi.Parameters;
 import io.qosweaver.scheduler.spi.Policy;
 import io.qosweaver.scheduler.spi.PolicyContext;
+import io.qosweaver.scheduler.spi.RuntimeShare;
 import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.scheduler.testing.Configs;
 import java.util.ArrayList;
@@ -69,6 +70,14 @@ final class MtrLsMachine {
     void enter(ThreadState t, String cls) {
         List<ThreadState> parked = parked();
         machine.changeRole(t, machine.classOrUnknown(cls), Policy.Cause.SCOPE);
+        inside.add(t);
+        check(parked);
+    }
+
+    /** The thread enters a scope of a run-time share (the Java API's), as the bridge makes it. */
+    void enter(ThreadState t, RuntimeShare share) {
+        List<ThreadState> parked = parked();
+        machine.changeRole(t, machine.shareClass(share), Policy.Cause.SCOPE);
         inside.add(t);
         check(parked);
     }

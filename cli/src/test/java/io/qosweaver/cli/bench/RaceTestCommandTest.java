@@ -1,0 +1,44 @@
+package io.qosweaver.cli.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qosweaver.bench.racetest.RaceTestParams;
+import io.qosweaver.cli.Main;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class RaceTestCommandTest {
+
+    private static RaceTestCommand parse(String... args) {
+        RaceTestCommand cmd = new RaceTestCommand();
+        new CommandLine(cmd).parseArgs(args);
+        return cmd;
+    }
+
+    @Test
+    void defaultsAreTheFullRunAndQuickIsShort() {
+        assertThat(parse().params()).isEqualTo(RaceTestParams.full());
+        assertThat(parse("--quick").params()).isEqualTo(RaceTestParams.quick());
+        RaceTestParams p = parse("--quick", "--sections", "partitioning,jitter", "--duration", "8").params();
+        assertThat(p.sections()).containsExactly("partitioning", "jitter");
+        assertThat(p.durationS()).isEqualTo(8.0);
+    }
+
+    @Test
+    void badSectionsAndDurationsAreRefusedNamingTheChoice() {
+        assertThatThrownBy(() -> parse("--sections", "speed").params()).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("unknown section 'speed'").hasMessageContaining("overhead");
+        assertThatThrownBy(() -> parse("--duration", "1").params()).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("at least 2 measured seconds");
+    }
+
+    @Test
+    void benchHasRaceTest() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new java.io.PrintWriter(out, true));
+        assertThat(cl.execute("bench", "racetest", "--help")).isZero();
+        assertThat(out.toString()).contains("--quick").contains("--sections").contains("partitioning");
+    }
+}
