@@ -54,11 +54,11 @@ class MtrLsRuntimeSharesStressTest {
             threads[i] = m.thread("t" + i);
             shareOf[i] = -1;
         }
-        Map<Object, Long> waitingSince = new HashMap<>();
+        StarvationWatch watch = new StarvationWatch();
         long overshoot = cores * (sampleNanos + MtrLsMachine.STEP_NANOS);
         long qMin = Math.round(minFraction * quantumNanos);
         long debtRounds = 1 + (overshoot + qMin - 1) / qMin;
-        long longestWait = 0, changes = 0, refused = 0;
+        long changes = 0, refused = 0;
         for (long step = 0; step < SECONDS * 1000; step++) {
             for (int k = 0; k < 3; k++) {
                 int i = r.nextInt(THREADS);
@@ -93,28 +93,15 @@ class MtrLsRuntimeSharesStressTest {
             for (ThreadState t : fileThreads) {
                 served.merge("file", runs(t), Boolean::logicalOr);
             }
-            waitingSince.keySet().retainAll(served.keySet());
             long now = m.clock.now;
-            for (Map.Entry<Object, Boolean> e : served.entrySet()) {
-                if (e.getValue()) {
-                    waitingSince.remove(e.getKey());
-                } else {
-                    waitingSince.putIfAbsent(e.getKey(), now);
-                }
-            }
             int entities = m.policy.serviceList().size();
             long round = (long) (entities + 1) * (Math.round(maxFraction * quantumNanos) + overshoot);
-            for (Map.Entry<Object, Long> w : waitingSince.entrySet()) {
-                long waited = now - w.getValue();
-                longestWait = Math.max(longestWait, waited);
-                assertThat(waited).as("%s waited beyond %d rounds of L (%d entities) at %d ms", w.getKey(),
-                        debtRounds, entities, step).isLessThanOrEqualTo(debtRounds * round);
-            }
+            watch.observe(served, now, entities, debtRounds, round, step);
         }
         assertThat(changes).as("fractions changed at run time").isGreaterThan(500);
         assertThat(m.maxRunners).isEqualTo(cores);
         assertThat(m.policy.overcommittedJoins()).as("the admitted fractions never overcommit").isZero();
         System.out.printf("mtr-ls run-time shares stress P=%d: longest wait %d ms, %d changes, %d refused%n",
-                cores, longestWait / 1_000_000, changes, refused);
+                cores, watch.longestWait() / 1_000_000, changes, refused);
     }
 }

@@ -53,11 +53,11 @@ class MtrLsStressTest {
         for (int i = 0; i < THREADS; i++) {
             threads[i] = m.thread("t" + i);
         }
-        Map<Object, Long> waitingSince = new HashMap<>();
+        StarvationWatch watch = new StarvationWatch();
         long overshoot = cores * (sampleNanos + MtrLsMachine.STEP_NANOS);
         long qMin = Math.round(minFraction * quantumNanos);
         long debtRounds = 1 + (overshoot + qMin - 1) / qMin;
-        long longestWait = 0, refused = 0, changes = 0;
+        long refused = 0, changes = 0;
         int maxEntities = 0;
         for (long step = 0; step < SECONDS * 1000; step++) {
             // arrivals and departures
@@ -68,7 +68,7 @@ class MtrLsStressTest {
                     m.enter(threads[i], classOf[i]);
                 } else if (r.nextInt(4) == 0) {
                     m.exit(threads[i]);
-                    waitingSince.remove(perThread ? threads[i] : null);
+                    watch.forget(perThread ? threads[i] : null);
                     classOf[i] = null;
                 }
             }
@@ -92,24 +92,11 @@ class MtrLsStressTest {
                     served.merge(e, runs(threads[i]), Boolean::logicalOr);
                 }
             }
-            waitingSince.keySet().retainAll(served.keySet());
             long now = m.clock.now;
-            for (Map.Entry<Object, Boolean> e : served.entrySet()) {
-                if (e.getValue()) {
-                    waitingSince.remove(e.getKey());
-                } else {
-                    waitingSince.putIfAbsent(e.getKey(), now);
-                }
-            }
             int entities = m.policy.serviceList().size();
             maxEntities = Math.max(maxEntities, entities);
             long round = (long) (entities + 1) * (Math.round(maxFraction * quantumNanos) + overshoot);
-            for (Map.Entry<Object, Long> w : waitingSince.entrySet()) {
-                long waited = now - w.getValue();
-                longestWait = Math.max(longestWait, waited);
-                assertThat(waited).as("%s waited beyond %d rounds of L (%d entities) at %d ms", w.getKey(),
-                        debtRounds, entities, step).isLessThanOrEqualTo(debtRounds * round);
-            }
+            watch.observe(served, now, entities, debtRounds, round, step);
         }
         assertThat(changes).as("fractions changed at run time").isGreaterThan(100);
         if (!perThread) { // a thread entity's fraction is checked alone: 25 % always fits
@@ -117,6 +104,6 @@ class MtrLsStressTest {
         }
         assertThat(m.maxRunners).isEqualTo(cores);
         System.out.printf("mtr-ls stress %s P=%d: longest wait %d ms, %d entities at most, %d changes, %d refused%n",
-                entity, cores, longestWait / 1_000_000, maxEntities, changes, refused);
+                entity, cores, watch.longestWait() / 1_000_000, maxEntities, changes, refused);
     }
 }
