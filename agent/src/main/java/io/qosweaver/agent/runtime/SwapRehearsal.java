@@ -14,16 +14,17 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.matcher.ElementMatchers;
 
 /**
- * Rehearses a change of weaving once, soon after start-up: weaves an entry advice and a control
- * point into {@link RehearsalTarget} (loaded, never run) with retransformation, unweaves it, and
- * raises and restores the commanding thread's priority.
+ * Rehearses a change of weaving once, soon after start-up, on a thread of its own: weaves an entry
+ * advice and a control point into {@link RehearsalTarget} (loaded, never run) with
+ * retransformation, unweaves it, and raises and restores that thread's priority.
  *
- * <p>Why: the first swap of a JVM otherwise loads the classes of the retransformation path (Byte
- * Buddy's, and JNA's for {@link WeavingPriority}). Loading a class can invalidate what compiled
- * code assumed about the class hierarchy, and the JVM then deoptimizes that code by a handshake
- * with every thread: under the river monitor's flash crowd (40 busy threads on 2 cores) one swap
- * waited for 25 such handshakes of 150-1100 ms each (JFR: {@code HandshakeAllThreads} operations
- * requested by the command thread). While the application starts, the same loading is cheap.
+ * <p>Why: the first change of a JVM otherwise loads the classes of the retransformation path (Byte
+ * Buddy's) and JNA (for {@link WeavingPriority}) while the application may be saturating the CPUs.
+ * Loading a class can invalidate what compiled code assumed about the class hierarchy, and the JVM
+ * then deoptimizes that code by a handshake with every thread, which under the river monitor's
+ * flash crowd took 150-1100 ms each (JFR: {@code HandshakeAllThreads} operations requested by the
+ * command thread). In {@code bench swap --quick} the first command's round trip went from about
+ * 2 s to 0.26 s with the rehearsal. While the application starts, the same loading is cheap.
  */
 final class SwapRehearsal {
     private SwapRehearsal() {}
