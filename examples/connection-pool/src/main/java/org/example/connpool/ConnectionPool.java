@@ -56,6 +56,11 @@ public final class ConnectionPool {
         }
     }
 
+    /** Connections in the pool now. */
+    public synchronized int free() {
+        return free.size();
+    }
+
     /** Releases that found processors waiting and notified none of them (the bug's lost wake-ups). */
     public synchronized long unnotified() {
         return unnotified;

@@ -10,7 +10,7 @@ import java.util.Locale;
  * service time and share of time spent waiting for a connection.
  *
  * <pre>java -jar connection-pool.jar [--fixed] [--processors 6] [--connections 3] [--seconds 20]
- *     [--cpu-us 2000] [--query-ms 10] [--send-ms 10] [--wait-ms 0]</pre>
+ *     [--cpu-us 2000] [--query-ms 10] [--send-ms 10] [--wait-ms 0] [--drain-seconds 3]</pre>
  *
  * <p>{@code --wait-ms 0} (the default) waits for a notification as long as it takes, as RUBiS did.
  */
@@ -27,6 +27,7 @@ public final class Main {
         long queryMillis = 10;
         long waitMillis = 0;
         long sendMillis = 10;
+        double drain = 3;
 
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -39,9 +40,10 @@ public final class Main {
                 case "--query-ms" -> queryMillis = Long.parseLong(args[++i]);
                 case "--wait-ms" -> waitMillis = Long.parseLong(args[++i]);
                 case "--send-ms" -> sendMillis = Long.parseLong(args[++i]);
+                case "--drain-seconds" -> drain = Double.parseDouble(args[++i]);
                 default -> {
                     System.err.println("unknown argument " + a + "; usage: [--fixed] [--processors N] [--connections M]"
-                            + " [--seconds S] [--cpu-us US] [--query-ms MS] [--send-ms MS] [--wait-ms MS]");
+                            + " [--seconds S] [--cpu-us US] [--query-ms MS] [--send-ms MS] [--wait-ms MS] [--drain-seconds S]");
                     System.exit(2);
                 }
             }
@@ -58,10 +60,22 @@ public final class Main {
         all.forEach(Thread::start);
         Thread.sleep((long) (seconds * 1000));
         all.forEach(Processor::finish);
-        for (Processor p : all) {
-            p.join();
-        }
         double wall = (System.nanoTime() - start) / 1e9;
+        // The load has ended: every processor finishes its request and stops. One still waiting for a
+        // connection after the drain time waits for a notification no release will send any more.
+        long drainEnd = System.nanoTime() + (long) (drain * 1e9);
+        for (Processor p : all) {
+            p.join(Math.max(1, (drainEnd - System.nanoTime()) / 1_000_000));
+        }
+        for (Processor p : all) {
+            if (p.isAlive()) {
+                System.out.printf(Locale.ROOT, "%s is still waiting for a connection %.1f s after the load ended, with %d"
+                        + " of %d connections free: stranded by a lost wake-up; interrupted%n", p.getName(), drain,
+                        pool.free(), connections);
+                p.interrupt();
+                p.join();
+            }
+        }
         System.out.println("releases that left waiters unnotified: " + pool.unnotified());
         System.out.println("processor      served  mean service ms  waiting for a connection");
         for (Processor p : all) {

@@ -3,7 +3,6 @@ package io.qosweaver.trace.stats;
 import io.qosweaver.trace.proto.Args;
 import io.qosweaver.trace.timeline.Level;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,13 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes the statistics view: the page template ({@code stats.html}, inline CSS and script, no
- * fetch) with the data in a JSON script element. Times in the data are microseconds from the
+ * Writes the statistics view: the page ({@link StatsTemplate}: inline CSS and script, no fetch)
+ * with the data in a JSON script element. Times in the data are microseconds from the
  * trace's start; each thread's intervals are flat quadruples {@code state, class, start, duration}.
  */
 public final class StatsPage {
-    private static final String TEMPLATE = "stats.html";
-    private static final String MARK = "/*QOSWEAVER-DATA*/";
+    private static final String MARK = StatsTemplate.MARK;
 
     private StatsPage() {
     }
@@ -40,13 +38,7 @@ public final class StatsPage {
      */
     public static void write(Path out, StateIntervals d, Map<Integer, String> names, String process, long start, long end,
             Args stats) throws IOException {
-        String template;
-        try (InputStream in = StatsPage.class.getResourceAsStream(TEMPLATE)) {
-            if (in == null) {
-                throw new IOException("the page template " + TEMPLATE + " is missing from the tracer's jar");
-            }
-            template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        String template = StatsTemplate.PAGE;
         int at = template.indexOf(MARK);
         Path part = out.resolveSibling(out.getFileName() + ".part");
         try (Writer w = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {

@@ -1,3 +1,17 @@
+package io.qosweaver.trace.stats;
+
+/**
+ * The statistics view's page, with {@value #MARK} where the data goes. A constant rather than a
+ * resource: the tracer runs from the bootstrap class path, where an agent-appended jar's
+ * resources are not found by {@code getResourceAsStream}.
+ */
+final class StatsTemplate {
+    static final String MARK = "/*QOSWEAVER-DATA*/";
+
+    private StatsTemplate() {
+    }
+
+    static final String PAGE = """
 <!DOCTYPE html>
 <html lang="en">
 <head>
@@ -271,3 +285,5 @@ update();
 </script>
 </body>
 </html>
+""";
+}
