@@ -9,8 +9,8 @@ import java.util.Locale;
  * share a pool of M &lt; N connections for a while, then each prints its requests served, mean
  * service time and share of time spent waiting for a connection.
  *
- * <pre>java -jar connection-pool.jar [--fixed] [--processors 6] [--connections 3] [--seconds 20]
- *     [--cpu-us 2000] [--query-ms 10] [--send-ms 10] [--wait-ms 0] [--drain-seconds 3]</pre>
+ * <pre>java -jar connection-pool.jar [--fixed] [--processors 10] [--connections 4] [--seconds 20]
+ *     [--cpu-us 1000] [--query-ms 10] [--send-ms 30] [--wait-ms 0] [--drain-seconds 3]</pre>
  *
  * <p>{@code --wait-ms 0} (the default) waits for a notification as long as it takes, as RUBiS did.
  */
@@ -20,13 +20,13 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         boolean fixed = false;
-        int processors = 6;
-        int connections = 3;
+        int processors = 10;
+        int connections = 4;
         double seconds = 20;
-        long cpuMicros = 2000;
+        long cpuMicros = 1000;
         long queryMillis = 10;
         long waitMillis = 0;
-        long sendMillis = 10;
+        long sendMillis = 30;
         double drain = 3;
 
         for (int i = 0; i < args.length; i++) {
@@ -76,7 +76,8 @@ public final class Main {
                 p.join();
             }
         }
-        System.out.println("releases that left waiters unnotified: " + pool.unnotified());
+        System.out.println("releases into a non-empty pool while processors were waiting (no notification): "
+                + pool.unnotified());
         System.out.println("processor      served  mean service ms  waiting for a connection");
         for (Processor p : all) {
             System.out.printf(Locale.ROOT, "%-13s %7d %16.1f %22.1f %%%n", p.getName(), p.served,

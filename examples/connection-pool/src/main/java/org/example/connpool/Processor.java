@@ -1,9 +1,12 @@
 package org.example.connpool;
 
+import java.util.concurrent.ThreadLocalRandom;
+
 /**
- * A worker thread (the thesis' HttpProcessor): serves requests one after the other, each some
- * CPU work, then a query on a pooled connection (the database's answer is a sleep), then some
- * more CPU work and the answer sent to a slow client (a sleep too). Counts what it served and how long it waited for a connection.
+ * A worker thread (the thesis' HttpProcessor): serves requests one after the other, each some CPU
+ * work, then a query on a pooled connection (the database's answer is a sleep) and the reading of
+ * its results, then the answer sent to the client (a sleep too). Counts what it served and how long
+ * it waited for a connection.
  */
 final class Processor extends Thread {
     private final ConnectionPool pool;
@@ -56,7 +59,7 @@ final class Processor extends Thread {
 
     /** Uniform in [ms/2, 3ms/2]: requests differ, so processors do not fall into lock step. */
     private static long jitter(long ms) {
-        return ms / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(ms + 1);
+        return ms / 2 + ThreadLocalRandom.current().nextLong(ms + 1);
     }
 
     /** Spins about this long on the CPU (the servlet's own work). */
