@@ -40,7 +40,6 @@ import java.util.regex.Pattern;
  */
 public final class Tracing {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(240);
-    private static final Pattern WRITTEN = Pattern.compile("trace written: .* \\((\\d+) bytes, (\\d+) events, (\\d+) lost");
 
     private Tracing() {
     }
@@ -86,7 +85,7 @@ public final class Tracing {
         Path log = logs.resolve("r" + rep + "-" + c.name() + ".log");
         List<String> jvm = List.of(Snapshot.agentFlag(jars.agentJar(), jars.policy()) + c.agentArgs(trace, p.osHz()));
         List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0", "--period",
-                Format.number(TracingParams.PERIOD_S), "--rivers", Integer.toString(p.rivers())));
+                Format.number(TracingParams.PERIOD_S), "--rivers", Integer.toString(p.rivers()), "--no-collector"));
         args.addAll(p.extraAppArgs());
         LoadResult measured;
         progress.update("[tracing] repeat " + rep + "/" + p.repeats() + ", " + c.name() + " (" + c.description() + ")");
@@ -107,33 +106,35 @@ public final class Tracing {
         Long events = null;
         Long lost = null;
         if (c.levels() != null) {
-            Matcher m = WRITTEN.matcher(awaitLine(log));
-            if (m.find()) {
-                bytes = Long.parseLong(m.group(1));
-                events = Long.parseLong(m.group(2));
-                lost = Long.parseLong(m.group(3));
+            // What the tracer wrote when the process stopped: the trace's size, and its statistics
+            // from the page beside it (the same numbers as the trace's closing instant).
+            Path page = trace.resolveSibling(trace.getFileName().toString().replace(".pftrace", ".html"));
+            if (Files.isRegularFile(trace)) {
+                bytes = Files.size(trace);
+            }
+            if (Files.isRegularFile(page)) {
+                String html = Files.readString(page, StandardCharsets.UTF_8);
+                events = number(html, "eventsWritten");
+                Long late = number(html, "lostLate");
+                Long ring = number(html, "lostRingFull");
+                Long pending = number(html, "lostPendingFull");
+                Long cap = number(html, "lostSizeCap");
+                lost = late == null || ring == null || pending == null || cap == null ? null : late + ring + pending + cap;
             }
             Files.deleteIfExists(trace);
-            Files.deleteIfExists(trace.resolveSibling(trace.getFileName().toString().replace(".pftrace", ".html")));
+            Files.deleteIfExists(Path.of(trace + ".part"));
+            Files.deleteIfExists(page);
         }
-        progress.update(String.format(java.util.Locale.ROOT, "[tracing]   %s: %.2f charts/s, mean %s ms, p99 %s ms%s",
-                c.name(), cr.throughputPerS(), Format.cell(cr.meanMs()), Format.cell(cr.p99Ms()),
+        progress.update(String.format(java.util.Locale.ROOT, "[tracing]   %s: %d charts (%d failed), %.2f charts/s,"
+                        + " mean %s ms, p99 %s ms%s", c.name(), cr.requests(), cr.errors(), cr.throughputPerS(), Format.cell(cr.meanMs()), Format.cell(cr.p99Ms()),
                 bytes == null ? "" : ", trace " + bytes / 1024 + " KiB, " + events + " events, " + lost + " lost"));
         return new TracingResult.Run(rep, order, c.name(), cr.requests(), cr.errors(), round(cr.throughputPerS()),
                 round(cr.meanMs()), round(cr.p50Ms()), round(cr.p99Ms()), bytes, events, lost,
                 "logs/" + log.getFileName());
     }
 
-    /** The app's log once the tracer's closing line is in it (the log is written by pump threads). */
-    private static String awaitLine(Path log) throws IOException, InterruptedException {
-        String text = "";
-        for (int i = 0; i < 20; i++) {
-            text = Files.readString(log, StandardCharsets.UTF_8);
-            if (text.contains("trace written:")) {
-                break;
-            }
-            Thread.sleep(100);
-        }
-        return text;
+    private static Long number(String html, String key) {
+        Matcher m = Pattern.compile("\"" + key + "\":(\\d+)").matcher(html);
+        return m.find() ? Long.parseLong(m.group(1)) : null;
     }
 }

@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The knobs of {@code bench tracing}. The collector's period is long enough that no collection
- * runs during a window (the first one runs at start-up, before the warm-up ends): what is measured
- * is the chart load alone, under the river monitor's policy, with and without the tracer.
+ * The knobs of {@code bench tracing}. The app runs without its collector ({@code --no-collector}):
+ * what is measured is the chart load alone, under the river monitor's policy, with and without the
+ * tracer. The period (3 s, as the quick flash crowd) is the step of the seeded history, so that a
+ * chart reads as many rows as in the other experiments.
  *
  * @param configs the configurations, by name ({@link TracingConfig})
  * @param repeats how many times each configuration runs; every repeat runs all of them once, in an order
@@ -17,8 +18,9 @@ import java.util.Map;
 public record TracingParams(int rivers, int chartClients, int chartHours, double warmupS, double windowS, int repeats,
                             int osHz, List<String> configs, List<String> extraAppArgs) {
 
-    /** No collection in a window: the first runs at start-up, the next only after the run. */
-    public static final double PERIOD_S = 3600;
+    /** The history's step (with no collector, no collection ever runs). */
+    public static final double PERIOD_S = 3;
+    static final List<String> HOURS = List.of("3", "6", "12", "24");
 
     public TracingParams {
         configs = List.copyOf(configs);
@@ -32,6 +34,9 @@ public record TracingParams(int rivers, int chartClients, int chartHours, double
                     + "' (the baseline of every pair)");
         }
         configs.forEach(TracingConfig::named);
+        if (!HOURS.contains(Integer.toString(chartHours))) {
+            throw new IllegalArgumentException("chart hours must be one of " + HOURS + " (the app's own choice)");
+        }
     }
 
     /** The run: 5 repeats of 6 configurations, 40 s windows (about 40 minutes). */
@@ -47,6 +52,7 @@ public record TracingParams(int rivers, int chartClients, int chartHours, double
     public Map<String, Object> asMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("period_s", PERIOD_S);
+        m.put("collector", "off (--no-collector): charts alone");
         m.put("rivers", rivers);
         m.put("chart_clients", chartClients);
         m.put("chart_hours", chartHours);

@@ -31,8 +31,8 @@ public final class TracingReport {
         doc.paragraph("Every configuration runs the agent with the river monitor's policy; only the tracer differs. "
                 + "A repeat runs every configuration once, each in a process of its own, in an order rotated from one "
                 + "repeat to the next; an overhead is a run against the tracer-off run of its own repeat (positive: "
-                + "worse with the tracer), given as the median and the range over the repeats. The collector's "
-                + "period is an hour, so no collection runs in a window: the load is charts alone. The thesis "
+                + "worse with the tracer), given as the median and the range over the repeats. The app runs "
+                + "without its collector: the load is charts alone. The thesis "
                 + "measured the execution time of a compute kernel; ours is a server's throughput and response "
                 + "time under a closed loop of chart clients on a 2-core machine shared with other work, so the "
                 + "range of the tracer-off runs themselves (in the summary) bounds what can be resolved.");

@@ -20,7 +20,7 @@ public record TracingResult(String experiment, String generatedAt, String comman
      *
      * @param order its place within the repeat (0: first)
      * @param traceBytes the trace file's size, or null without tracing (or when none was written)
-     * @param traceEvents events the tracer wrote and lost, from its closing line in the app's log (null: not found)
+     * @param traceEvents events the tracer wrote and lost, from its statistics page (null: none written)
      */
     public record Run(int repeat, int order, String config, long requests, long errors, double throughputPerS,
                       Double meanMs, Double p50Ms, Double p99Ms, Long traceBytes, Long traceEvents, Long traceLost,
