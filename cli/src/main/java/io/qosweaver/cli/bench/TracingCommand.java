@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 @Command(name = "tracing", mixinStandardHelpOptions = true,
         description = "The river monitor's chart load with the agent and its policy, the tracer off, each level alone "
                 + "and all levels on, in paired runs alternating over repeats: chart throughput and response time, "
-                + "overhead against the tracer off (goal: under 2 % with all levels at the default sampling), beside "
+                + "overhead against the tracer off (goal: under 2 %% with all levels at the default sampling), beside "
                 + "the thesis' table. Exit 1 when the goal is not met or a run failed.")
 final class TracingCommand implements Callable<Integer> {
     @Mixin
