@@ -35,7 +35,6 @@ public final class StateIntervals implements Timeline.Observer {
 
     private final int maxIntervals;
     private final Map<String, Integer> states = new LinkedHashMap<>();
-    private final List<Level> stateLevels = new ArrayList<>();
     private final Map<String, Integer> classes = new LinkedHashMap<>();
     private final Map<Integer, PerThread> threads = new LinkedHashMap<>();
     private final Map<Long, Open> open = new HashMap<>();
@@ -162,7 +161,6 @@ public final class StateIntervals implements Timeline.Observer {
         if (i == null) {
             i = states.size();
             states.put(key, i);
-            stateLevels.add(level);
         }
         return i;
     }
