@@ -15,7 +15,7 @@ class ArchitectureTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.qosweaver.bench");
     static final List<String> EXPERIMENTS = List.of("deadline", "suspension", "lowcost", "pointcuts", "flashcrowd", "demo", "mixed",
-            "deadlock", "adaptive", "swap", "racetest");
+            "deadlock", "adaptive", "swap", "racetest", "tracing");
 
     private static String[] experimentsBut(String except) {
         return EXPERIMENTS.stream().filter(e -> !e.equals(except)).map(e -> "io.qosweaver.bench." + e + "..")
@@ -44,7 +44,7 @@ class ArchitectureTest {
         for (String[] r : new String[][] {{"deadline", "Deadline"}, {"suspension", "Suspension"},
                 {"lowcost", "LowCost"}, {"pointcuts", "Pointcuts"}, {"mixed", "Mixed"},
                 {"deadlock", "Deadlock"}, {"adaptive", "Adaptive"}, {"swap", "Swap"},
-                {"racetest", "RaceTest"}}) {
+                {"racetest", "RaceTest"}, {"tracing", "Tracing"}}) {
             noClasses().that().haveFullyQualifiedName("io.qosweaver.bench." + r[0] + "." + r[1] + "Report")
                     .should().dependOnClassesThat().haveFullyQualifiedName("io.qosweaver.bench." + r[0] + "." + r[1])
                     .because("a report renders results, which a run or a rerender from results.json provides")

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * What the tracer is told, as agent arguments:
- * {@code trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms]}.
+ * {@code trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]}.
  *
  * @param out the Perfetto trace file
  * @param durationNanos how long to trace from start; 0: until the JVM exits
@@ -21,21 +21,22 @@ import java.util.Set;
  * @param maxBytes the cap on the file's size (default 256 MiB)
  * @param ringEvents each thread's ring, in events (default 1024: about 32 KiB a thread, 500 requests between two drains)
  * @param thresholdNanos JFR's threshold for monitor enter, wait and park events (default 1 ms)
+ * @param html whether the statistics view ({@code OUT.html}, beside the trace) is written too (default yes)
  */
 public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int osHz, long maxBytes, int ringEvents,
-        long thresholdNanos) {
+        long thresholdNanos, boolean html) {
 
     public static final List<String> KEYS = List.of("trace", "traceDuration", "traceLevels", "traceOsHz", "traceMaxSize",
-            "traceBuffer", "traceThreshold");
+            "traceBuffer", "traceThreshold", "traceHtml");
     public static final String USAGE = "trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app]"
-            + "[,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms]";
+            + "[,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]";
 
     public TraceOptions {
         levels = levels.isEmpty() ? EnumSet.noneOf(Level.class) : EnumSet.copyOf(levels);
     }
 
     public static TraceOptions defaults(Path out) {
-        return new TraceOptions(out, 0, EnumSet.allOf(Level.class), 100, 256L << 20, 1024, 1_000_000);
+        return new TraceOptions(out, 0, EnumSet.allOf(Level.class), 100, 256L << 20, 1024, 1_000_000, true);
     }
 
     /** The trace options among raw agent arguments, and the rest of them (for the scheduling agent). */
@@ -77,7 +78,15 @@ public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int 
         int ring = kv.containsKey("traceBuffer") ? intIn("traceBuffer", kv.get("traceBuffer"), 16, 1 << 24) : d.ringEvents();
         long threshold = kv.containsKey("traceThreshold") ? durationNanos("traceThreshold", kv.get("traceThreshold"), true)
                 : d.thresholdNanos();
-        return new TraceOptions(d.out(), duration, levels, hz, max, ring, threshold);
+        boolean html = d.html();
+        if (kv.containsKey("traceHtml")) {
+            String v = kv.get("traceHtml").strip().toLowerCase(Locale.ROOT);
+            if (!v.equals("true") && !v.equals("false")) {
+                throw new IllegalArgumentException("traceHtml=" + kv.get("traceHtml") + " must be true or false");
+            }
+            html = v.equals("true");
+        }
+        return new TraceOptions(d.out(), duration, levels, hz, max, ring, threshold, html);
     }
 
     /** {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}, {@code 100us}, {@code 0}. */
@@ -192,6 +201,9 @@ public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int 
         }
         if (thresholdNanos != d.thresholdNanos()) {
             b.append(",traceThreshold=").append(thresholdNanos / 1000).append("us");
+        }
+        if (!html) {
+            b.append(",traceHtml=false");
         }
         return b.toString();
     }

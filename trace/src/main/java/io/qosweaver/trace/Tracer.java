@@ -8,6 +8,8 @@ import io.qosweaver.trace.jvm.JfrSource;
 import io.qosweaver.trace.os.OsSampler;
 import io.qosweaver.trace.proto.Args;
 import io.qosweaver.trace.proto.PerfettoWriter;
+import io.qosweaver.trace.stats.StateIntervals;
+import io.qosweaver.trace.stats.StatsPage;
 import io.qosweaver.trace.timeline.Level;
 import io.qosweaver.trace.timeline.Timeline;
 import java.io.IOException;
@@ -31,6 +33,8 @@ public final class Tracer implements AutoCloseable {
     static final long LAG_NANOS = 3_000_000_000L;
     /** About 25 MiB of pending events at most: 87,000 events a second over the lag. */
     static final int MAX_PENDING = 1 << 18;
+    /** The statistics view's intervals: about 3 MB of page and 3 MB of heap (40 threads x 60 s x 20 changes a second fit). */
+    static final int MAX_PAGE_INTERVALS = 100_000;
 
     private static final java.util.concurrent.atomic.AtomicReference<Tracer> ACTIVE =
             new java.util.concurrent.atomic.AtomicReference<>();
@@ -46,6 +50,8 @@ public final class Tracer implements AutoCloseable {
     private final Thread hook;
     private final long start;
     private final long lossTrack;
+    private final StateIntervals stats;
+    private final String processName;
     private volatile boolean stopping;
     private final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
     private boolean closed;
@@ -64,9 +70,12 @@ public final class Tracer implements AutoCloseable {
         Instant wall = Instant.now();
         start = System.nanoTime();
         String cmd = System.getProperty("sun.java.command", "java");
-        this.timeline = new Timeline(w, pid, "java " + cmd.split(" ", 2)[0], ProcessHandle.current().info()
+        this.processName = "java " + cmd.split(" ", 2)[0];
+        this.timeline = new Timeline(w, pid, processName, ProcessHandle.current().info()
                 .commandLine().orElse(cmd), start, wall.getEpochSecond() * 1_000_000_000L + wall.getNano(), MAX_PENDING);
         this.lossTrack = timeline.processChild("trace events lost", PerfettoWriter.UNIT_COUNT);
+        this.stats = o.html() ? new StateIntervals(MAX_PAGE_INTERVALS) : null;
+        timeline.observe(stats);
         Set<Level> levels = o.levels();
 
         OsSampler sampler = null;
@@ -274,11 +283,23 @@ public final class Tracer implements AutoCloseable {
                     .add("jfrDrained", fence ? 1 : 0);
             timeline.closingInstant(end, "trace statistics", stats);
             w.close();
+            String page = "";
+            if (this.stats != null) {
+                // Written before the trace appears: whoever waits for the trace file finds the page too.
+                java.nio.file.Path html = StatsPage.besideTrace(options.out());
+                try {
+                    this.stats.finish(end);
+                    StatsPage.write(html, this.stats, timeline.threadNames(), processName, start, end, stats);
+                    page = "; statistics view " + html.toAbsolutePath();
+                } catch (IOException | RuntimeException e) {
+                    page = "; the statistics view " + html.toAbsolutePath() + " failed: " + e;
+                }
+            }
             Files.move(partial(options.out()), options.out(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             log.accept("trace written: " + options.out().toAbsolutePath() + " (" + Files.size(options.out()) + " bytes, "
                     + timeline.written() + " events, " + lost() + " lost; stopping took " + (System.nanoTime() - closeStarted)
-                    / 1_000_000 + " ms); open it in ui.perfetto.dev");
+                    / 1_000_000 + " ms); open it in ui.perfetto.dev" + page);
         } catch (IOException e) {
             log.accept("closing the trace " + options.out().toAbsolutePath() + " failed: " + e);
         } finally {

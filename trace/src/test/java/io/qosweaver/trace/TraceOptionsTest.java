@@ -38,7 +38,7 @@ class TraceOptionsTest {
     @Test
     void agentArgumentsSayTheOptionsAgain() {
         TraceOptions o = new TraceOptions(Path.of("/x/r.pftrace"), 5_000_000_000L, EnumSet.of(Level.OS, Level.APP), 50,
-                1L << 20, 2048, 2_000_000);
+                1L << 20, 2048, 2_000_000, false);
         TraceOptions back = TraceOptions.split(o.toAgentArgs()).options();
         assertThat(back).isEqualTo(o);
         assertThat(TraceOptions.defaults(Path.of("/r")).toAgentArgs()).isEqualTo("trace=/r");

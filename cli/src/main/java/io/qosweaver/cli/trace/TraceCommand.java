@@ -51,6 +51,10 @@ public final class TraceCommand implements Callable<Integer> {
     @Option(names = "--max-size", paramLabel = "SIZE", description = "cap on the trace file (default: 256m)")
     String maxSize;
 
+    @Option(names = "--no-html",
+            description = "do not write the statistics view (OUT.html beside the trace: time per thread in each state)")
+    boolean noHtml;
+
     @Option(names = "--policy", paramLabel = "FILE",
             description = "schedule the command with this policy too (its decisions are the scheduler level)")
     Path policy;
@@ -64,7 +68,7 @@ public final class TraceCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TraceOptions options;
         try {
-            options = options(out, duration, levels, osHz, maxSize);
+            options = options(out, duration, levels, osHz, maxSize, !noHtml);
         } catch (IllegalArgumentException e) {
             System.err.println("qosweaver trace: " + e.getMessage());
             return 2;
@@ -90,8 +94,11 @@ public final class TraceCommand implements Callable<Integer> {
      *
      * @throws IllegalArgumentException with the agent's message
      */
-    static TraceOptions options(Path out, String duration, String levels, Integer osHz, String maxSize) {
+    static TraceOptions options(Path out, String duration, String levels, Integer osHz, String maxSize, boolean html) {
         Map<String, String> kv = new LinkedHashMap<>();
+        if (!html) {
+            kv.put("traceHtml", "false");
+        }
         kv.put("trace", out.toAbsolutePath().normalize().toString());
         if (duration != null) {
             kv.put("traceDuration", duration);
@@ -187,6 +194,10 @@ public final class TraceCommand implements Callable<Integer> {
         if (Files.exists(out)) {
             System.err.println("qosweaver trace: " + out.toAbsolutePath() + " (" + Files.size(out)
                     + " bytes): open it in ui.perfetto.dev");
+            Path html = io.qosweaver.trace.stats.StatsPage.besideTrace(out);
+            if (Files.exists(html)) {
+                System.err.println("qosweaver trace: statistics view " + html.toAbsolutePath() + " (open it in a browser)");
+            }
         } else {
             System.err.println("qosweaver trace: the JVM wrote no complete trace" + (Files.exists(Tracer.partial(out))
                     ? " (a partial one: " + Tracer.partial(out) + ")" : ""));

@@ -21,7 +21,7 @@ class TraceCommandTest {
     void putsTheTracingAgentRightAfterJavaWithTheOptionsAndThePolicy() throws Exception {
         Path agent = Files.write(dir.resolve("qosweaver-agent.jar"), new byte[] {1});
         Path policy = Files.writeString(dir.resolve("p.yaml"), "x");
-        TraceOptions o = TraceCommand.options(dir.resolve("run.pftrace"), "30s", "os+jvm", 50, null);
+        TraceOptions o = TraceCommand.options(dir.resolve("run.pftrace"), "30s", "os+jvm", 50, null, true);
         List<String> cmd = TraceCommand.rewrite(List.of("java", "-Xmx1g", "-jar", "app.jar"), agent, o, policy);
         assertThat(cmd).hasSize(5);
         assertThat(cmd.get(1)).isEqualTo("-javaagent:" + agent.toAbsolutePath() + "=trace=" + dir.resolve("run.pftrace")
@@ -32,9 +32,9 @@ class TraceCommandTest {
 
     @Test
     void refusesBadOptionsBeforeAnyJvmStarts() {
-        assertThatThrownBy(() -> TraceCommand.options(dir.resolve("r.pftrace"), "thirty", null, null, null))
+        assertThatThrownBy(() -> TraceCommand.options(dir.resolve("r.pftrace"), "thirty", null, null, null, true))
                 .hasMessageContaining("traceDuration=thirty is not a duration");
-        assertThatThrownBy(() -> TraceCommand.options(dir.resolve("r.pftrace"), null, "os+disk", null, null))
+        assertThatThrownBy(() -> TraceCommand.options(dir.resolve("r.pftrace"), null, "os+disk", null, null, true))
                 .hasMessageContaining("unknown level 'disk'");
         PrintStream err = System.err;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.cli.CliRun;
 import io.qosweaver.trace.TraceChecks;
+import io.qosweaver.trace.stats.PageData;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -99,6 +100,16 @@ class TraceRiverMonitorTest {
         assertThat(number(join, "javaThreadId")).isPositive();
         TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
         assertThat(stats.getName()).isEqualTo("trace statistics");
+
+        // the statistics view beside it: the chart thread's row has its requests and its scheduler scope
+        PageData page = PageData.read(dir.resolve("river.html"));
+        PageData.Thread row = page.threads.get(thread.getThread().getThreadName());
+        assertThat(row).as("the chart thread's row").isNotNull();
+        assertThat(row.tid).isEqualTo(tid);
+        assertThat(row.totalUs("app:request")).as("time in requests").isPositive();
+        assertThat(row.totalUs("scheduler:in task class")).as("time in the chart scope").isPositive();
+        assertThat(row.totalUs("app:request")).isLessThanOrEqualTo(row.tracedUs);
+        assertThat(page.html).containsPattern("\"classes\":\\[[^\\]]*\"chart\"");
     }
 
     private static List<TrackEvent> childEvents(TraceChecks t, TrackDescriptor thread, String level) {

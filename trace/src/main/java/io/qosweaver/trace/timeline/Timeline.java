@@ -50,6 +50,22 @@ public final class Timeline {
     private long written;
     private long flushedUpTo = Long.MIN_VALUE;
     private static final int LEVELS = Level.values().length;
+    private Observer observer;
+
+    /**
+     * Sees every event the merge lets through, in the order written, so that whatever is computed
+     * from it (the statistics view) agrees with the trace file. Called on the writing thread, under
+     * the timeline's lock; events the size cap keeps out of the file are still seen.
+     */
+    public interface Observer {
+        /** {@code type} is one of {@link PerfettoWriter}'s {@code TYPE_*}; name and args are null on an end. */
+        void event(long ts, int type, long track, String name, Args args);
+    }
+
+    /** Sets the one observer (null: none). */
+    public synchronized void observe(Observer o) {
+        this.observer = o;
+    }
 
     public Timeline(PerfettoWriter out, int pid, String processName, String cmdline, long startMonotonic,
             long startRealtimeNanos, int maxPending) throws IOException {
@@ -73,6 +89,22 @@ public final class Timeline {
     /** The thread's own track for {@link Level#APP}, a child track of it for every other level. */
     public static long levelTrack(int tid, Level level) {
         return level == Level.APP ? threadTrack(tid) : LEVEL_BASE + ((long) level.ordinal() << 32) + tid;
+    }
+
+    /** The thread of a thread or level track (its "(long)" lane included), or -1 for a process track. */
+    public static int tidOf(long track) {
+        if (track >= PROCESS_CHILD_BASE || track < THREAD_BASE) {
+            return -1;
+        }
+        return track >= LEVEL_BASE ? (int) ((track - LEVEL_BASE) & 0xFFFFFFFFL) : (int) (track - THREAD_BASE);
+    }
+
+    /** The level of a thread or level track (its "(long)" lane included), or null for a process track. */
+    public static Level levelOf(long track) {
+        if (track >= PROCESS_CHILD_BASE || track < THREAD_BASE) {
+            return null;
+        }
+        return track >= LEVEL_BASE ? Level.values()[(int) ((track - LEVEL_BASE) >>> 32) % LEVELS] : Level.APP;
     }
 
     /** A process-wide slice track (GC pauses) or, with a unit, a counter track; the same name gives the same track. */
@@ -102,6 +134,11 @@ public final class Timeline {
         if (tid > 0 && name != null) {
             names.putIfAbsent(tid, name);
         }
+    }
+
+    /** Every thread's best known name, by tid (a copy). */
+    public synchronized Map<Integer, String> threadNames() {
+        return new HashMap<>(names);
     }
 
     /** The name the thread's track has, or null. */
@@ -191,6 +228,9 @@ public final class Timeline {
             depth.put(e.track, d + 1);
         }
         describe(e.track);
+        if (observer != null) {
+            observer.event(e.ts, e.type, e.track, e.name, e.args);
+        }
         boolean ok;
         if (e.type == PerfettoWriter.TYPE_COUNTER) {
             ok = e.isDouble ? out.counter(e.ts, e.track, e.doubleValue) : out.counter(e.ts, e.track, e.value);

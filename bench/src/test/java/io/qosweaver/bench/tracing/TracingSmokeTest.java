@@ -1,0 +1,57 @@
+package io.qosweaver.bench.tracing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qosweaver.bench.run.Layout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CI end-to-end test of {@code bench tracing} in a tiny form (one repeat of every configuration,
+ * 3 s windows) with the real river monitor and agent. Asserts the mechanics (every configuration
+ * ran and is in the results, the traced ones wrote a trace, the report exists), never a time.
+ * About a minute; skipped, with a message, when a jar has not been built.
+ */
+class TracingSmokeTest {
+
+    @Test
+    void everyConfigurationRunsAndIsReported(@TempDir Path dir) throws Exception {
+        Layout layout = new Layout(Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize());
+        for (Path jar : List.of(layout.riverMonitorJar(), layout.agentJar())) {
+            if (!Files.isRegularFile(jar)) {
+                System.err.println("SKIPPED TracingSmokeTest: " + jar + " is missing; build it with "
+                        + "./mvnw -q -B -DskipTests -pl examples/river-monitor,agent -am package");
+            }
+            Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
+        }
+        TracingParams p = new TracingParams(3, 2, 3, 2, 3, 1, 100, TracingConfig.names(), List.of("--history-hours", "3"));
+        TracingResult r = Tracing.run(layout, p, true, dir, "TracingSmokeTest",
+                line -> System.err.println(java.time.LocalTime.now() + " " + line));
+
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.runs()).extracting(TracingResult.Run::config).containsExactlyInAnyOrderElementsOf(
+                TracingConfig.names());
+        assertThat(r.configs()).extracting(TracingResult.ConfigSummary::config).containsExactlyElementsOf(
+                TracingConfig.names());
+        for (TracingResult.Run run : r.runs()) {
+            // a cold chart can take seconds on a loaded machine: a window may see none complete
+            assertThat(run.requests()).as(run.config() + " charts").isNotNegative();
+            assertThat(run.errors()).as(run.config() + " failed charts").isZero();
+            if (run.config().equals("off")) {
+                assertThat(run.traceBytes()).isNull();
+            } else {
+                assertThat(run.traceBytes()).as(run.config() + " wrote a trace").isPositive();
+            }
+        }
+        assertThat(r.configs()).allMatch(c -> c.runs() == 1, "one run each");
+        assertThat(r.goals()).hasSize(1);
+        assertThat(r.thesis()).isNotEmpty();
+        for (String f : List.of("results.json", "index.html", "RESULTS.md")) {
+            assertThat(dir.resolve(f)).as(f).isNotEmptyFile();
+        }
+    }
+}
