@@ -43,7 +43,7 @@ public final class TracingReport {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"goal", "met", "measurement"});
         r.goals().forEach(g -> rows.add(new String[] {g.goal(),
-                g.met() == null ? "not measured" : g.met() ? "met" : "NOT met", g.detail()}));
+                g.met() == null ? "not shown" : g.met() ? "met" : "NOT met", g.detail()}));
         return rows;
     }
 
