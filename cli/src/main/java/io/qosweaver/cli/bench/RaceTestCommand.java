@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
 @Command(name = "racetest", mixinStandardHelpOptions = true,
         description = "RaceTest: CPU-bound runners (a Dhrystone-like loop) asking CPU shares through the Java API "
                 + "under the agent's mtr-ls policy, against the unmanaged JVM (Java priorities, nice per thread, "
-                + "cgroup v2 weights where available): overhead (1, 4, 10 runners), fairness (10 at 9%), "
-                + "partitioning (70/20, 50/30/10, a group of three in a 40% group) and jitter (idle and under a "
+                + "cgroup v2 weights where available): overhead (1, 4, 10 runners), fairness (10 at 9%%), "
+                + "partitioning (70/20, 50/30/10, a group of three in a 40%% group) and jitter (idle and under a "
                 + "competing load, with and without the reserved share), the paper's numbers beside ours. Exit 1 "
                 + "when a run failed or a goal is not met.")
 final class RaceTestCommand implements Callable<Integer> {
