@@ -1,5 +1,6 @@
 package io.qosweaver.bench.racetest;
 
+import io.qosweaver.bench.report.GoalTable;
 import io.qosweaver.bench.racetest.RaceTestResult.FairnessRow;
 import io.qosweaver.bench.racetest.RaceTestResult.JitterRow;
 import io.qosweaver.bench.racetest.RaceTestResult.OverheadRow;
@@ -74,11 +75,7 @@ public final class RaceTestReport {
     }
 
     private static List<String[]> goals(RaceTestResult r) {
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"goal", "met", "measurement"});
-        r.goals().forEach(g -> rows.add(new String[] {g.goal(),
-                g.met() == null ? "not measured" : g.met() ? "met" : "NOT met", g.detail()}));
-        return rows;
+        return GoalTable.of(r.goals(), RaceTestResult.Goal::goal, RaceTestResult.Goal::met, RaceTestResult.Goal::detail, "not measured");
     }
 
     private static List<String[]> overhead(RaceTestResult r) {

@@ -1,5 +1,6 @@
 package io.qosweaver.bench.swap;
 
+import io.qosweaver.bench.report.GoalTable;
 import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.report.ReportDocument;
 import io.qosweaver.bench.report.Table;
@@ -65,11 +66,7 @@ public final class SwapReport {
     }
 
     private static List<String[]> goals(SwapResult r) {
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"goal", "met", "measurement"});
-        r.goals().forEach(g -> rows.add(new String[] {g.goal(),
-                g.met() == null ? "not measured" : g.met() ? "met" : "NOT met", g.detail()}));
-        return rows;
+        return GoalTable.of(r.goals(), SwapResult.Goal::goal, SwapResult.Goal::met, SwapResult.Goal::detail, "not measured");
     }
 
     private static List<String[]> latency(SwapResult r) {

@@ -1,5 +1,6 @@
 package io.qosweaver.bench.tracing;
 
+import io.qosweaver.bench.report.GoalTable;
 import io.qosweaver.bench.report.ReportDocument;
 import io.qosweaver.bench.stats.Format;
 import java.io.IOException;
@@ -40,11 +41,7 @@ public final class TracingReport {
     }
 
     private static List<String[]> goals(TracingResult r) {
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"goal", "met", "measurement"});
-        r.goals().forEach(g -> rows.add(new String[] {g.goal(),
-                g.met() == null ? "not shown" : g.met() ? "met" : "NOT met", g.detail()}));
-        return rows;
+        return GoalTable.of(r.goals(), TracingResult.Goal::goal, TracingResult.Goal::met, TracingResult.Goal::detail, "not shown");
     }
 
     private static List<String[]> configs(TracingResult r) {
