@@ -1,5 +1,6 @@
 package io.qosweaver.scheduler.policy;
 
+import io.qosweaver.platform.MachineLoad;
 import io.qosweaver.platform.ThreadCpuClock;
 import io.qosweaver.scheduler.spi.Control;
 import io.qosweaver.scheduler.spi.Parameters;
@@ -52,7 +53,8 @@ import java.util.Map;
 final class MtrLsPolicy implements Policy {
     static final String NAME = "mtr-ls";
     static final String ENTITY = "entity", QUANTUM = "quantum", SAMPLE = "sample", CORES = "cores",
-            RESERVED = "reserved", WINDOW = "window", GROUP_PREFIX = "group.";
+            RESERVED = "reserved", WINDOW = "window", GROUP_PREFIX = "group.",
+            RESERVED_SLOT = "reservedSlot";
     static final String FRACTION = "fraction", SHARE = "share", URGENT = "urgent", IDLE = "idle",
             GROUP = "group", PRIORITY = "priority";
     static final long DEFAULT_QUANTUM_NANOS = 100_000_000L, DEFAULT_SAMPLE_NANOS = 5_000_000L,
@@ -164,6 +166,7 @@ final class MtrLsPolicy implements Policy {
     private final double reserved;
     private final Map<String, Double> groups;
     private final ThreadCpuClock clock;
+    private final MachineLoad load;
     private final PolicyContext context;
     /** Built once: the join that warns must not allocate. */
     private final String overcommitWarning;
@@ -178,6 +181,11 @@ final class MtrLsPolicy implements Policy {
     private long lastStamp;
     private final Entity os;
     private boolean osRunning;
+    /**
+     * Whether something outside managed work was runnable at the last tick (true when the machine's
+     * load is unknown): the reserved share holds its slot only then.
+     */
+    private boolean othersRunnable = true;
     private Slot allHead;
     private int membersTotal, urgentMembers;
     private Entity dueHead;
@@ -203,6 +211,7 @@ final class MtrLsPolicy implements Policy {
         this.groups = groups;
         this.context = context;
         this.clock = context.cpuClock();
+        this.load = context.machineLoad();
         this.overcommitWarning = NAME + ": the threads inside managed task classes ask more than "
                 + percent(1 - reserved) + " together; their fractions hold only relative to each other"
                 + " (entity: thread cannot refuse a thread entering its scope)";
@@ -229,7 +238,8 @@ final class MtrLsPolicy implements Policy {
 
     static Policy create(PolicyContext context) {
         Parameters p = context.parameters();
-        List<String> known = new ArrayList<>(List.of(ENTITY, QUANTUM, SAMPLE, CORES, RESERVED, WINDOW));
+        List<String> known = new ArrayList<>(List.of(ENTITY, QUANTUM, SAMPLE, CORES, RESERVED, WINDOW,
+                RESERVED_SLOT));
         Map<String, Double> groups = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : p.asMap().entrySet()) {
             String k = e.getKey();
@@ -239,7 +249,7 @@ final class MtrLsPolicy implements Policy {
         }
         p.allowOnly(known, "entity (class or thread), quantum and sample and window (durations such as 100ms),"
                 + " cores (a number of threads, or a multiple of the cores such as 1x), reserved (a fraction"
-                + " such as 0.05 or 5%), group.NAME (a group's fraction, such as 40%)");
+                + " such as 0.05 or 5%), reservedSlot (on-demand or always), group.NAME (a group's fraction, such as 40%)");
         for (Map.Entry<String, String> e : p.asMap().entrySet()) {
             if (e.getKey().startsWith(GROUP_PREFIX)) {
                 double f = parseFraction(e.getValue());
@@ -273,7 +283,14 @@ final class MtrLsPolicy implements Policy {
                         + " 0.05 or 5% (the share left to the rest of the JVM and the machine), got '" + r + "'");
             }
         }
-        return new MtrLsPolicy(entity.equals("thread"), quantum, sample, window, cores, reserved, groups, context);
+        String slot = p.asMap().getOrDefault(RESERVED_SLOT, "on-demand").trim();
+        if (!slot.equals("on-demand") && !slot.equals("always")) {
+            throw new PolicyConfigException("policy." + RESERVED_SLOT, "reservedSlot must be on-demand (the reserved"
+                    + " share holds its slot only while something unmanaged is runnable) or always (the paper's:"
+                    + " during all its turns), got '" + slot + "'");
+        }
+        PolicyContext ctx = slot.equals("always") ? context.withMachineLoad(MachineLoad.UNKNOWN) : context;
+        return new MtrLsPolicy(entity.equals("thread"), quantum, sample, window, cores, reserved, groups, ctx);
     }
 
     /** {@code 0.2}, {@code 20%}; NaN when neither. */
@@ -701,11 +718,17 @@ final class MtrLsPolicy implements Policy {
             reserveWeight();
         }
         if (membersTotal > 0) {
+            int awake = 0;
             for (Slot s = allHead; s != null; s = s.allNext) {
-                sample(s, now);
+                if (sample(s, now)) {
+                    awake++;
+                }
             }
             if (osRunning && elapsed > 0) {
                 charge(os, elapsed); // the reserved share held one slot since the last tick
+            }
+            if (os != null) {
+                othersRunnable = othersRunnable(awake);
             }
             decide(c);
         }
@@ -743,11 +766,22 @@ final class MtrLsPolicy implements Policy {
         return changed;
     }
 
-    /** Charges a thread's CPU time since its last sample; a parked thread used none. */
-    private void sample(Slot s, long now) {
+    /**
+     * Whether a thread the policy does not manage is runnable now, from the machine's runnable
+     * count less this tick's thread and the {@code awake} managed threads (not parked: running, or
+     * running on to a control point). A managed thread blocked outside a control point (I/O) is
+     * counted as runnable, so such a thread can hide one unmanaged runnable thread for a tick.
+     */
+    private boolean othersRunnable(int awake) {
+        int runnable = load.runnableThreads();
+        return runnable < 0 || runnable - 1 - awake > 0;
+    }
+
+    /** Charges a thread's CPU time since its last sample (a parked thread used none); whether it is awake. */
+    private boolean sample(Slot s, long now) {
         if (s.view.parked()) {
             s.lastWall = now;
-            return;
+            return false;
         }
         long cpu = clock.cpuNanos(s.owner);
         long d;
@@ -761,6 +795,7 @@ final class MtrLsPolicy implements Policy {
         if (d > 0) {
             charge(s.entity, d);
         }
+        return true;
     }
 
     private void charge(Entity e, long d) {
@@ -788,8 +823,10 @@ final class MtrLsPolicy implements Policy {
             append(os);
         }
         processDue();
-        // The reserved share holds a slot while it is among the first P on L: the limit is P - 1.
-        boolean run = os != null && membersTotal > 0 && slotsAhead(os) < cores;
+        // The reserved share holds a slot while it is among the first P on L and something outside
+        // managed work is runnable: the limit is P - 1. Work-conserving: with nothing else wanting
+        // the CPU, managed work may use all P slots, and the share, not charged, keeps its turn.
+        boolean run = os != null && membersTotal > 0 && othersRunnable && slotsAhead(os) < cores;
         int limit = membersTotal == 0 ? Control.UNLIMITED : run ? cores - 1 : cores;
         osRunning = run;
         // A smaller limit first (it demotes runners, never parked threads), a larger one last (it
@@ -819,7 +856,7 @@ final class MtrLsPolicy implements Policy {
             // once per decision: a thread coming back in debt, or an entity the others let through.
             int slots = urgentMembers;
             for (Entity x = lHead; x != null && slots < cores; x = x.next) {
-                int takes = x.kind == RESERVE ? 1 : x.members;
+                int takes = slotsTaken(x);
                 if (takes > 0 && x.left <= 0 && !x.due) {
                     markDue(x);
                 }
@@ -941,11 +978,16 @@ final class MtrLsPolicy implements Policy {
         }
     }
 
+    /** The slots an entity on L takes when its turn comes: its threads', or the reserved share's one when it is wanted. */
+    private int slotsTaken(Entity x) {
+        return x.kind == RESERVE ? (othersRunnable ? 1 : 0) : x.members;
+    }
+
     /** Slots the threads ahead of {@code e} take: urgent ones, entities before it on L, the reserved share's. */
     private int slotsAhead(Entity e) {
         int ahead = urgentMembers;
         for (Entity x = lHead; x != e && x != null && ahead < cores; x = x.next) {
-            ahead += x.kind == RESERVE ? 1 : x.members;
+            ahead += slotsTaken(x);
         }
         return ahead;
     }

@@ -1,6 +1,7 @@
 package io.qosweaver.scheduler.spi;
 
 import io.qosweaver.platform.JavaPriorities;
+import io.qosweaver.platform.MachineLoad;
 import io.qosweaver.platform.NativeThreads;
 import io.qosweaver.platform.ThreadCpuClock;
 import java.util.Map;
@@ -20,6 +21,7 @@ public final class PolicyContext {
     private final ThreadCpuClock cpuClock;
     private final Consumer<String> warnings;
     private final int cores;
+    private final MachineLoad machineLoad;
 
     /** With the processors this JVM may use as {@link #cores()}. */
     public PolicyContext(Parameters parameters, Ticker ticker, NativeThreads nativeThreads,
@@ -30,6 +32,12 @@ public final class PolicyContext {
 
     public PolicyContext(Parameters parameters, Ticker ticker, NativeThreads nativeThreads,
             Supplier<JavaPriorities> javaPriorities, ThreadCpuClock cpuClock, Consumer<String> warnings, int cores) {
+        this(parameters, ticker, nativeThreads, javaPriorities, cpuClock, warnings, cores, MachineLoad.UNKNOWN);
+    }
+
+    private PolicyContext(Parameters parameters, Ticker ticker, NativeThreads nativeThreads,
+            Supplier<JavaPriorities> javaPriorities, ThreadCpuClock cpuClock, Consumer<String> warnings, int cores,
+            MachineLoad machineLoad) {
         if (cores < 1) {
             throw new IllegalArgumentException("cores must be >= 1, got " + cores);
         }
@@ -40,13 +48,20 @@ public final class PolicyContext {
         this.javaPriorities = javaPriorities;
         this.cpuClock = cpuClock;
         this.warnings = warnings;
+        this.machineLoad = machineLoad;
+    }
+
+    /** This context with {@code load} as {@link #machineLoad()} (a model of it in tests and the simulator). */
+    public PolicyContext withMachineLoad(MachineLoad load) {
+        return new PolicyContext(parameters, ticker, nativeThreads, javaPriorities, cpuClock, warnings, cores,
+                load);
     }
 
     /** The real platform: the registered native threads, this JVM's priorities, the JVM's CPU clock. */
     public static PolicyContext of(String policyName, Map<String, String> parameters, Ticker ticker,
             Consumer<String> warnings) {
         return new PolicyContext(new Parameters(policyName, parameters), ticker, NativeThreads.get(),
-                JavaPriorities::ofThisJvm, ThreadCpuClock.jvm(), warnings);
+                JavaPriorities::ofThisJvm, ThreadCpuClock.jvm(), warnings).withMachineLoad(MachineLoad.linux());
     }
 
     public Parameters parameters() {
@@ -79,6 +94,14 @@ public final class PolicyContext {
     /** Per-thread CPU time; not for every control point (hundreds of ns). */
     public ThreadCpuClock cpuClock() {
         return cpuClock;
+    }
+
+    /**
+     * The machine's runnable threads now ({@link MachineLoad#UNKNOWN} unless the runtime or a test
+     * gives it): whether anything outside managed work wants a CPU. For a tick, not a control point.
+     */
+    public MachineLoad machineLoad() {
+        return machineLoad;
     }
 
     /**

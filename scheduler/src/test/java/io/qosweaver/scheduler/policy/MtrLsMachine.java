@@ -33,13 +33,19 @@ final class MtrLsMachine {
     /** Threads inside a scope now, in order of entry. */
     final List<ThreadState> inside = new ArrayList<>();
     private long nextTick;
+    /**
+     * The machine's runnable threads outside managed work, as the policy's load model sees them
+     * (besides its tick thread and the managed threads not parked); -1: unknown, the default.
+     */
+    int unmanagedRunnable = -1;
     /** Most runners seen at once. */
     int maxRunners;
 
     MtrLsMachine(Map<String, String> params, int machineCores, List<TaskClassSpec> classes) {
         ThreadCpuClock cpuClock = t -> cpu.getOrDefault(t, -1L);
         PolicyContext ctx = new PolicyContext(new Parameters("mtr-ls", params), clock, NativeThreads.get(),
-                JavaPriorities::ofThisJvm, cpuClock, warnings::add, machineCores);
+                JavaPriorities::ofThisJvm, cpuClock, warnings::add, machineCores)
+                .withMachineLoad(() -> unmanagedRunnable < 0 ? -1 : 1 + unmanagedRunnable + awake());
         Policy p = MtrLsPolicy.create(ctx);
         machine = StateMachine.create(p, clock, classes, Effects.NONE);
         policy = (MtrLsPolicy) p;
@@ -117,6 +123,16 @@ final class MtrLsMachine {
             }
         }
         wakes += parkedBefore.stream().filter(t -> !t.parked()).count();
+    }
+
+    private int awake() {
+        int n = 0;
+        for (ThreadState t : inside) {
+            if (!t.parked()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Parked threads woken so far. */

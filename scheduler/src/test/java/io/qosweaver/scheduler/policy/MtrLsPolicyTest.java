@@ -75,6 +75,58 @@ class MtrLsPolicyTest {
     }
 
     /**
+     * Work-conserving: with nothing outside managed work runnable, the reserved share gives its slot
+     * to managed work (uncharged, it keeps its turn), which then shares the whole core in the
+     * ratio of its fractions; when something else is runnable again it takes its slot back.
+     */
+    @Test
+    void theReservedShareGivesItsSlotBackWhileNothingElseIsRunnable() {
+        MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "10%"),
+                cls("a", "fraction", "0.6"), cls("b", "fraction", "0.3"));
+        m.unmanagedRunnable = 0;
+        ThreadState a = m.enter("a1", "a"), b = m.enter("b1", "b");
+        m.run(10_000);
+        assertThat((m.cpuMillis(a) + m.cpuMillis(b)) / 10_000.0).as("the whole core").isCloseTo(1.0, within(0.002));
+        assertThat((double) m.cpuMillis(a) / m.cpuMillis(b)).as("in the ratio of the fractions")
+                .isCloseTo(2.0, within(0.1));
+        assertThat(m.policy.reserveRunning()).isFalse();
+        assertThat(m.maxRunners).isEqualTo(1);
+
+        long a0 = m.cpuMillis(a), b0 = m.cpuMillis(b);
+        m.unmanagedRunnable = 1; // something unmanaged wants the CPU from now on
+        m.run(10_000);
+        assertThat((m.cpuMillis(a) - a0) / 10_000.0).isCloseTo(0.6, within(0.02));
+        assertThat((m.cpuMillis(b) - b0) / 10_000.0).isCloseTo(0.3, within(0.02));
+        assertThat(m.maxRunners).isEqualTo(1);
+    }
+
+    /** {@code reservedSlot: always}: the paper's reserved share, holding its slot during all its turns. */
+    @Test
+    void reservedSlotAlwaysHoldsItWhetherOrNotAnythingElseIsRunnable() {
+        MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "10%", "reservedSlot", "always"),
+                cls("a", "fraction", "0.6"), cls("b", "fraction", "0.3"));
+        m.unmanagedRunnable = 0;
+        ThreadState a = m.enter("a1", "a"), b = m.enter("b1", "b");
+        m.run(10_000);
+        assertThat((m.cpuMillis(a) + m.cpuMillis(b)) / 10_000.0).isCloseTo(0.9, within(0.02));
+        assertThat(refusal(Map.of("reservedSlot", "sometimes"), cls("a", "fraction", "0.1")))
+                .startsWith("policy.reservedSlot: ").contains("on-demand", "always", "sometimes");
+    }
+
+    /** The load counts managed threads that are awake as theirs, not as the others' demand. */
+    @Test
+    void managedThreadsRunningOnAreNotTakenForOthersDemand() {
+        MtrLsMachine m = machine(Map.of("cores", "2", "reserved", "10%"),
+                cls("a", "fraction", "0.3"), cls("b", "fraction", "0.3"), cls("c", "fraction", "0.3"));
+        m.unmanagedRunnable = 0;
+        ThreadState a = m.enter("a1", "a"), b = m.enter("b1", "b"), c = m.enter("c1", "c");
+        m.run(9_000);
+        long total = m.cpuMillis(a) + m.cpuMillis(b) + m.cpuMillis(c);
+        assertThat(total / 9_000.0).as("both cores, none held back").isCloseTo(2.0, within(0.01));
+        assertThat(m.maxRunners).isEqualTo(2);
+    }
+
+    /**
      * A class with a quantum far below what its threads use in one sample (1.5 % of 100 ms against
      * 2 x 5 ms) moves to the rear many times per decision, and so does the reserved share beside it:
      * the decision reaches the mechanism as its outcome, so no parked thread is woken only to be
