@@ -25,7 +25,8 @@ import net.bytebuddy.utility.JavaModule;
  *
  * <p>Retransformation is what a change at run time costs: every {@code retransformClasses} call is
  * a safepoint operation, and the JIT throws away compiled code that inlined a retransformed
- * method. So classes go in batches of {@value #BATCH}, and only the classes this weaving
+ * method. So classes go in few, large batches ({@link #BATCH}: 128; the system property
+ * {@code qosweaver.retransformBatch} changes it), and only the classes this weaving
  * actually wove are retransformed back (their keys are in its {@link WeavingStats}), never a scan
  * of every loaded class against the matchers.
  *
@@ -34,8 +35,15 @@ import net.bytebuddy.utility.JavaModule;
  * changes, so classes already loaded can be retransformed.
  */
 public final class Weaving {
-    /** Classes per {@code retransformClasses} call: one safepoint each, so a batch bounds the pause. */
-    static final int BATCH = 16;
+    /**
+     * Classes per {@code retransformClasses} call. Each call is one safepoint operation, and under
+     * load reaching the safepoint is what costs: every runnable thread must get a CPU to reach its
+     * poll (with 40 chart threads on 2 cores, about 150 ms a safepoint by the swap runs of
+     * 2026-11-25), while the pause itself grows only slowly with the classes in it (the JVM walks
+     * every loaded class once per call, not per class). So one call for the classes of most
+     * policies (the river monitor's: 24), and a bound on the pause for very large ones.
+     */
+    static final int BATCH = Math.max(1, Integer.getInteger("qosweaver.retransformBatch", 128));
 
     private final Instrumentation inst;
     private final ResettableClassFileTransformer transformer;

@@ -125,7 +125,7 @@ public final class RaceTestApp {
 
     private static volatile long sink;
     /**
-     * A control point every 16 loops (about 16 us): far denser than the 5 ms sample and the
+     * A control point every 16 loops (about 16 us): far denser than the policy's 20 ms sample and the
      * smallest quantum here (1.5 % of 100 ms), so a turn overshoots by microseconds, and far
      * denser than generated policies' (about 10 ms); at every loop, the scheduler's slow path
      * (taken by every control point while any thread is told to yield, as 8 of 10 runners always

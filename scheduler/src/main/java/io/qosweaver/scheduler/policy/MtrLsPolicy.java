@@ -57,7 +57,7 @@ final class MtrLsPolicy implements Policy {
             RESERVED_SLOT = "reservedSlot";
     static final String FRACTION = "fraction", SHARE = "share", URGENT = "urgent", IDLE = "idle",
             GROUP = "group", PRIORITY = "priority";
-    static final long DEFAULT_QUANTUM_NANOS = 100_000_000L, DEFAULT_SAMPLE_NANOS = 5_000_000L,
+    static final long DEFAULT_QUANTUM_NANOS = 100_000_000L, DEFAULT_SAMPLE_NANOS = 20_000_000L,
             DEFAULT_WINDOW_NANOS = 1_000_000_000L;
     static final double DEFAULT_RESERVED = 0.05;
     /** The {@code task_class} label of run-time shares' entities in the metrics. */

@@ -196,7 +196,8 @@ class MtrLsPolicyTest {
 
     @Test
     void anEntityAheadOnTheListPreemptsWhenItBecomesRunnableAgain() {
-        MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "0"),
+        // a 5 ms tick: the turns below are counted in ticks of that size
+        MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "0", "sample", "5ms"),
                 cls("a", "fraction", "0.5"), cls("b", "fraction", "0.2"));
         ThreadState a = m.enter("a1", "a"), b = m.enter("b1", "b");
         m.run(10);
