@@ -4,8 +4,10 @@ import static io.qosweaver.bench.stats.Round.round;
 
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.load.LoadResult;
+import io.qosweaver.bench.stats.Samples;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** Turns a window's collections, load and metrics into a {@link ScenarioResult}. */
 public final class ScenarioStats {
@@ -19,29 +21,8 @@ public final class ScenarioStats {
                                    List<ScenarioResult.TimelinePoint> timeline, List<String> notes) {
         int count = in.size();
         int missed = (int) in.stream().filter(ScenarioResult.Collection::missed).count();
-        double[] d = in.stream().filter(x -> x.durationMs() != null).mapToDouble(x -> x.durationMs()).toArray();
-        Double mean = null;
-        Double max = null;
-        Double sd = null;
-        Double p50 = null;
-        if (d.length > 0) {
-            double sum = 0;
-            double m = Double.NEGATIVE_INFINITY;
-            for (double v : d) {
-                sum += v;
-                m = Math.max(m, v);
-            }
-            mean = sum / d.length;
-            double sq = 0;
-            for (double v : d) {
-                sq += (v - mean) * (v - mean);
-            }
-            sd = Math.sqrt(sq / d.length);
-            max = m;
-            double[] sorted = d.clone();
-            java.util.Arrays.sort(sorted);
-            p50 = sorted[(sorted.length - 1) / 2];
-        }
+        Samples d = Samples.of(in.stream().map(ScenarioResult.Collection::durationMs).filter(Objects::nonNull).toList());
+        Double mean = d.mean(), max = d.max(), sd = d.stddev(), p50 = d.quantile(0.5);
         ClassResult chart = load == null ? null : load.get("chart");
         ClassResult levels = load == null ? null : load.get("levels");
 

@@ -18,6 +18,7 @@ import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.run.Versions;
 import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.stats.Samples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -284,20 +285,14 @@ public final class Deadline {
                 suspP99 = suspP99 == null ? s.suspensionTimeP99Ms() : Math.max(suspP99, s.suspensionTimeP99Ms());
             }
         }
-        Double mean = mean(durations);
-        Double sd = null;
-        if (mean != null) {
-            double sq = 0;
-            for (double d : durations) {
-                sq += (d - mean) * (d - mean);
-            }
-            sd = round(Math.sqrt(sq / durations.size()));
-        }
+        Samples collections = Samples.of(durations);
+        Double mean = collections.mean();
+        Double sd = round(collections.stddev());
         Map<String, DeadlineResult.Window> out = new LinkedHashMap<>(byH);
         return new DeadlineResult.VersionResult(v.description(), v.jvmFlags(), v.policy(), count, missed,
                 count == 0 ? null : round4((double) missed / count), round(mean),
-                durations.isEmpty() ? null : durations.stream().mapToDouble(d -> d).max().getAsDouble(), sd,
-                round(mean(tput)), round(mean(p50)), round(mean(p99)), errors,
+                collections.max(), sd,
+                round(Samples.of(tput).mean()), round(Samples.of(p50).mean()), round(Samples.of(p99).mean()), errors,
                 suspCount == 0 ? null : round(suspSum / suspCount), suspP99, eff, reason, null, null, out);
     }
 
@@ -476,10 +471,6 @@ public final class Deadline {
 
     private static double nz(Double d) {
         return d == null ? 0 : d;
-    }
-
-    private static Double mean(List<Double> xs) {
-        return xs.isEmpty() ? null : xs.stream().mapToDouble(d -> d).average().getAsDouble();
     }
 
 

@@ -17,16 +17,17 @@ import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.run.Versions;
 import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.stats.Samples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Experiment {@code suspension} (issue 4; paper QoSWeaver 5.2, Fig. 16): under the flash crowd,
@@ -107,13 +108,11 @@ public final class Suspension {
                     null, null, 0, 0, null, null, List.of(), log.toString(), error, null);
         }
         List<SuspensionResult.Episode> eps = episodes(s.runningTimeline(), SuspensionResult.HIGH, SuspensionResult.LOW, allowed);
-        double[] t = eps.stream().filter(e -> e.suspendMs() != null).mapToDouble(SuspensionResult.Episode::suspendMs).sorted()
-                .toArray();
+        Samples t = Samples.of(eps.stream().map(SuspensionResult.Episode::suspendMs).filter(Objects::nonNull).toList());
         int notConverged = (int) eps.stream().filter(e -> e.suspendMs() == null).count();
         return new SuspensionResult.VersionResult(v.description(), v.policy(), s.deadlineMissRatio(), s.collectionTimeMeanMs(),
                 s.collectionTimeMaxMs(), s.collectionTimeStddevMs(), s.chartThroughputPerS(), s.chartP50Ms(),
-                s.chartP99Ms(), t.length == 0 ? null : round(Arrays.stream(t).average().orElse(0)),
-                quantile(t, 0.5), quantile(t, 0.99), t.length == 0 ? null : t[t.length - 1], eps.size(), notConverged,
+                s.chartP99Ms(), round(t.mean()), t.quantile(0.5), t.quantile(0.99), t.max(), eps.size(), notConverged,
                 s.suspensionTimeMeanMs(), s.suspensionTimeP99Ms(), eps, log.toString(), null, s);
     }
 
@@ -183,15 +182,6 @@ public final class Suspension {
                     Format.cell(r.deadlineMissRatio())));
         });
         return out;
-    }
-
-
-    static Double quantile(double[] sorted, double q) {
-        if (sorted.length == 0) {
-            return null;
-        }
-        int rank = (int) Math.ceil(q * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
 }

@@ -5,12 +5,13 @@ import static io.qosweaver.bench.stats.Round.round;
 import io.qosweaver.bench.app.CollectionRecord;
 import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.stats.Format;
+import io.qosweaver.bench.stats.Samples;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
 /** From what a run recorded to what results.json says: phases, their pooling by policy, latencies, goals. */
@@ -87,16 +88,8 @@ final class SwapAnalysis {
                                       Histogram latencyMicros, double seconds) {
         int count = cs.size();
         int missed = (int) cs.stream().filter(ScenarioResult.Collection::missed).count();
-        double[] d = cs.stream().filter(c -> c.durationMs() != null).mapToDouble(c -> c.durationMs()).toArray();
-        Double mean = null;
-        Double max = null;
-        Double sd = null;
-        if (d.length > 0) {
-            mean = Arrays.stream(d).average().orElseThrow();
-            max = Arrays.stream(d).max().orElseThrow();
-            double m = mean;
-            sd = Math.sqrt(Arrays.stream(d).map(v -> (v - m) * (v - m)).sum() / d.length);
-        }
+        Samples d = Samples.of(cs.stream().map(ScenarioResult.Collection::durationMs).filter(Objects::nonNull).toList());
+        Double mean = d.mean(), max = d.max(), sd = d.stddev();
         boolean any = latencyMicros != null && latencyMicros.getTotalCount() > 0;
         return new SwapResult.Metrics(count, missed, count == 0 ? null : round((double) missed / count, 4),
                 round(mean), round(max), round(sd), completed, failed, seconds > 0 ? round(completed / seconds) : 0,
@@ -109,14 +102,9 @@ final class SwapAnalysis {
         if (ms.isEmpty()) {
             return new SwapResult.LatencyStats(0, null, null, null, null, null);
         }
-        double[] s = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return new SwapResult.LatencyStats(s.length, round(Arrays.stream(s).average().orElseThrow()),
-                rank(s, 50), rank(s, 90), rank(s, 99), s[s.length - 1]);
-    }
-
-    static double rank(double[] sorted, double pct) {
-        int i = (int) Math.ceil(pct / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+        Samples s = Samples.of(ms);
+        return new SwapResult.LatencyStats(s.count(), round(s.mean()), s.quantile(0.5), s.quantile(0.9),
+                s.quantile(0.99), s.max());
     }
 
     static Map<String, SwapResult.LatencyStats> latencyByKind(List<SwapResult.StepResult> steps) {
