@@ -2,17 +2,15 @@ package io.qosweaver.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qosweaver.platform.testing.Jdks;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +28,7 @@ class AgentStartIT {
 
     private record Run(int exit, String out, String err) {}
 
-    private Run start(String java, String agentArgs) throws IOException, InterruptedException {
+    private Run start(String java, String agentArgs, String... mainArgs) throws IOException, InterruptedException {
         Path policy = Files.writeString(dir.resolve("p.yaml"), """
                 taskClasses:
                   - name: main
@@ -43,6 +41,7 @@ class AgentStartIT {
         List<String> cmd = new ArrayList<>(List.of(java,
                 "-javaagent:" + ChildJvms.agentJar() + "=" + agentArgs.replace("POLICY", policy.toString()),
                 "-cp", Path.of("target", "test-classes").toAbsolutePath().toString(), StartMain.class.getName()));
+        cmd.addAll(List.of(mainArgs));
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the JVM ended").isTrue();
         return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
@@ -68,9 +67,25 @@ class AgentStartIT {
 
     @Test
     void onJdk21OrNewerNothingWarnsAboutUnsafe() throws Exception {
-        Optional<Path> java = newestJdk(21);
-        Assumptions.assumeTrue(java.isPresent(), "SKIPPED: no JDK 21+ found (set JAVA21_HOME)");
+        Optional<Path> java = Jdks.atLeast(21);
+        Assumptions.assumeTrue(java.isPresent(), Jdks.NONE_21);
         assertCleanStart(start(java.get().toString(), "policy=POLICY"));
+    }
+
+    /**
+     * JDK 24 and later warn when code in an unnamed module calls native code without
+     * {@code --enable-native-access} (JEP 472), and the swap rehearsal raises its thread's priority
+     * through JNA: without the check in {@code WeavingPriority} every JVM started with the agent
+     * printed four lines of warning.
+     */
+    @Test
+    void onJdk24OrNewerTheSwapRehearsalCallsNoNativeCodeThatWarns() throws Exception {
+        Optional<Path> java = Jdks.atLeast(24);
+        Assumptions.assumeTrue(java.isPresent(), "SKIPPED: no JDK 24+ found (set JAVA21_HOME to one)");
+        Run r = start(java.get().toString(), "policy=POLICY,debug=true", "3000");
+        assertCleanStart(r);
+        assertThat(r.err()).as("the rehearsal ran in the JVM's lifetime").contains("swap rehearsed");
+        assertThat(r.err()).doesNotContain("restricted method").doesNotContain("--enable-native-access=ALL-UNNAMED to avoid");
     }
 
     @Test
@@ -80,35 +95,5 @@ class AgentStartIT {
         assertThat(r.err()).contains("[qosweaver] ERROR unknown agent argument 'polcy' (did you mean policy?)")
                 .doesNotContain("missing agent argument").doesNotContain("FATAL ERROR");
         assertThat(r.out()).doesNotContain("STARTED");
-    }
-
-    /** A JDK of at least {@code version}: JAVA21_HOME, JAVA_HOME, this one, or one in /usr/lib/jvm. */
-    static Optional<Path> newestJdk(int version) {
-        List<Path> homes = new ArrayList<>();
-        for (String env : new String[] {"JAVA21_HOME", "JAVA_HOME"}) {
-            String v = System.getenv(env);
-            if (v != null && !v.isBlank()) {
-                homes.add(Path.of(v));
-            }
-        }
-        homes.add(Path.of(System.getProperty("java.home")));
-        try (Stream<Path> s = Files.list(Path.of("/usr/lib/jvm"))) {
-            s.sorted().forEach(homes::add);
-        } catch (IOException | RuntimeException e) {
-            // none there
-        }
-        Pattern v = Pattern.compile("^JAVA_VERSION=\"(\\d+)", Pattern.MULTILINE);
-        for (Path home : homes) {
-            try {
-                Matcher m = v.matcher(Files.readString(home.resolve("release"), StandardCharsets.UTF_8));
-                Path bin = home.resolve("bin").resolve("java");
-                if (m.find() && Integer.parseInt(m.group(1)) >= version && Files.isExecutable(bin)) {
-                    return Optional.of(bin);
-                }
-            } catch (IOException | RuntimeException e) {
-                // not a JDK
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -43,6 +43,33 @@ public final class NativePriorities {
 
     private NativePriorities() {}
 
+    /**
+     * Whether loading JNA now would make the JVM print its warning about a restricted method
+     * ({@code System::load} called from an unnamed module: JDK 24 and later, JEP 472) because the
+     * JVM was started without {@code --enable-native-access=ALL-UNNAMED} (or
+     * {@code --illegal-native-access=allow}). A policy that sets native priorities needs JNA and
+     * says so in that case; anything optional should not load it.
+     */
+    public static boolean loadingWouldWarn() {
+        if (Runtime.version().feature() < 24) {
+            return false;
+        }
+        try {
+            // Module.isNativeAccessEnabled() is public from JDK 22 on; this is Java 17 bytecode
+            if ((boolean) Module.class.getMethod("isNativeAccessEnabled").invoke(NativePriorities.class.getModule())) {
+                return false;
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false; // cannot tell: the warning is the JVM's, the load still works
+        }
+        for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.equals("--illegal-native-access=allow")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether this JVM runs on Linux (the only OS with an implementation). */
     public static boolean isLinux() {
         return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");

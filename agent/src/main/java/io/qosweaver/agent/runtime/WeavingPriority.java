@@ -1,6 +1,7 @@
 package io.qosweaver.agent.runtime;
 
 import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.natives.NativePriorities;
 import io.qosweaver.platform.NativePriorityException;
 import io.qosweaver.platform.NativeThreads;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,7 +15,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * runnable chart threads on 2 cores) the thread got about 1/20 of a core, and a swap that takes
  * 0.5 s idle took 10-20 s. At nice {@value #NICE} (CFS weight 88761, against 1024 for each thread
  * at nice 0) it gets a core for the few hundred milliseconds it needs. Without the permission
- * nothing changes; that is said once.
+ * nothing changes; that is said once. On JDK 24 and later the native call would make the JVM
+ * print its restricted-method warning unless native access is enabled at its start, so there the
+ * priority is raised only with {@code --enable-native-access=ALL-UNNAMED} (also said once).
  */
 final class WeavingPriority implements AutoCloseable {
     static final int NICE = -20;
@@ -33,6 +36,11 @@ final class WeavingPriority implements AutoCloseable {
     /** Raises the calling thread's priority if it may; {@link #close} restores it. */
     static WeavingPriority raise(AgentLog log) {
         NativeThreads natives = NativeThreads.get();
+        if (NativePriorities.loadingWouldWarn()) {
+            tell(log, "native calls would make this JDK print its restricted-method warning; start the JVM with"
+                    + " --enable-native-access=ALL-UNNAMED to allow them");
+            return new WeavingPriority(natives, -1, 0);
+        }
         int tid = natives.currentNativeThreadId();
         if (!natives.available() || tid < 0) {
             tell(log, natives.available() ? "the thread id is unknown" : natives.unavailableReason());
