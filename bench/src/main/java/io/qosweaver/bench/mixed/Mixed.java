@@ -48,8 +48,8 @@ public final class Mixed {
     private Mixed() {
     }
 
-    /** Runs the fetch script and returns the jar's path (its last line of output). */
-    static Path fetch(Path root, MixedApp app, Progress progress) throws IOException, InterruptedException {
+    /** Runs the app's fetch script (the jar from Maven Central, nothing of it committed) and returns the jar's path (its last line of output). */
+    public static Path fetch(Path root, MixedApp app, Progress progress) throws IOException, InterruptedException {
         Path script = root.resolve(app.fetchScript());
         if (!Files.isRegularFile(script)) {
             throw new IOException("the fetch script of app " + app.name() + " is missing: " + script);
