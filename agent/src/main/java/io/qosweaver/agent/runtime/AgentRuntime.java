@@ -482,7 +482,7 @@ public final class AgentRuntime {
                 case "entry" -> entries++;
                 case "request" -> requests++;
                 case "progressPoint" -> pps++;
-                case "bulkhead", "synchronize", "semaphore-wait", "semaphore-signal" -> aspects++;
+                case "bulkhead", "synchronize", "semaphore-wait", "semaphore-signal", "timeout" -> aspects++;
                 default -> cps++;
             }
         }

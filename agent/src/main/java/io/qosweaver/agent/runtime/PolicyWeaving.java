@@ -12,6 +12,7 @@ import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.RequestSelector;
 import io.qosweaver.agent.unit.aspect.AspectUnit;
 import io.qosweaver.agent.unit.aspect.SignalAdvice;
+import io.qosweaver.agent.unit.aspect.TimeoutAdvice;
 import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.jetty12.Jetty12Unit;
@@ -54,7 +55,7 @@ final class PolicyWeaving {
     /**
      * The pointcuts of {@code policy} in the order {@link #install} weaves them: entries (task-class
      * order), the request classification (one, if any task class selects requests), control points,
-     * progress points, bulkheads, semaphores (wait, then signal), synchronizations.
+     * progress points, bulkheads, semaphores (wait, then signal), synchronizations, time-outs.
      */
     static List<Planned> plan(PolicyFile policy) {
         List<Planned> out = new ArrayList<>();
@@ -94,6 +95,10 @@ final class PolicyWeaving {
         }
         for (PolicyFile.SynchronizeDef d : policy.synchronizations()) {
             out.add(planned("synchronize", d.location(), d.text(), d.location() + " " + d.text()));
+        }
+        for (PolicyFile.TimeoutDef d : policy.timeouts()) {
+            out.add(planned("timeout", d.location(), d.text(), d.location() + " " + d.afterNanos() + " " + d.action()
+                    + " " + d.text()));
         }
         return out;
     }
@@ -192,6 +197,12 @@ final class PolicyWeaving {
         for (PolicyFile.SynchronizeDef d : policy.synchronizations()) {
             int index = Aspects.serializer(d.location());
             units.add(AspectUnit.create("synchronize " + d.location(), d.pointcut(), index, take(planned, "synchronize")));
+        }
+        for (PolicyFile.TimeoutDef d : policy.timeouts()) {
+            boolean interrupt = d.action() == PolicyFile.TimeoutAction.INTERRUPT;
+            int index = Aspects.timeout(d.location(), d.afterNanos(), interrupt);
+            units.add(AspectUnit.create("timeout " + d.location(), d.pointcut(), index,
+                    interrupt ? TimeoutAdvice.Interrupt.class : TimeoutAdvice.Fail.class, take(planned, "timeout")));
         }
         if (!planned.isEmpty()) {
             throw new IllegalStateException("planned pointcuts not woven: " + planned.size());

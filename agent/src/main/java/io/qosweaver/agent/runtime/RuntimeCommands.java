@@ -168,6 +168,9 @@ final class RuntimeCommands implements LocalControl.Handler {
         for (PolicyFile.SynchronizeDef sd : p.synchronizations()) {
             b.append("  ").append(aspectState(sd.location())).append('\n');
         }
+        for (PolicyFile.TimeoutDef td : p.timeouts()) {
+            b.append("  ").append(aspectState(td.location())).append('\n');
+        }
         SchedulerStats st = SchedulerGateway.stats();
         if (st != null) {
             b.append("scheduler: ").append(st.controlPoints()).append(" control points, ").append(st.suspensions())
