@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@code threadPools} aspect in process, with the real weaving, a real Jetty 12 and a real
  * embedded Tomcat: servers running before the weaving and one started after it take the policy's
- * sizes, read back through the servers' own public API, and get their own back when the policy
- * is swapped for one without the section.
+ * sizes, read back through the servers' own public API, take new sizes from a swap that weaves
+ * the same, and get their own back when the policy is swapped for one without the section.
  */
 class ServerPoolsWeavingTest {
     private static final String BASE = """
@@ -109,7 +109,7 @@ class ServerPoolsWeavingTest {
     }
 
     @Test
-    void runningAndLaterPoolsAreSizedAndGetTheirOwnValuesBackOnASwap() throws Exception {
+    void runningAndLaterPoolsAreSizedResizedAndGetTheirOwnValuesBackOnASwap() throws Exception {
         Instrumentation inst = ByteBuddyAgent.install();
         AgentLog log = new AgentLog(new PrintStream(new ByteArrayOutputStream()), false);
         Server before = jetty(new QueuedThreadPool(40, 5, 60_000));
@@ -147,6 +147,13 @@ class ServerPoolsWeavingTest {
                     .contains(": min 2, max 9, idleTimeout 15000 ms (was min 4, max 30, idleTimeout 60000 ms)");
             assertThat(ServerPools.found(ServerPools.JETTY)).isGreaterThanOrEqualTo(2);
             assertThat(ServerPools.found(ServerPools.TOMCAT)).isGreaterThanOrEqualTo(1);
+
+            // new sizes only: the same weaving kept, the values given to every pool, the originals kept
+            PolicyFile resized = PolicyFile.parse("resized.yaml", POOLS.replace("max: 7", "max: 6"));
+            assertThat(PolicyWeaving.sameWeaving(pools, resized)).isTrue();
+            PolicyWeaving.adopt(weaving, resized);
+            assertThat(values(before)).containsExactly(3, 6, 12_000);
+            assertThat(values(after)).containsExactly(3, 6, 12_000);
 
             // a swap to a file without the section: the weaving replaced, every pool's own values back
             PolicyFile plain = PolicyFile.parse("plain.yaml", BASE);
