@@ -371,6 +371,28 @@ class AttachAndCtlTest {
         assertThat(nap(port, 600).body()).isEqualTo("slept, interrupted after false\n");
     }
 
+    /** A policy that sizes a server's pool in a JVM without that server: status and the match check say so. */
+    @Test
+    void threadPoolsOfAServerThatIsNotThereAreReported() throws Exception {
+        startApp();
+        Path pools = policy("pools.yaml", "matchCheckSeconds: 1\n" + LOW + """
+                aspects:
+                  threadPools:
+                    - server: jetty
+                      max: 4
+                """);
+        CliRun attach = CliRun.of("attach", pid(), "--policy", pools.toString());
+        assertThat(attach.exit()).as(attach.err()).isZero();
+        assertThat(CliRun.of("ctl", pid(), "status").out()).containsPattern("threadPool [^\\n]*pools.yaml:13: 0 join points")
+                .contains("threadPools: no server pool seen yet");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        String line = "threadPools " + pools + ":13: no Jetty QueuedThreadPool seen after 1 s";
+        while (!Files.readString(dir.resolve("app.log")).contains(line) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(Files.readString(dir.resolve("app.log"))).contains(line);
+    }
+
     @Test
     void theAgentRefusesUnknownCommands() throws Exception {
         int port = startApp();
