@@ -9,8 +9,9 @@ import java.util.concurrent.Executors;
 
 /**
  * A small HTTP service for the profiler's end-to-end tests, outside {@code io.qosweaver} (which the
- * profiler never weaves): {@code GET /} does about ten million small calls on a pool thread.
- * Arguments: the loopback port.
+ * profiler never weaves): {@code GET /} does about ten million small calls on a pool thread;
+ * {@code GET /nap?MS} sleeps MS ms and answers whether the sleep was interrupted and whether the
+ * thread is still interrupted once {@link #nap} returned. Arguments: the loopback port.
  */
 public final class WorkServer {
     private WorkServer() {}
@@ -25,7 +26,26 @@ public final class WorkServer {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        server.createContext("/nap", exchange -> {
+            String answer = nap(Long.parseLong(exchange.getRequestURI().getQuery())) + ", interrupted after "
+                    + Thread.interrupted() + "\n";
+            byte[] body = answer.getBytes(StandardCharsets.US_ASCII);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
         server.start();
+    }
+
+    /** Sleeps; an interrupt ends the sleep and is kept, as well-behaved code keeps it. */
+    static String nap(long ms) {
+        try {
+            Thread.sleep(ms);
+            return "slept";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
     }
 
     static long work(int n) {

@@ -1,16 +1,20 @@
 package io.qosweaver.agent.bootstrap;
 
 import java.util.Arrays;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What the policy file's {@code aspects:} woven advice calls: bulkheads and synchronization
- * aspects, each registered under an index that is never reused, so that code woven by an earlier
+ * What the policy file's {@code aspects:} woven advice calls: bulkheads, synchronization,
+ * semaphore and time-out aspects, each registered under an index that is never reused, so that code woven by an earlier
  * policy (still on a stack after a swap) reaches its own aspect, and a release always goes to the
  * aspect that admitted (the advice keeps what {@code enter} returned). On the bootstrap class path.
  */
@@ -156,6 +160,191 @@ public final class Aspects {
         }
     }
 
+    /**
+     * A time-out aspect. {@code fail}: an execution that returns normally after {@code afterNanos}
+     * throws {@link CancellationException} instead (no timer: the clock is read at entry and at
+     * return). {@code interrupt}: an execution still running at the bound has its thread
+     * interrupted, once, by the one timer thread of all time-outs; see {@link Timed} for the race
+     * with the execution's end.
+     */
+    public static final class Timeout {
+        final String name;
+        final long afterNanos;
+        final boolean interrupt;
+        final AtomicLong started = new AtomicLong();
+        final AtomicLong timedOut = new AtomicLong();
+        final AtomicLong acted = new AtomicLong();
+
+        Timeout(String name, long afterNanos, boolean interrupt) {
+            this.name = name;
+            this.afterNanos = afterNanos;
+            this.interrupt = interrupt;
+        }
+
+        public String describe() {
+            return "timeout " + name + ": after " + millis(afterNanos) + " " + (interrupt ? "interrupt" : "fail")
+                    + ", started " + started.get() + ", timed out " + timedOut.get() + ", "
+                    + (interrupt ? "interrupted " : "failed ") + acted.get();
+        }
+
+        public long started() {
+            return started.get();
+        }
+
+        public long timedOut() {
+            return timedOut.get();
+        }
+
+        /** Threads interrupted ({@code interrupt}) or late returns turned into a throw ({@code fail}). */
+        public long acted() {
+            return acted.get();
+        }
+    }
+
+    private static String millis(long nanos) {
+        long ms = nanos / 1_000_000;
+        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+    }
+
+    /**
+     * One execution under an {@code interrupt} time-out, the one object it allocates: its own
+     * entry in the timer's queue. Its state goes from RUNNING to DONE (the execution ended first:
+     * the timer will find it DONE and drop it) or to FIRING (the timer first), then to
+     * INTERRUPTED (the timer set the thread's interrupt status) or SKIPPED (the status was set
+     * already, by someone else: not ours to clear). The end of an execution that lost the race
+     * waits out FIRING, a few instructions of the timer's, then clears the status only if the
+     * timer set it; so an interrupt of the time-out never outlives its execution, and one that
+     * fires after the return does nothing.
+     */
+    public static final class Timed implements Delayed {
+        static final int RUNNING = 0;
+        static final int DONE = 1;
+        static final int FIRING = 2;
+        static final int INTERRUPTED = 3;
+        static final int SKIPPED = 4;
+        private static final AtomicIntegerFieldUpdater<Timed> STATE =
+                AtomicIntegerFieldUpdater.newUpdater(Timed.class, "state");
+
+        final Timeout aspect;
+        final Thread thread;
+        final long deadline;
+        volatile int state;
+
+        Timed(Timeout aspect, Thread thread, long deadline) {
+            this.aspect = aspect;
+            this.thread = thread;
+            this.deadline = deadline;
+        }
+
+        /** On the timer thread, at the deadline. */
+        void fire() {
+            if (!STATE.compareAndSet(this, RUNNING, FIRING)) {
+                return; // ended before its bound
+            }
+            aspect.timedOut.incrementAndGet();
+            if (thread.isInterrupted()) {
+                state = SKIPPED;
+                return;
+            }
+            thread.interrupt();
+            aspect.acted.incrementAndGet();
+            state = INTERRUPTED;
+        }
+
+        /** On the executing thread, when the execution returns or throws. */
+        void end() {
+            if (STATE.compareAndSet(this, RUNNING, DONE)) {
+                return;
+            }
+            int s;
+            while ((s = state) == FIRING) {
+                Thread.onSpinWait();
+            }
+            if (s == INTERRUPTED) {
+                Thread.interrupted(); // ours: the execution's caller never sees it
+            }
+        }
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed o) {
+            return Long.compare(deadline - ((Timed) o).deadline, 0);
+        }
+    }
+
+    /** The deadlines of every {@code interrupt} time-out; its thread starts with the first such aspect. */
+    private static final DelayQueue<Timed> DEADLINES = new DelayQueue<>();
+    private static Thread timer;
+
+    private static void startTimer() {
+        synchronized (LOCK) {
+            if (timer != null) {
+                return;
+            }
+            Thread t = new Thread(() -> {
+                while (true) {
+                    try {
+                        DEADLINES.take().fire();
+                    } catch (InterruptedException e) {
+                        // only the JVM's end stops the timer
+                    } catch (RuntimeException | Error e) {
+                        // a failed interrupt (a security manager) must not stop every other time-out
+                    }
+                }
+            }, "qosweaver-timeouts");
+            t.setDaemon(true);
+            t.setContextClassLoader(null);
+            t.start();
+            timer = t;
+        }
+    }
+
+    /** Registers a time-out aspect; its index, for the advice. */
+    public static int timeout(String name, long afterNanos, boolean interrupt) {
+        if (interrupt) {
+            startTimer();
+        }
+        return register(new Timeout(name, afterNanos, interrupt));
+    }
+
+    /** Before an execution under an {@code interrupt} time-out: its deadline, queued. */
+    public static Object startTimed(int index) {
+        Timeout a = (Timeout) registry[index];
+        a.started.incrementAndGet();
+        Timed t = new Timed(a, Thread.currentThread(), System.nanoTime() + a.afterNanos);
+        DEADLINES.offer(t);
+        return t;
+    }
+
+    /** After it, on return or throw. */
+    public static void endTimed(Object timed) {
+        if (timed instanceof Timed t) {
+            t.end();
+        }
+    }
+
+    /** Before an execution under a {@code fail} time-out: the clock. */
+    public static long startFail(int index) {
+        ((Timeout) registry[index]).started.incrementAndGet();
+        return System.nanoTime();
+    }
+
+    /** After it returned normally: throws if it took longer than the bound. */
+    public static void endFail(int index, long started) {
+        long took = System.nanoTime() - started;
+        Timeout a = (Timeout) registry[index];
+        if (took > a.afterNanos) {
+            a.timedOut.incrementAndGet();
+            a.acted.incrementAndGet();
+            throw new CancellationException("qosweaver timeout " + a.name + ": the execution took "
+                    + took / 1_000_000 + " ms, exceeded " + millis(a.afterNanos));
+        }
+    }
+
     /** Registers a semaphore aspect; its index, for both of its advices. */
     public static int signal(String name, int initial, long maxWaitNanos) {
         return register(new Signal(name, initial, maxWaitNanos));
@@ -195,6 +384,9 @@ public final class Aspects {
             }
             if (r[i] instanceof Signal g && g.name.equals(name)) {
                 return g.describe();
+            }
+            if (r[i] instanceof Timeout t && t.name.equals(name)) {
+                return t.describe();
             }
         }
         return "no aspect " + name;

@@ -184,6 +184,7 @@ public final class AgentRuntime {
         policy = null;
         overrides.clear();
         SchedulerGateway.uninstall();
+        io.qosweaver.agent.bootstrap.ServerPools.configure(null, null); // the servers' own values back
         unscheduled = true;
         boolean reset = w == null || w.reset();
         log.info("unwoven: every woven class retransformed to its original bytes" + (reset ? "" : " (INCOMPLETE: the"
@@ -250,6 +251,7 @@ public final class AgentRuntime {
                     } catch (RuntimeException | LinkageError again) {
                         oldWeaving.reset();
                         SchedulerGateway.uninstall();
+                        io.qosweaver.agent.bootstrap.ServerPools.configure(null, null);
                         policy = null;
                         unscheduled = true;
                         back = "; weaving the old policy again failed too (" + again + "): the application runs UNSCHEDULED";
@@ -431,7 +433,16 @@ public final class AgentRuntime {
             return;
         }
         for (WeavingStats.PointcutStats p : w.stats().pointcuts()) {
-            if (p.joinPoints() == 0 && p.kind().equals("request")) {
+            if (p.kind().equals("threadPool")) {
+                boolean jetty = p.text().startsWith("jetty");
+                int kind = jetty ? io.qosweaver.agent.bootstrap.ServerPools.JETTY
+                        : io.qosweaver.agent.bootstrap.ServerPools.TOMCAT;
+                if (io.qosweaver.agent.bootstrap.ServerPools.found(kind) == 0) {
+                    log.loud("threadPools " + p.location() + ": no " + (jetty ? "Jetty QueuedThreadPool" : "Tomcat"
+                            + " connector (AbstractEndpoint)") + " seen after " + seconds + " s; a pool is seen when"
+                            + " it starts or dispatches work");
+                }
+            } else if (p.joinPoints() == 0 && p.kind().equals("request")) {
                 log.loud("task classes that select requests (" + p.location() + ": " + p.text() + ") have seen no"
                         + " supported server after " + seconds + " s: the agent classifies requests in Jetty 9.4"
                         + " to 12 (Server.handle), Tomcat (CoyoteAdapter), Undertow (Connectors.executeRootHandler) and any"
@@ -482,7 +493,7 @@ public final class AgentRuntime {
                 case "entry" -> entries++;
                 case "request" -> requests++;
                 case "progressPoint" -> pps++;
-                case "bulkhead", "synchronize", "semaphore-wait", "semaphore-signal" -> aspects++;
+                case "bulkhead", "synchronize", "semaphore-wait", "semaphore-signal", "timeout", "threadPool" -> aspects++;
                 default -> cps++;
             }
         }

@@ -4,6 +4,7 @@ import io.qosweaver.agent.bootstrap.Aspects;
 import io.qosweaver.agent.bootstrap.Jetty12Requests;
 import io.qosweaver.agent.bootstrap.JettyChannelRequests;
 import io.qosweaver.agent.bootstrap.RequestTaskClasses;
+import io.qosweaver.agent.bootstrap.ServerPools;
 import io.qosweaver.agent.bootstrap.ServletRequests;
 import io.qosweaver.agent.bootstrap.TomcatRequests;
 import io.qosweaver.agent.bootstrap.UndertowRequests;
@@ -12,10 +13,12 @@ import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.RequestSelector;
 import io.qosweaver.agent.unit.aspect.AspectUnit;
 import io.qosweaver.agent.unit.aspect.SignalAdvice;
+import io.qosweaver.agent.unit.aspect.TimeoutAdvice;
 import io.qosweaver.agent.unit.controlpoint.ControlPointUnit;
 import io.qosweaver.agent.unit.entry.EntryUnit;
 import io.qosweaver.agent.unit.jetty12.Jetty12Unit;
 import io.qosweaver.agent.unit.jettychannel.JettyChannelUnit;
+import io.qosweaver.agent.unit.serverpool.ServerPoolUnit;
 import io.qosweaver.agent.unit.servlet.ServletUnit;
 import io.qosweaver.agent.unit.tomcat.TomcatUnit;
 import io.qosweaver.agent.unit.undertow.UndertowUnit;
@@ -54,7 +57,8 @@ final class PolicyWeaving {
     /**
      * The pointcuts of {@code policy} in the order {@link #install} weaves them: entries (task-class
      * order), the request classification (one, if any task class selects requests), control points,
-     * progress points, bulkheads, semaphores (wait, then signal), synchronizations.
+     * progress points, bulkheads, semaphores (wait, then signal), synchronizations, time-outs, server
+     * thread pools (Jetty's, then Tomcat's: their values are not woven, see {@link #configurePools}).
      */
     static List<Planned> plan(PolicyFile policy) {
         List<Planned> out = new ArrayList<>();
@@ -95,6 +99,18 @@ final class PolicyWeaving {
         for (PolicyFile.SynchronizeDef d : policy.synchronizations()) {
             out.add(planned("synchronize", d.location(), d.text(), d.location() + " " + d.text()));
         }
+        for (PolicyFile.TimeoutDef d : policy.timeouts()) {
+            out.add(planned("timeout", d.location(), d.text(), d.location() + " " + d.afterNanos() + " " + d.action()
+                    + " " + d.text()));
+        }
+        for (PolicyFile.ThreadPoolDef d : policy.threadPools()) {
+            if (!d.server().equals("tomcat")) {
+                out.add(planned("threadPool", d.location(), "jetty " + ServerPoolUnit.JETTY, "jetty"));
+            }
+            if (!d.server().equals("jetty")) {
+                out.add(planned("threadPool", d.location(), "tomcat " + ServerPoolUnit.TOMCAT, "tomcat"));
+            }
+        }
         return out;
     }
 
@@ -134,6 +150,24 @@ final class PolicyWeaving {
             RequestTaskClasses.configure(selectors.toArray(new RequestTaskClasses.Selector[0]));
         }
         weaving.stats().relabel(labels);
+        configurePools(next);
+    }
+
+    /**
+     * The server pools' sizes of {@code policy} (per-core counts resolved here), given to every
+     * pool known and to those found later; a server the file leaves out gets its own values back.
+     */
+    static void configurePools(PolicyFile policy) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        ServerPools.Settings jetty = null;
+        ServerPools.Settings tomcat = null;
+        for (PolicyFile.ThreadPoolDef d : policy.threadPools()) {
+            ServerPools.Settings s = new ServerPools.Settings(d.min() == null ? -1 : d.min().resolve(cores),
+                    d.max().resolve(cores), d.idleTimeoutMillis());
+            jetty = d.server().equals("tomcat") ? jetty : s;
+            tomcat = d.server().equals("jetty") ? tomcat : s;
+        }
+        ServerPools.configure(jetty, tomcat);
     }
 
     static Weaving install(Instrumentation inst, PolicyFile policy, AgentLog log) {
@@ -193,17 +227,33 @@ final class PolicyWeaving {
             int index = Aspects.serializer(d.location());
             units.add(AspectUnit.create("synchronize " + d.location(), d.pointcut(), index, take(planned, "synchronize")));
         }
+        for (PolicyFile.TimeoutDef d : policy.timeouts()) {
+            boolean interrupt = d.action() == PolicyFile.TimeoutAction.INTERRUPT;
+            int index = Aspects.timeout(d.location(), d.afterNanos(), interrupt);
+            units.add(AspectUnit.create("timeout " + d.location(), d.pointcut(), index,
+                    interrupt ? TimeoutAdvice.Interrupt.class : TimeoutAdvice.Fail.class, take(planned, "timeout")));
+        }
+        for (PolicyFile.ThreadPoolDef d : policy.threadPools()) {
+            if (!d.server().equals("tomcat")) {
+                units.add(ServerPoolUnit.jetty(take(planned, "threadPool")));
+            }
+            if (!d.server().equals("jetty")) {
+                units.add(ServerPoolUnit.tomcat(take(planned, "threadPool")));
+            }
+        }
         if (!planned.isEmpty()) {
             throw new IllegalStateException("planned pointcuts not woven: " + planned.size());
         }
         // Woven code in named modules (JDK classes chosen by a withincode) calls QoS and the
         // bootstrap helpers, which sit in the bootstrap loader's unnamed module.
-        return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
+        Weaving woven = Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
                 Weaving.bootstrapCopy(QoS.class), Weaving.bootstrapCopy(RequestTaskClasses.class),
                 Weaving.bootstrapCopy(ServletRequests.class), Weaving.bootstrapCopy(Jetty12Requests.class),
                 Weaving.bootstrapCopy(JettyChannelRequests.class),
                 Weaving.bootstrapCopy(TomcatRequests.class), Weaving.bootstrapCopy(UndertowRequests.class),
-                Weaving.bootstrapCopy(Aspects.class));
+                Weaving.bootstrapCopy(Aspects.class), Weaving.bootstrapCopy(ServerPools.class));
+        configurePools(policy); // once woven: a failed weaving leaves the pools as they were
+        return woven;
     }
 
     /** The next planned pointcut's statistics; {@link #plan} and {@link #install} walk the file in one order. */

@@ -168,6 +168,13 @@ final class RuntimeCommands implements LocalControl.Handler {
         for (PolicyFile.SynchronizeDef sd : p.synchronizations()) {
             b.append("  ").append(aspectState(sd.location())).append('\n');
         }
+        for (PolicyFile.TimeoutDef td : p.timeouts()) {
+            b.append("  ").append(aspectState(td.location())).append('\n');
+        }
+        if (!p.threadPools().isEmpty()) {
+            String pools = io.qosweaver.agent.bootstrap.ServerPools.describe();
+            b.append(pools.isEmpty() ? "  threadPools: no server pool seen yet\n" : pools.replaceAll("(?m)^", "  "));
+        }
         SchedulerStats st = SchedulerGateway.stats();
         if (st != null) {
             b.append("scheduler: ").append(st.controlPoints()).append(" control points, ").append(st.suspensions())

@@ -315,6 +315,84 @@ class AttachAndCtlTest {
         assertThat(concurrent(port, 2)).isEqualTo(2);
     }
 
+    private HttpResponse<String> nap(int port, long ms) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/nap?" + ms))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A time-out interrupts an execution still running at its bound, and its interrupt does not
+     * reach the caller; swapped for {@code fail}, a late return throws (the service closes the
+     * exchange without an answer) and a fast one answers.
+     */
+    @Test
+    void timeoutsInterruptOrFailOnlyTheExecutionsPastTheirBound() throws Exception {
+        int port = startApp();
+        assertThat(nap(port, 1).body()).isEqualTo("slept, interrupted after false\n");
+        Path interrupt = policy("interrupt.yaml", LOW + """
+                aspects:
+                  timeouts:
+                    - pointcut: execution(String demo.workserver.WorkServer.nap(long))
+                      after: 300ms
+                      action: interrupt
+                """);
+        CliRun attach = CliRun.of("attach", pid(), "--policy", interrupt.toString());
+        assertThat(attach.exit()).as(attach.err()).isZero();
+        long start = System.nanoTime();
+        assertThat(nap(port, 20_000).body()).isEqualTo("interrupted, interrupted after false\n");
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms").isBetween(300L, 15_000L);
+        assertThat(nap(port, 1).body()).isEqualTo("slept, interrupted after false\n");
+        assertThat(CliRun.of("ctl", pid(), "status").out()).containsPattern("timeout [^\\n]*interrupt.yaml:12: 1 join points")
+                .containsPattern("timeout [^\\n]*interrupt.yaml:12: after 300ms interrupt, started 2, timed out 1,"
+                        + " interrupted 1");
+
+        Path fail = policy("fail.yaml", LOW + """
+                aspects:
+                  timeouts:
+                    - pointcut: execution(String demo.workserver.WorkServer.nap(long))
+                      after: 300ms
+                      action: fail
+                """);
+        CliRun swap = CliRun.of("ctl", pid(), "swap", fail.toString());
+        assertThat(swap.exit()).as(swap.err()).isZero();
+        assertThat(nap(port, 5).body()).isEqualTo("slept, interrupted after false\n");
+        boolean answered;
+        try {
+            answered = nap(port, 600).statusCode() == 200;
+        } catch (java.io.IOException e) {
+            answered = false; // the handler threw: the exchange closed without an answer
+        }
+        assertThat(answered).as("the late return failed").isFalse();
+        assertThat(CliRun.of("ctl", pid(), "status").out())
+                // the client retries, once, a GET whose connection closed without an answer
+                .containsPattern("timeout [^\\n]*fail.yaml:12: after 300ms fail, started ([23]), timed out ([12]), failed \\2")
+                .doesNotContain("interrupt.yaml");
+        assertThat(CliRun.of("ctl", pid(), "unweave").exit()).isZero();
+        assertThat(nap(port, 600).body()).isEqualTo("slept, interrupted after false\n");
+    }
+
+    /** A policy that sizes a server's pool in a JVM without that server: status and the match check say so. */
+    @Test
+    void threadPoolsOfAServerThatIsNotThereAreReported() throws Exception {
+        startApp();
+        Path pools = policy("pools.yaml", "matchCheckSeconds: 1\n" + LOW + """
+                aspects:
+                  threadPools:
+                    - server: jetty
+                      max: 4
+                """);
+        CliRun attach = CliRun.of("attach", pid(), "--policy", pools.toString());
+        assertThat(attach.exit()).as(attach.err()).isZero();
+        assertThat(CliRun.of("ctl", pid(), "status").out()).containsPattern("threadPool [^\\n]*pools.yaml:13: 0 join points")
+                .contains("threadPools: no server pool seen yet");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        String line = "threadPools " + pools + ":13: no Jetty QueuedThreadPool seen after 1 s";
+        while (!Files.readString(dir.resolve("app.log")).contains(line) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(Files.readString(dir.resolve("app.log"))).contains(line);
+    }
+
     @Test
     void theAgentRefusesUnknownCommands() throws Exception {
         int port = startApp();

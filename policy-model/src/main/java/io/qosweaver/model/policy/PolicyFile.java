@@ -69,9 +69,45 @@ public final class PolicyFile {
     public record SemaphoreDef(String name, String waitText, Pointcut waitAt, String signalText, Pointcut signalAt,
             int initial, long maxWaitNanos, String location) {}
 
+    /** What a time-out aspect does to an execution still running after its bound. */
+    public enum TimeoutAction {
+        /** Interrupt the executing thread, once, if the execution is still running at the bound. */
+        INTERRUPT,
+        /** When the execution returns normally after the bound, throw instead of returning. */
+        FAIL
+    }
+
+    /** A time-out aspect: an execution the pointcut selects is bounded to {@code afterNanos}. */
+    public record TimeoutDef(String text, Pointcut pointcut, long afterNanos, TimeoutAction action, String location) {}
+
+    /** A thread count of a server's pool: whole, or a multiple of the cores when {@code perCore}. */
+    public record ThreadCount(double value, boolean perCore) {
+        /** The count on a machine of {@code cores} cores: at least 1 when per core. */
+        public int resolve(int cores) {
+            return perCore ? Math.max(1, (int) Math.round(value * cores)) : (int) value;
+        }
+
+        @Override
+        public String toString() {
+            return perCore ? (value == Math.rint(value) ? (long) value + "x" : value + "x") : Long.toString((long) value);
+        }
+    }
+
+    /**
+     * The server's own thread pool: {@code server} is {@code jetty}, {@code tomcat} or {@code any};
+     * {@code min} and {@code idleTimeoutMillis} are null or 0 when the file leaves them as the
+     * server has them.
+     */
+    public record ThreadPoolDef(String server, ThreadCount min, ThreadCount max, int idleTimeoutMillis,
+            String location) {}
+
     private static final Set<String> TOP_KEYS = Set.of("failOpen", "taskClasses", "controlPoints", "progressPoints",
             "policy", "matchCheckSeconds", "aspects");
-    private static final Set<String> ASPECT_KEYS = Set.of("bulkheads", "synchronize", "semaphores");
+    private static final Set<String> ASPECT_KEYS = Set.of("bulkheads", "synchronize", "semaphores", "timeouts",
+            "threadPools");
+    private static final Set<String> TIMEOUT_KEYS = Set.of("pointcut", "after", "action");
+    private static final Set<String> THREAD_POOL_KEYS = Set.of("server", "min", "max", "idleTimeout");
+    private static final Set<String> SERVERS = Set.of("jetty", "tomcat", "any");
     private static final Set<String> SEMAPHORE_KEYS = Set.of("name", "wait", "signal", "initial", "maxWait");
     private static final Set<String> BULKHEAD_KEYS = Set.of("pointcut", "limit", "queue", "timeout");
     private static final Pattern FAIL_OPEN_LINE = Pattern.compile("(?m)^failOpen\\s*:\\s*true\\s*(#.*)?$");
@@ -88,11 +124,16 @@ public final class PolicyFile {
     private final List<BulkheadDef> bulkheads;
     private final List<SynchronizeDef> synchronizations;
     private final List<SemaphoreDef> semaphores;
+    private final List<TimeoutDef> timeouts;
+    private final List<ThreadPoolDef> threadPools;
 
     private PolicyFile(String file, boolean failOpen, int matchCheckSeconds, List<TaskClassDef> taskClasses,
             List<ControlPointDef> controlPoints, List<ProgressPointDef> progressPoints, String policyName,
             Map<String, String> policyParameters, Map<String, Integer> keyLines, List<BulkheadDef> bulkheads,
-            List<SynchronizeDef> synchronizations, List<SemaphoreDef> semaphores) {
+            List<SynchronizeDef> synchronizations, List<SemaphoreDef> semaphores, List<TimeoutDef> timeouts,
+            List<ThreadPoolDef> threadPools) {
+        this.timeouts = List.copyOf(timeouts);
+        this.threadPools = List.copyOf(threadPools);
         this.semaphores = List.copyOf(semaphores);
         this.bulkheads = List.copyOf(bulkheads);
         this.synchronizations = List.copyOf(synchronizations);
@@ -171,6 +212,16 @@ public final class PolicyFile {
     /** The synchronization aspects of the {@code aspects:} section, in file order. */
     public List<SynchronizeDef> synchronizations() {
         return synchronizations;
+    }
+
+    /** The time-out aspects of the {@code aspects:} section, in file order. */
+    public List<TimeoutDef> timeouts() {
+        return timeouts;
+    }
+
+    /** The server thread pools of the {@code aspects:} section, in file order (one per server at most). */
+    public List<ThreadPoolDef> threadPools() {
+        return threadPools;
     }
 
     public String policyName() {
@@ -288,6 +339,8 @@ public final class PolicyFile {
             List<BulkheadDef> bulkheads = new ArrayList<>();
             List<SynchronizeDef> syncs = new ArrayList<>();
             List<SemaphoreDef> semaphores = new ArrayList<>();
+            List<TimeoutDef> timeouts = new ArrayList<>();
+            List<ThreadPoolDef> pools = new ArrayList<>();
             if (entries.containsKey("aspects")) {
                 Map<String, NodeTuple> aspects = entries(mapping(entries.get("aspects").getValueNode(), "aspects"),
                         ASPECT_KEYS, "aspects");
@@ -313,9 +366,97 @@ public final class PolicyFile {
                         semaphores.add(d);
                     }
                 }
+                if (aspects.containsKey("timeouts")) {
+                    for (Node item : sequence(aspects.get("timeouts").getValueNode(), "aspects.timeouts").getValue()) {
+                        timeouts.add(timeout(item));
+                    }
+                }
+                if (aspects.containsKey("threadPools")) {
+                    for (Node item : sequence(aspects.get("threadPools").getValueNode(), "aspects.threadPools")
+                            .getValue()) {
+                        ThreadPoolDef d = threadPool(item);
+                        for (ThreadPoolDef o : pools) {
+                            if (o.server().equals(d.server()) || o.server().equals("any") || d.server().equals("any")) {
+                                throw error(item, "threadPools.server: '" + d.server() + "' overlaps the pool of '"
+                                        + o.server() + "' (" + o.location() + "); one entry per server, and 'any'"
+                                        + " alone");
+                            }
+                        }
+                        pools.add(d);
+                    }
+                }
             }
             return new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, pps, policyName, params, keyLines,
-                    bulkheads, syncs, semaphores);
+                    bulkheads, syncs, semaphores, timeouts, pools);
+        }
+
+        private TimeoutDef timeout(Node item) throws PolicyFileException {
+            MappingNode m = mapping(item, "a time-out");
+            Map<String, NodeTuple> e = entries(m, TIMEOUT_KEYS, "timeouts");
+            ScalarNode pc = scalar(require(e, "pointcut", m).getValueNode(), "a time-out's pointcut");
+            Pointcut p = executionPointcut(pc, "a time-out");
+            long after = durationNanos(scalar(require(e, "after", m).getValueNode(), "timeouts.after"));
+            TimeoutAction action = TimeoutAction.INTERRUPT;
+            if (e.containsKey("action")) {
+                ScalarNode a = scalar(e.get("action").getValueNode(), "timeouts.action");
+                switch (a.getValue()) {
+                    case "interrupt" -> action = TimeoutAction.INTERRUPT;
+                    case "fail" -> action = TimeoutAction.FAIL;
+                    default -> throw error(a, "timeouts.action is interrupt (the running thread, once) or fail (the"
+                            + " late return throws), not '" + a.getValue() + "'");
+                }
+            }
+            return new TimeoutDef(pc.getValue(), p, after, action, file + ":" + line(pc));
+        }
+
+        private ThreadPoolDef threadPool(Node item) throws PolicyFileException {
+            MappingNode m = mapping(item, "a thread pool");
+            Map<String, NodeTuple> e = entries(m, THREAD_POOL_KEYS, "threadPools");
+            ScalarNode server = scalar(require(e, "server", m).getValueNode(), "threadPools.server");
+            if (!SERVERS.contains(server.getValue())) {
+                throw error(server, "threadPools.server is jetty, tomcat or any, not '" + server.getValue() + "'");
+            }
+            ThreadCount max = threadCount(scalar(require(e, "max", m).getValueNode(), "threadPools.max"), "max");
+            ThreadCount min = null;
+            if (e.containsKey("min")) {
+                ScalarNode n = scalar(e.get("min").getValueNode(), "threadPools.min");
+                min = threadCount(n, "min");
+                int cores = Runtime.getRuntime().availableProcessors();
+                if (min.resolve(cores) > max.resolve(cores)) {
+                    throw error(n, "threadPools.min " + min + " is above max " + max
+                            + (min.perCore() || max.perCore() ? " on " + cores + " cores" : ""));
+                }
+            }
+            int idle = 0;
+            if (e.containsKey("idleTimeout")) {
+                ScalarNode n = scalar(e.get("idleTimeout").getValueNode(), "threadPools.idleTimeout");
+                long ms = durationNanos(n) / 1_000_000L;
+                if (ms > Integer.MAX_VALUE) {
+                    throw error(n, "threadPools.idleTimeout is at most " + Integer.MAX_VALUE + "ms, not '"
+                            + n.getValue() + "'");
+                }
+                idle = (int) ms;
+            }
+            return new ThreadPoolDef(server.getValue(), min, max, idle, file + ":" + line(m));
+        }
+
+        /** {@code 16}, or a multiple of the cores ({@code 2x}); {@code min} may be 0. */
+        private ThreadCount threadCount(ScalarNode n, String key) throws PolicyFileException {
+            String v = n.getValue().strip();
+            boolean perCore = v.endsWith("x");
+            double d;
+            try {
+                d = Double.parseDouble(perCore ? v.substring(0, v.length() - 1) : v);
+            } catch (NumberFormatException ex) {
+                d = -1;
+            }
+            boolean zeroOk = key.equals("min") && !perCore;
+            if (!(d > 0 || zeroOk && d == 0) || (!perCore && (d != Math.rint(d) || d > Integer.MAX_VALUE))
+                    || perCore && d > 1_000_000) {
+                throw error(n, "threadPools." + key + " is a whole number of threads (16) or a multiple of the cores"
+                        + " (2x), above 0" + (zeroOk ? " (min may be 0)" : "") + "; not '" + v + "'");
+            }
+            return new ThreadCount(d, perCore);
         }
 
         private SemaphoreDef semaphore(Node item) throws PolicyFileException {

@@ -7,8 +7,8 @@ import io.qosweaver.model.pointcut.Pointcut;
 import net.bytebuddy.asm.Advice;
 
 /**
- * One pointcut of an aspect of the policy file: an advice class ({@link AspectAdvice}, or a half
- * of {@link SignalAdvice}) bound to the aspect's registry index, around every method the pointcut
+ * One pointcut of an aspect of the policy file: an advice class ({@link AspectAdvice}, a half
+ * of {@link SignalAdvice}, or one of {@link TimeoutAdvice}) bound to the aspect's registry index, around every method the pointcut
  * selects.
  */
 public final class AspectUnit {
