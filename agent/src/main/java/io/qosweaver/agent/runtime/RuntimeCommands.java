@@ -171,9 +171,12 @@ final class RuntimeCommands implements LocalControl.Handler {
         for (PolicyFile.TimeoutDef td : p.timeouts()) {
             b.append("  ").append(aspectState(td.location())).append('\n');
         }
-        if (!p.threadPools().isEmpty()) {
-            String pools = io.qosweaver.agent.bootstrap.ServerPools.describe();
-            b.append(pools.isEmpty() ? "  threadPools: no server pool seen yet\n" : pools.replaceAll("(?m)^", "  "));
+        // pools seen under an earlier policy too: after a swap without the section they show their own values again
+        String pools = io.qosweaver.agent.bootstrap.ServerPools.describe();
+        if (!pools.isEmpty()) {
+            b.append(pools.replaceAll("(?m)^", "  "));
+        } else if (!p.threadPools().isEmpty()) {
+            b.append("  threadPools: no server pool seen yet\n");
         }
         SchedulerStats st = SchedulerGateway.stats();
         if (st != null) {

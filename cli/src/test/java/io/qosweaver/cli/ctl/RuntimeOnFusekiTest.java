@@ -32,9 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The runtime workflow on an application nobody here wrote: Apache Jena Fuseki (its server jar from
  * Maven Central, Jetty 12 inside, requests routed by a servlet filter), started without the agent.
  * {@code attach} with the committed hand-written policy, analytics scheduled under load (the
- * policy suspends them), {@code swap} to the generated policy (other join points: a re-weave),
- * {@code set}, {@code watch} of Fuseki's query execution, {@code unweave}; every request answered
- * throughout.
+ * policy suspends them), {@code swap} to the generated policy (other join points: a re-weave), a
+ * swap that adds the {@code threadPools} aspect (Jetty's pool inside Fuseki resized, then restored
+ * by the next swap), {@code set}, {@code watch} of Fuseki's query execution, {@code unweave}; every
+ * request answered throughout.
  */
 class RuntimeOnFusekiTest {
     private static final int HEAVY_CLIENTS = 6;
@@ -154,6 +155,23 @@ class RuntimeOnFusekiTest {
         assertThat(swap.exit()).as(swap.err() + log()).isZero();
         assertThat(swap.out()).contains("swapped to " + policies.resolve("generated.yaml"));
         load(2_000);
+
+        // the server's own pool (Jetty 12.1's QueuedThreadPool inside Fuseki), resized by a swap and restored by the next
+        Path pools = Files.writeString(dir.resolve("pools.yaml"), Files.readString(policies.resolve("generated.yaml"))
+                + "aspects:\n  threadPools:\n    - {server: jetty, min: 3, max: 24, idleTimeout: 20s}\n");
+        CliRun poolSwap = CliRun.of("ctl", pid(), "swap", pools.toString());
+        assertThat(poolSwap.exit()).as(poolSwap.err() + log()).isZero();
+        load(1_000);
+        String withPools = CliRun.of("ctl", pid(), "status").out();
+        Matcher pool = Pattern.compile("threadPool jetty org\\.eclipse\\.jetty\\.util\\.thread\\.QueuedThreadPool@\\w+: "
+                + "min 3, max 24, idleTimeout 20000 ms \\(was min (\\d+), max (\\d+), idleTimeout (\\d+) ms\\)")
+                .matcher(withPools);
+        assertThat(pool.find()).as(withPools).isTrue();
+        String was = "min " + pool.group(1) + ", max " + pool.group(2) + ", idleTimeout " + pool.group(3) + " ms";
+        CliRun back = CliRun.of("ctl", pid(), "swap", policies.resolve("generated.yaml").toString());
+        assertThat(back.exit()).as(back.err() + log()).isZero();
+        assertThat(CliRun.of("ctl", pid(), "status").out()).as("Fuseki's own pool settings restored")
+                .containsPattern("threadPool jetty [^\\n]*: " + Pattern.quote(was) + "\\R");
 
         CliRun set = CliRun.of("ctl", pid(), "set", "policy.lowCap=1");
         assertThat(set.exit()).as(set.err()).isZero();
