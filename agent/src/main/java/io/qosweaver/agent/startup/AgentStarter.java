@@ -85,7 +85,7 @@ public final class AgentStarter {
             return withoutTraceKeys(rawArgs);
         }
         try {
-            return TraceSession.start(rawArgs, log);
+            return TraceSession.start(rawArgs, inst, log);
         } catch (IllegalArgumentException e) {
             log.error(e.getMessage());
             throw new IllegalArgumentException("[qosweaver] " + e.getMessage());
@@ -109,7 +109,7 @@ public final class AgentStarter {
         if (asksForTrace(rawArgs)) {
             rawArgs = startTracing(rawArgs, inst, log);
             if (rawArgs.isBlank()) {
-                return; // a trace only: nothing is woven
+                return; // a trace only: nothing but the trace's own server level is woven
             }
         }
         if (ProfilingArgs.isProfile(rawArgs)) {
