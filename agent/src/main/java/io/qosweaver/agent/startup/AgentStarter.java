@@ -85,7 +85,9 @@ public final class AgentStarter {
             return withoutTraceKeys(rawArgs);
         }
         try {
-            return TraceSession.start(rawArgs, inst, log);
+            String rest = TraceSession.start(rawArgs, inst, log);
+            ApiRebinder.rebind(inst, log); // the Java API's user events, in an application attached to
+            return rest;
         } catch (IllegalArgumentException e) {
             log.error(e.getMessage());
             throw new IllegalArgumentException("[qosweaver] " + e.getMessage());

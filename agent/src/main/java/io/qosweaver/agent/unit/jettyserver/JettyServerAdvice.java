@@ -32,10 +32,10 @@ public final class JettyServerAdvice {
         }
     }
 
-    /** {@code SslConnection.SslEndPoint.handshakeSucceeded()}, on normal return only. */
+    /** {@code SslConnection.SslEndPoint.notifyHandshakeSucceeded(SSLEngine)}: once per successful handshake. */
     public static final class TlsDone {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object endPoint) {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object endPoint) {
             ServerEvents.jettyTlsDone(endPoint);
         }
     }

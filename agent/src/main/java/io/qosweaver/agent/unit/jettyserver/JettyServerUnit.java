@@ -13,7 +13,9 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * The trace's server level in Jetty 12 (checked on 12.0): accept in
  * {@code ServerConnector.accepted(SocketChannel)}, close in
  * {@code SelectableChannelEndPoint.doClose()}, the TLS handshake from {@code SslConnection.onOpen()}
- * to {@code SslConnection.SslEndPoint.handshakeSucceeded()}, reads in
+ * to {@code SslConnection.SslEndPoint.notifyHandshakeSucceeded(SSLEngine)} (called once, when
+ * {@code handshakeSucceeded()}, itself called on every later read and write, moves the handshake to
+ * succeeded), reads in
  * {@code HttpConnection.onFillable()} ended early by {@code HttpConnection.RequestHandler
  * .headerComplete()}, the service in {@code Server.handle(Request, Response, Callback)}.
  */
@@ -35,7 +37,7 @@ public final class JettyServerUnit {
                         .and(takesArgument(0, named("java.nio.channels.SocketChannel"))), JettyServerAdvice.Accepted.class)
                 .at(isDeclaredBy(named(END_POINT)).and(named("doClose")).and(takesArguments(0)), JettyServerAdvice.Closed.class)
                 .at(isDeclaredBy(named(SSL)).and(named("onOpen")).and(takesArguments(0)), JettyServerAdvice.TlsOpen.class)
-                .at(isDeclaredBy(named(SSL_END_POINT)).and(named("handshakeSucceeded")).and(takesArguments(0)),
+                .at(isDeclaredBy(named(SSL_END_POINT)).and(named("notifyHandshakeSucceeded")).and(takesArguments(1)),
                         JettyServerAdvice.TlsDone.class)
                 .at(isDeclaredBy(named(HTTP)).and(named("onFillable")).and(takesArguments(0)), JettyServerAdvice.Read.class)
                 .at(isDeclaredBy(named(HTTP_HANDLER)).and(named("headerComplete")).and(takesArguments(0)),
