@@ -28,7 +28,7 @@ public final class PageData {
     public final Map<String, Thread> threads = new LinkedHashMap<>();
     public final Map<String, Long> numbers = new HashMap<>();
 
-    /** One thread's row, by state name ("level:name", level as in the page: os, jvm, scheduler, app). */
+    /** One thread's row, by state name ("level:name", level as in the page: os, jvm, scheduler, app, server, user). */
     public static final class Thread {
         public int tid;
         public long tracedUs;
