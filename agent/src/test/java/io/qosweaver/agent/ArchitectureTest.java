@@ -19,11 +19,13 @@ class ArchitectureTest {
     void bootstrapHelpersDependOnTheJdkTheBridgeAndTheTracersEntryOnly() {
         classes().that().resideInAPackage("io.qosweaver.agent.bootstrap..")
                 .should().onlyDependOnClassesThat(
-                        com.tngtech.archunit.base.DescribedPredicate.describe("the JDK, QoS or AppTrace",
+                        com.tngtech.archunit.base.DescribedPredicate.describe("the JDK, QoS or the tracer's entry points",
                                 c -> c.getPackageName().startsWith("java.")
+                                        || c.getPackageName().equals("javax.net.ssl")
                                         || c.getPackageName().startsWith("io.qosweaver.agent.bootstrap")
                                         || c.getName().equals("io.qosweaver.scheduler.QoS")
-                                        || c.getName().equals("io.qosweaver.trace.app.AppTrace")))
+                                        || c.getName().equals("io.qosweaver.trace.app.AppTrace")
+                                        || c.getName().equals("io.qosweaver.trace.app.ServerTrace")))
                 .because("they are appended to the bootstrap class path, where nothing else is")
                 .check(MAIN);
     }

@@ -2,7 +2,8 @@
  * CPU shares for applications that ask for them: {@link io.qosweaver.api.Share} (the Q-JVM
  * paper's QThread: a service fraction for the code run in its scopes, no subclassing of
  * {@code Thread}) and {@link io.qosweaver.api.ShareGroup} (its QThreadGroup: admission control of
- * the members' fractions), reached from {@link io.qosweaver.api.Shares}.
+ * the members' fractions), reached from {@link io.qosweaver.api.Shares}; and user events for
+ * the agent's tracer, {@link io.qosweaver.api.Trace}.
  *
  * <p>No dependencies, Java 17. Without the QoSWeaver agent every scheduling call is a cheap no-op
  * (a volatile read); with the agent running an {@code mtr-ls} policy the scheduler gives each

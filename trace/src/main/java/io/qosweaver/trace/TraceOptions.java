@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * What the tracer is told, as agent arguments:
- * {@code trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]}.
+ * {@code trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app+server+user][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]}.
  *
  * @param out the Perfetto trace file
  * @param durationNanos how long to trace from start; 0: until the JVM exits
@@ -28,7 +28,7 @@ public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int 
 
     public static final List<String> KEYS = List.of("trace", "traceDuration", "traceLevels", "traceOsHz", "traceMaxSize",
             "traceBuffer", "traceThreshold", "traceHtml");
-    public static final String USAGE = "trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app]"
+    public static final String USAGE = "trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app+server+user]"
             + "[,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]";
 
     public TraceOptions {
@@ -140,7 +140,7 @@ public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int 
             }
             if (found == null) {
                 throw new IllegalArgumentException("traceLevels: unknown level '" + s.strip()
-                        + "' (levels: os, jvm, scheduler, app, or all; joined by +)");
+                        + "' (levels: os, jvm, scheduler, app, server, user, or all; joined by +)");
             }
             out.add(found);
         }

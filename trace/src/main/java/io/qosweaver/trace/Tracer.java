@@ -2,12 +2,15 @@ package io.qosweaver.trace;
 
 import io.qosweaver.platform.LinuxThreads;
 import io.qosweaver.trace.app.AppTrace;
+import io.qosweaver.trace.app.ServerTrace;
+import io.qosweaver.trace.app.UserTrace;
 import io.qosweaver.trace.buffer.EventRing;
 import io.qosweaver.trace.buffer.ThreadRings;
 import io.qosweaver.trace.jvm.JfrSource;
 import io.qosweaver.trace.os.OsSampler;
 import io.qosweaver.trace.proto.Args;
 import io.qosweaver.trace.proto.PerfettoWriter;
+import io.qosweaver.trace.server.ServerLevel;
 import io.qosweaver.trace.stats.StateIntervals;
 import io.qosweaver.trace.stats.StatsPage;
 import io.qosweaver.trace.timeline.Level;
@@ -51,6 +54,7 @@ public final class Tracer implements AutoCloseable {
     private final long start;
     private final long lossTrack;
     private final StateIntervals stats;
+    private final ServerLevel server;
     private final String processName;
     private volatile boolean stopping;
     private final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
@@ -103,7 +107,9 @@ public final class Tracer implements AutoCloseable {
             }
         }
         this.jfr = j;
-        this.rings = levels.contains(Level.APP) ? new ThreadRings(o.ringEvents()) : null;
+        this.rings = levels.contains(Level.APP) || levels.contains(Level.SERVER) || levels.contains(Level.USER)
+                ? new ThreadRings(o.ringEvents()) : null;
+        this.server = levels.contains(Level.SERVER) ? new ServerLevel(timeline) : null;
         this.main = new Thread(this::loop, "qosweaver-trace");
         main.setDaemon(true);
         this.hook = new Thread(this::close, "qosweaver-trace-shutdown");
@@ -137,7 +143,10 @@ public final class Tracer implements AutoCloseable {
             }
         }
         if (t.rings != null) {
-            AppTrace.install(t.rings);
+            Set<Level> levels = o.levels();
+            AppTrace.install(levels.contains(Level.APP) ? t.rings : null);
+            ServerTrace.install(levels.contains(Level.SERVER) ? t.rings : null);
+            UserTrace.install(levels.contains(Level.USER) ? t.rings : null);
         }
         t.main.start();
         Runtime.getRuntime().addShutdownHook(t.hook);
@@ -185,7 +194,16 @@ public final class Tracer implements AutoCloseable {
     private void drainRings() {
         if (rings != null) {
             rings.drain(sink);
+            if (server != null) {
+                server.flush();
+            }
         }
+    }
+
+    /** Whether a tracer is running in this JVM with {@code level} on (the agent weaves the server and user levels only then). */
+    public static boolean running(Level level) {
+        Tracer t = ACTIVE.get();
+        return t != null && !t.stopping && t.options.levels().contains(level);
     }
 
     private void ringEvent(EventRing r, long nanos, int kind, long number, Object a, Object b, Object c) {
@@ -196,6 +214,23 @@ public final class Tracer implements AutoCloseable {
         }
         if (timeline.threadName(tid) == null || ringEvents % 1024 == 0) {
             timeline.nameThread(tid, r.thread().getName());
+        }
+        if (kind >= ServerTrace.ACCEPT && kind <= ServerTrace.SERVICE_END) {
+            if (server != null) {
+                server.event(tid, nanos, kind, number);
+            }
+            return;
+        }
+        if (kind >= UserTrace.BEGIN && kind <= UserTrace.INSTANT) {
+            long user = Timeline.levelTrack(tid, Level.USER);
+            if (kind == UserTrace.BEGIN) {
+                timeline.begin(nanos, user, (String) a, "user", null);
+            } else if (kind == UserTrace.END) {
+                timeline.end(nanos, user);
+            } else {
+                timeline.instant(nanos, user, (String) a, "user", null);
+            }
+            return;
         }
         long track = Timeline.levelTrack(tid, Level.APP);
         if (kind == AppTrace.REQUEST_BEGIN) {
@@ -245,6 +280,8 @@ public final class Tracer implements AutoCloseable {
             }
         }
         AppTrace.install(null);
+        ServerTrace.install(null);
+        UserTrace.install(null);
         boolean fence = true;
         if (jfr != null) {
             // While the JVM exits, JFR's own shutdown hook may end the recording first (JDK 20+ do):
@@ -281,6 +318,9 @@ public final class Tracer implements AutoCloseable {
                     .add("osHz", options.osHz())
                     .add("jfrEvents", jfr != null ? jfr.events() : 0)
                     .add("jfrDrained", fence ? 1 : 0);
+            if (server != null) {
+                server.statistics(stats, end);
+            }
             timeline.closingInstant(end, "trace statistics", stats);
             w.close();
             String page = "";

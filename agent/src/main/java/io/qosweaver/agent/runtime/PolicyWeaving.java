@@ -21,11 +21,15 @@ import io.qosweaver.agent.unit.jettychannel.JettyChannelUnit;
 import io.qosweaver.agent.unit.serverpool.ServerPoolUnit;
 import io.qosweaver.agent.unit.servlet.ServletUnit;
 import io.qosweaver.agent.unit.tomcat.TomcatUnit;
+import io.qosweaver.agent.unit.traceevent.TraceEventUnit;
 import io.qosweaver.agent.unit.undertow.UndertowUnit;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
 import io.qosweaver.scheduler.QoS;
+import io.qosweaver.trace.Tracer;
+import io.qosweaver.trace.app.UserTrace;
+import io.qosweaver.trace.timeline.Level;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -39,7 +43,8 @@ import net.bytebuddy.matcher.ElementMatchers;
  * pointcut; for the task classes that select requests, the servlet unit ({@code request} and
  * {@code servletPath}) and the server units, Jetty 9.4 to 12, Tomcat and Undertow
  * ({@code request}); one control-point unit for all control and progress points; installed together by
- * {@link Weaving}.
+ * {@link Weaving}; and, while a trace with the {@code user} level runs, a unit per {@code trace.events}
+ * pointcut.
  */
 final class PolicyWeaving {
     private PolicyWeaving() {}
@@ -58,9 +63,19 @@ final class PolicyWeaving {
      * The pointcuts of {@code policy} in the order {@link #install} weaves them: entries (task-class
      * order), the request classification (one, if any task class selects requests), control points,
      * progress points, bulkheads, semaphores (wait, then signal), synchronizations, time-outs, server
-     * thread pools (Jetty's, then Tomcat's: their values are not woven, see {@link #configurePools}).
+     * thread pools (Jetty's, then Tomcat's: their values are not woven, see {@link #configurePools}),
+     * trace events (only while a trace with user events runs).
      */
     static List<Planned> plan(PolicyFile policy) {
+        return plan(policy, tracingUserEvents());
+    }
+
+    /** Whether the {@code trace.events} pointcuts are woven now: a trace with the user level runs. */
+    static boolean tracingUserEvents() {
+        return Tracer.running(Level.USER);
+    }
+
+    static List<Planned> plan(PolicyFile policy, boolean traceEvents) {
         List<Planned> out = new ArrayList<>();
         List<String> requestClasses = new ArrayList<>();
         String requestLocation = null;
@@ -111,7 +126,16 @@ final class PolicyWeaving {
                 out.add(planned("threadPool", d.location(), "tomcat " + ServerPoolUnit.TOMCAT, "tomcat"));
             }
         }
+        if (traceEvents) {
+            addTraceEvents(policy, out);
+        }
         return out;
+    }
+
+    private static void addTraceEvents(PolicyFile policy, List<Planned> out) {
+        for (PolicyFile.TraceEventDef e : policy.traceEvents()) {
+            out.add(planned("traceEvent", e.location(), e.text(), e.text()));
+        }
     }
 
     private static Planned planned(String kind, String location, String text, String identity) {
@@ -173,7 +197,8 @@ final class PolicyWeaving {
     static Weaving install(Instrumentation inst, PolicyFile policy, AgentLog log) {
         WeavingStats stats = new WeavingStats();
         Deque<WeavingStats.PointcutStats> planned = new ArrayDeque<>();
-        for (Planned p : plan(policy)) {
+        boolean traceEvents = tracingUserEvents();
+        for (Planned p : plan(policy, traceEvents)) {
             planned.add(stats.add(p.label()));
         }
         List<InstrumentationUnit> units = new ArrayList<>();
@@ -241,6 +266,11 @@ final class PolicyWeaving {
                 units.add(ServerPoolUnit.tomcat(take(planned, "threadPool")));
             }
         }
+        if (traceEvents) {
+            for (PolicyFile.TraceEventDef e : policy.traceEvents()) {
+                units.add(TraceEventUnit.create(e.text(), e.pointcut(), take(planned, "traceEvent")));
+            }
+        }
         if (!planned.isEmpty()) {
             throw new IllegalStateException("planned pointcuts not woven: " + planned.size());
         }
@@ -251,7 +281,8 @@ final class PolicyWeaving {
                 Weaving.bootstrapCopy(ServletRequests.class), Weaving.bootstrapCopy(Jetty12Requests.class),
                 Weaving.bootstrapCopy(JettyChannelRequests.class),
                 Weaving.bootstrapCopy(TomcatRequests.class), Weaving.bootstrapCopy(UndertowRequests.class),
-                Weaving.bootstrapCopy(Aspects.class), Weaving.bootstrapCopy(ServerPools.class));
+                Weaving.bootstrapCopy(Aspects.class), Weaving.bootstrapCopy(ServerPools.class),
+                Weaving.bootstrapCopy(UserTrace.class));
         configurePools(policy); // once woven: a failed weaving leaves the pools as they were
         return woven;
     }

@@ -85,7 +85,9 @@ public final class AgentStarter {
             return withoutTraceKeys(rawArgs);
         }
         try {
-            return TraceSession.start(rawArgs, log);
+            String rest = TraceSession.start(rawArgs, inst, log);
+            ApiRebinder.rebind(inst, log); // the Java API's user events, in an application attached to
+            return rest;
         } catch (IllegalArgumentException e) {
             log.error(e.getMessage());
             throw new IllegalArgumentException("[qosweaver] " + e.getMessage());
@@ -109,7 +111,7 @@ public final class AgentStarter {
         if (asksForTrace(rawArgs)) {
             rawArgs = startTracing(rawArgs, inst, log);
             if (rawArgs.isBlank()) {
-                return; // a trace only: nothing is woven
+                return; // a trace only: nothing but the trace's own server level is woven
             }
         }
         if (ProfilingArgs.isProfile(rawArgs)) {

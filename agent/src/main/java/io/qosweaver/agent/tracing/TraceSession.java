@@ -1,13 +1,27 @@
 package io.qosweaver.agent.tracing;
 
+import io.qosweaver.agent.bootstrap.ServerEvents;
 import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.unit.jettyserver.JettyServerUnit;
+import io.qosweaver.agent.unit.tomcatserver.TomcatServerUnit;
+import io.qosweaver.agent.weaving.InstrumentationUnit;
+import io.qosweaver.agent.weaving.Weaving;
+import io.qosweaver.agent.weaving.WeavingStats;
 import io.qosweaver.trace.TraceOptions;
 import io.qosweaver.trace.Tracer;
+import io.qosweaver.trace.app.ServerTrace;
+import io.qosweaver.trace.timeline.Level;
 import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.util.List;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.matcher.ElementMatchers;
 
 /**
- * Starts the tracer ({@code qosweaver trace}) from the agent's arguments. Links trace types, which
- * live on the bootstrap class path: called only once the bootstrap jar is appended.
+ * Starts the tracer ({@code qosweaver trace}) from the agent's arguments and, when its
+ * {@code server} level is on, weaves the server units (Jetty 12, Tomcat) into this JVM, classes
+ * already loaded included. Links trace types, which live on the bootstrap class path: called only
+ * once the bootstrap jar is appended.
  */
 public final class TraceSession {
     private TraceSession() {}
@@ -19,7 +33,7 @@ public final class TraceSession {
      * @throws IllegalArgumentException bad trace arguments, an unwritable file, or a trace already
      *     running; the message says which
      */
-    public static String start(String rawArgs, AgentLog log) {
+    public static String start(String rawArgs, Instrumentation inst, AgentLog log) {
         TraceOptions.Split split = TraceOptions.split(rawArgs);
         if (split.options() == null) {
             return split.rest();
@@ -29,6 +43,27 @@ public final class TraceSession {
         } catch (IOException | IllegalStateException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+        if (split.options().levels().contains(Level.SERVER) && inst != null) {
+            weaveServers(inst, log);
+        }
         return split.rest();
+    }
+
+    /**
+     * The server units, as a weaving of their own beside any policy's: after the trace ends they
+     * stay woven and cost one volatile read per join point ({@code ServerTrace} off).
+     */
+    static Weaving weaveServers(Instrumentation inst, AgentLog log) {
+        WeavingStats stats = new WeavingStats();
+        List<InstrumentationUnit> units = List.of(
+                JettyServerUnit.create(stats.add("traceServer", "trace", "Jetty 12 connections and requests")),
+                TomcatServerUnit.create(stats.add("traceServer", "trace", "Tomcat NIO connections and requests")));
+        try {
+            return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
+                    Weaving.bootstrapCopy(ServerEvents.class), Weaving.bootstrapCopy(ServerTrace.class));
+        } catch (RuntimeException | LinkageError e) {
+            log.loud("could not weave the trace's server level (" + e + "): it stays empty");
+            return null;
+        }
     }
 }

@@ -82,6 +82,7 @@ public final class Bridge {
     /** Looks the scheduler up again; the agent calls it after it started (by reflection). */
     public static void rebind() {
         bind(Link.find());
+        TraceBridge.rebind();
     }
 
     private static synchronized void bind(Link l) {

@@ -42,7 +42,7 @@ public final class TraceCommand implements Callable<Integer> {
             description = "how long to trace (30s, 500ms, 2m); default: until the JVM exits (required with a PID)")
     String duration;
 
-    @Option(names = "--levels", paramLabel = "LEVELS", description = "os+jvm+scheduler+app (default: all)")
+    @Option(names = "--levels", paramLabel = "LEVELS", description = "os+jvm+scheduler+app+server+user (default: all)")
     String levels;
 
     @Option(names = "--os-hz", paramLabel = "N", description = "the OS level's sampling rate (default: 100)")

@@ -101,8 +101,15 @@ public final class PolicyFile {
     public record ThreadPoolDef(String server, ThreadCount min, ThreadCount max, int idleTimeoutMillis,
             String location) {}
 
+
+    /**
+     * A user event of the trace ({@code trace: events:}): a slice on the thread's {@code user
+     * events} track for each execution of a method the pointcut selects, named by the method.
+     */
+    public record TraceEventDef(String text, Pointcut pointcut, String location) {}
+
     private static final Set<String> TOP_KEYS = Set.of("failOpen", "taskClasses", "controlPoints", "progressPoints",
-            "policy", "matchCheckSeconds", "aspects");
+            "policy", "matchCheckSeconds", "aspects", "trace");
     private static final Set<String> ASPECT_KEYS = Set.of("bulkheads", "synchronize", "semaphores", "timeouts",
             "threadPools");
     private static final Set<String> TIMEOUT_KEYS = Set.of("pointcut", "after", "action");
@@ -126,6 +133,8 @@ public final class PolicyFile {
     private final List<SemaphoreDef> semaphores;
     private final List<TimeoutDef> timeouts;
     private final List<ThreadPoolDef> threadPools;
+    /** Set once by the reading, right after construction. */
+    private List<TraceEventDef> traceEvents = List.of();
 
     private PolicyFile(String file, boolean failOpen, int matchCheckSeconds, List<TaskClassDef> taskClasses,
             List<ControlPointDef> controlPoints, List<ProgressPointDef> progressPoints, String policyName,
@@ -210,6 +219,11 @@ public final class PolicyFile {
     }
 
     /** The synchronization aspects of the {@code aspects:} section, in file order. */
+    /** The trace's user events ({@code trace: events:}); empty when the file has none. */
+    public List<TraceEventDef> traceEvents() {
+        return traceEvents;
+    }
+
     public List<SynchronizeDef> synchronizations() {
         return synchronizations;
     }
@@ -386,8 +400,10 @@ public final class PolicyFile {
                     }
                 }
             }
-            return new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, pps, policyName, params, keyLines,
+            PolicyFile read = new PolicyFile(file, failOpen, matchCheck, taskClasses, cps, pps, policyName, params, keyLines,
                     bulkheads, syncs, semaphores, timeouts, pools);
+            read.traceEvents = traceEvents(entries);
+            return read;
         }
 
         private TimeoutDef timeout(Node item) throws PolicyFileException {
@@ -457,6 +473,25 @@ public final class PolicyFile {
                         + " (2x), above 0" + (zeroOk ? " (min may be 0)" : "") + "; not '" + v + "'");
             }
             return new ThreadCount(d, perCore);
+        }
+
+        /** {@code trace: {events: [POINTCUT, ...]}}: execution pointcuts only. */
+        private List<TraceEventDef> traceEvents(Map<String, NodeTuple> top) throws PolicyFileException {
+            if (!top.containsKey("trace")) {
+                return List.of();
+            }
+            NodeTuple tuple = top.get("trace");
+            keyLines.put("trace", line(tuple.getKeyNode()));
+            Map<String, NodeTuple> trace = entries(mapping(tuple.getValueNode(), "trace"), Set.of("events"), "trace");
+            List<TraceEventDef> out = new ArrayList<>();
+            if (trace.containsKey("events")) {
+                keyLines.put("trace.events", line(trace.get("events").getKeyNode()));
+                for (Node item : sequence(trace.get("events").getValueNode(), "trace.events").getValue()) {
+                    ScalarNode s = scalar(item, "a trace event");
+                    out.add(new TraceEventDef(s.getValue(), executionPointcut(s, "trace.events"), file + ":" + line(s)));
+                }
+            }
+            return List.copyOf(out);
         }
 
         private SemaphoreDef semaphore(Node item) throws PolicyFileException {

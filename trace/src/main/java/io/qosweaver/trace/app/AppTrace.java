@@ -4,7 +4,7 @@ import io.qosweaver.trace.buffer.ThreadRings;
 
 /**
  * What application threads call: the request integrations report a classified request's begin and
- * end here (and a future user-event API its events). Off (no tracer), each call is one volatile
+ * end here (the server level and user events have {@link ServerTrace} and {@link UserTrace}). Off (no tracer), each call is one volatile
  * read. On, it is a {@link ThreadLocal} lookup, a clock read and a few stores into the thread's
  * ring: no allocation, no lock.
  */

@@ -19,7 +19,10 @@ import java.util.Map;
  * <p>States: the OS level's slice names (Running, Runnable (waiting for CPU), Sleeping, Blocked
  * (I/O), ...), the JVM level's (monitor enter, monitor wait, park), the scheduler's {@value #IN_CLASS}
  * (a task-class scope) and {@value #SUSPENDED}, the application's {@value #REQUEST}; scheduler and
- * application intervals carry their task class.
+ * application intervals carry their task class; the server level's slice names on a thread's
+ * {@code server} track (parsing, service) and the user events' names. The server level's
+ * per-connection lanes (connection, TLS handshake, keep-alive idle) are not a thread's: the
+ * closing statistics carry their totals.
  *
  * <p>A thread's traced time runs from its first slice's begin to its last slice's end (for a thread
  * the OS level samples, its life in the trace); instants do not count.

@@ -75,9 +75,9 @@ td.hot { background: linear-gradient(to right, #f7c9a9 var(--p), transparent var
 <script>
 "use strict";
 const D = JSON.parse(document.getElementById("data").textContent);
-const LEVEL_NAMES = {os: "OS", jvm: "JVM", scheduler: "scheduler", app: "app"};
+const LEVEL_NAMES = {os: "OS", jvm: "JVM", scheduler: "scheduler", app: "app", server: "server", user: "user events"};
 const ORDER = ["Running", "Runnable (waiting for CPU)", "Sleeping", "Blocked (I/O)",
-  "monitor enter", "monitor wait", "park", "in task class", "suspended", "request"];
+  "monitor enter", "monitor wait", "park", "in task class", "suspended", "request", "parsing", "service"];
 // Columns: the states, grouped by level, in a fixed order where known.
 const cols = D.states.map((s, i) => ({i, level: s[0], name: s[1]}));
 cols.sort((a, b) => a.level - b.level || rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));

@@ -11,7 +11,11 @@ public enum Level {
     /** The scheduler's decisions: enter, yield, suspension, resume, limits. */
     SCHEDULER("scheduler"),
     /** Requests with their task class, method and path, on the thread's own track. */
-    APP("requests");
+    APP("requests"),
+    /** The server's phases: connection accept and close, TLS handshakes, parsing, service (woven into Jetty 12 and Tomcat). */
+    SERVER("server"),
+    /** User events: the policy file's {@code trace.events} pointcuts and the application's {@code io.qosweaver.api.Trace}. */
+    USER("user events");
 
     private final String trackName;
 
@@ -24,7 +28,7 @@ public enum Level {
         return trackName;
     }
 
-    /** The name used in options ({@code os}, {@code jvm}, {@code scheduler}, {@code app}). */
+    /** The name used in options ({@code os}, {@code jvm}, {@code scheduler}, {@code app}, {@code server}, {@code user}). */
     public String key() {
         return name().toLowerCase(Locale.ROOT);
     }

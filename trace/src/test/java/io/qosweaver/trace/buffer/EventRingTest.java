@@ -79,4 +79,45 @@ class EventRingTest {
             AppTrace.install(null);
         }
     }
+
+    @Test
+    void reportingServerPhasesAndUserEventsAllocatesNothing() {
+        ThreadRings rings = new ThreadRings(1 << 12);
+        io.qosweaver.trace.app.ServerTrace.install(rings);
+        io.qosweaver.trace.app.UserTrace.install(rings);
+        try {
+            com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            String name = "render";
+            for (int i = 0; i < 20_000; i++) { // warm up, and register this thread's ring
+                serverAndUserEvents(i, name);
+                rings.current().drain((ring, t, kind, num, a, b, c) -> { });
+            }
+            EventRing mine = rings.current();
+            long before = mx.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 200; i++) {
+                serverAndUserEvents(i, name);
+            }
+            long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+            assertThat(allocated).as("bytes allocated by 2,400 events").isLessThan(256);
+            assertThat(mine.dropped()).isZero();
+        } finally {
+            io.qosweaver.trace.app.ServerTrace.install(null);
+            io.qosweaver.trace.app.UserTrace.install(null);
+        }
+    }
+
+    private static void serverAndUserEvents(int conn, String name) {
+        io.qosweaver.trace.app.ServerTrace.accept(conn);
+        io.qosweaver.trace.app.ServerTrace.tlsBegin(conn);
+        io.qosweaver.trace.app.ServerTrace.tlsEnd(conn, true);
+        io.qosweaver.trace.app.ServerTrace.parseBegin(conn);
+        io.qosweaver.trace.app.ServerTrace.headersDone();
+        io.qosweaver.trace.app.ServerTrace.serviceBegin();
+        io.qosweaver.trace.app.UserTrace.begin(name);
+        io.qosweaver.trace.app.UserTrace.event(name);
+        io.qosweaver.trace.app.UserTrace.end();
+        io.qosweaver.trace.app.ServerTrace.serviceEnd();
+        io.qosweaver.trace.app.ServerTrace.readEnd();
+        io.qosweaver.trace.app.ServerTrace.close(conn);
+    }
 }

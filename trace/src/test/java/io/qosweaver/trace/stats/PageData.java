@@ -28,7 +28,7 @@ public final class PageData {
     public final Map<String, Thread> threads = new LinkedHashMap<>();
     public final Map<String, Long> numbers = new HashMap<>();
 
-    /** One thread's row, by state name ("level:name", level as in the page: os, jvm, scheduler, app). */
+    /** One thread's row, by state name ("level:name", level as in the page: os, jvm, scheduler, app, server, user). */
     public static final class Thread {
         public int tid;
         public long tracedUs;
@@ -51,7 +51,8 @@ public final class PageData {
     public static PageData read(Path page) throws IOException {
         String html = Files.readString(page, StandardCharsets.UTF_8);
         PageData d = new PageData(html);
-        String[] levels = {"os", "jvm", "scheduler", "app"};
+        String[] levels = java.util.Arrays.stream(io.qosweaver.trace.timeline.Level.values())
+                .map(io.qosweaver.trace.timeline.Level::key).toArray(String[]::new);
         int from = html.indexOf("\"states\":[");
         int to = html.indexOf("],\"classes\"", from);
         Matcher m = STATE.matcher(html.substring(from, to));

@@ -1,0 +1,156 @@
+package io.qosweaver.agent.bootstrap;
+
+import io.qosweaver.trace.app.ServerTrace;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodType;
+import javax.net.ssl.SSLEngine;
+
+/**
+ * The server level's helper (Jetty 12 and Tomcat): the advice passes the server's own objects as
+ * Object (the agent links no server type) and this class reaches their public methods through
+ * method handles built once per class. A connection is named by the identity hash of its socket
+ * channel, which every layer of a connection (Jetty's TLS and HTTP end points, Tomcat's socket
+ * wrapper) leads to. Each method first reads whether the level is on, and does nothing else when
+ * it is not.
+ */
+public final class ServerEvents {
+    private ServerEvents() {}
+
+    private static final MethodType TO_OBJECT = MethodType.methodType(Object.class, Object.class);
+
+    /** A public no-argument method of the supertype {@code owner} of a class, typed (Object) Object; null if none. */
+    private static ClassValue<MethodHandle> getter(String owner, String name) {
+        return new ClassValue<>() {
+            @Override
+            protected MethodHandle computeValue(Class<?> type) {
+                Class<?> api = PublicApi.supertype(type, owner);
+                if (api == null) {
+                    return null;
+                }
+                try {
+                    return PublicApi.method(api, name).asType(TO_OBJECT);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    return null;
+                }
+            }
+        };
+    }
+
+    private static final ClassValue<MethodHandle> JETTY_TRANSPORT = getter("org.eclipse.jetty.io.EndPoint", "getTransport");
+    private static final ClassValue<MethodHandle> JETTY_END_POINT = getter("org.eclipse.jetty.io.Connection", "getEndPoint");
+    private static final ClassValue<MethodHandle> JETTY_SSL_CONNECTION =
+            getter("org.eclipse.jetty.io.ssl.SslConnection$SslEndPoint", "getSslConnection");
+    private static final ClassValue<MethodHandle> JETTY_SSL_ENGINE = getter("org.eclipse.jetty.io.ssl.SslConnection", "getSSLEngine");
+    private static final ClassValue<MethodHandle> JETTY_CREATED = getter("org.eclipse.jetty.io.EndPoint", "getCreatedTimeStamp");
+    private static final ClassValue<MethodHandle> TOMCAT_SOCKET = getter("org.apache.tomcat.util.net.SocketWrapperBase", "getSocket");
+    private static final ClassValue<MethodHandle> TOMCAT_CHANNEL = getter("org.apache.tomcat.util.net.NioChannel", "getIOChannel");
+
+    private static Object call(ClassValue<MethodHandle> getter, Object o) throws Throwable {
+        MethodHandle h = o == null ? null : getter.get(o.getClass());
+        return h == null ? null : (Object) h.invokeExact(o);
+    }
+
+    /** Jetty: a connection's or end point's socket channel, through the end points that wrap it (TLS); 0 if none. */
+    static int jettyConn(Object connectionOrEndPoint) throws Throwable {
+        Object t = connectionOrEndPoint;
+        Object ep = call(JETTY_END_POINT, t);
+        if (ep != null) {
+            t = ep;
+        }
+        for (int i = 0; i < 4; i++) {
+            MethodHandle h = t == null ? null : JETTY_TRANSPORT.get(t.getClass());
+            if (h == null) {
+                break;
+            }
+            t = (Object) h.invokeExact(t);
+        }
+        return t == null ? 0 : System.identityHashCode(t);
+    }
+
+    /** A socket channel was accepted (Jetty's {@code ServerConnector.accepted}, Tomcat's {@code NioEndpoint.setSocketOptions}). */
+    public static void accepted(Object channel) {
+        if (ServerTrace.on() && channel != null) {
+            ServerTrace.accept(System.identityHashCode(channel));
+        }
+    }
+
+    /** Jetty: a connection's network end point closes. */
+    public static void jettyClosed(Object endPoint) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.close(jettyConn(endPoint));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Jetty: an {@code SslConnection} opens; the server now waits for the client's hello. */
+    public static void jettyTlsOpen(Object sslConnection) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.tlsBegin(jettyConn(sslConnection));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Jetty: the handshake of an {@code SslConnection.SslEndPoint} succeeded. Resumed when the
+     * session is older than the connection: a full handshake creates its session during the
+     * handshake, a resumed one continues an earlier connection's (the JDK's TLS 1.3 resumption
+     * copies the creation time of the session it resumes, as TLS 1.2's reuses the session).
+     */
+    public static void jettyTlsDone(Object sslEndPoint) {
+        if (ServerTrace.on()) {
+            try {
+                SSLEngine engine = (SSLEngine) call(JETTY_SSL_ENGINE, call(JETTY_SSL_CONNECTION, sslEndPoint));
+                Object created = call(JETTY_CREATED, sslEndPoint);
+                boolean resumed = engine != null && created instanceof Long c && engine.getSession().getCreationTime() < c;
+                ServerTrace.tlsEnd(jettyConn(sslEndPoint), resumed);
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Jetty: {@code HttpConnection.onFillable} begins reading a connection. */
+    public static void jettyRead(Object httpConnection) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.parseBegin(jettyConn(httpConnection));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Tomcat: a socket wrapper's channel; 0 if none. */
+    static int tomcatConn(Object socketWrapper) throws Throwable {
+        Object ch = call(TOMCAT_CHANNEL, call(TOMCAT_SOCKET, socketWrapper));
+        return ch == null ? 0 : System.identityHashCode(ch);
+    }
+
+    /** Tomcat: {@code Http11Processor.service} begins reading a connection. */
+    public static void tomcatRead(Object socketWrapper) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.parseBegin(tomcatConn(socketWrapper));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Tomcat: a socket wrapper closes. */
+    public static void tomcatClosed(Object socketWrapper) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.close(tomcatConn(socketWrapper));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.qosweaver.agent.unit.jettyserver;
+
+import io.qosweaver.agent.bootstrap.ServerEvents;
+import io.qosweaver.trace.app.ServerTrace;
+import net.bytebuddy.asm.Advice;
+
+/** The Jetty 12 join points of the trace's server level, each a call into {@code ServerEvents} or {@code ServerTrace}. */
+public final class JettyServerAdvice {
+    private JettyServerAdvice() {}
+
+    /** {@code ServerConnector.accepted(SocketChannel)}, on the acceptor thread. */
+    public static final class Accepted {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object channel) {
+            ServerEvents.accepted(channel);
+        }
+    }
+
+    /** {@code SelectableChannelEndPoint.doClose()}: the socket closes. */
+    public static final class Closed {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object endPoint) {
+            ServerEvents.jettyClosed(endPoint);
+        }
+    }
+
+    /** {@code SslConnection.onOpen()}: the TLS handshake begins (the server waits for the client's hello). */
+    public static final class TlsOpen {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object connection) {
+            ServerEvents.jettyTlsOpen(connection);
+        }
+    }
+
+    /** {@code SslConnection.SslEndPoint.notifyHandshakeSucceeded(SSLEngine)}: once per successful handshake. */
+    public static final class TlsDone {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object endPoint) {
+            ServerEvents.jettyTlsDone(endPoint);
+        }
+    }
+
+    /** {@code HttpConnection.onFillable()}: reading (and parsing) what arrived. */
+    public static final class Read {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object connection) {
+            ServerEvents.jettyRead(connection);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.readEnd();
+        }
+    }
+
+    /** {@code HttpConnection.RequestHandler.headerComplete()}: the request line and headers are parsed. */
+    public static final class HeadersDone {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.headersDone();
+        }
+    }
+
+    /** {@code Server.handle(Request, Response, Callback)}: the service. */
+    public static final class Service {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter() {
+            ServerTrace.serviceBegin();
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.serviceEnd();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.qosweaver.agent.unit.jettyserver;
+
+import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.qosweaver.agent.weaving.AdviceSetUnit;
+import io.qosweaver.agent.weaving.InstrumentationUnit;
+import io.qosweaver.agent.weaving.WeavingStats;
+
+/**
+ * The trace's server level in Jetty 12 (checked on 12.0): accept in
+ * {@code ServerConnector.accepted(SocketChannel)}, close in
+ * {@code SelectableChannelEndPoint.doClose()}, the TLS handshake from {@code SslConnection.onOpen()}
+ * to {@code SslConnection.SslEndPoint.notifyHandshakeSucceeded(SSLEngine)} (called once, when
+ * {@code handshakeSucceeded()}, itself called on every later read and write, moves the handshake to
+ * succeeded), reads in
+ * {@code HttpConnection.onFillable()} ended early by {@code HttpConnection.RequestHandler
+ * .headerComplete()}, the service in {@code Server.handle(Request, Response, Callback)}.
+ */
+public final class JettyServerUnit {
+    private JettyServerUnit() {}
+
+    private static final String CONNECTOR = "org.eclipse.jetty.server.ServerConnector";
+    private static final String END_POINT = "org.eclipse.jetty.io.SelectableChannelEndPoint";
+    private static final String SSL = "org.eclipse.jetty.io.ssl.SslConnection";
+    private static final String SSL_END_POINT = "org.eclipse.jetty.io.ssl.SslConnection$SslEndPoint";
+    private static final String HTTP = "org.eclipse.jetty.server.internal.HttpConnection";
+    private static final String HTTP_HANDLER = "org.eclipse.jetty.server.internal.HttpConnection$RequestHandler";
+    private static final String SERVER = "org.eclipse.jetty.server.Server";
+
+    public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
+        return new AdviceSetUnit("jetty12 server level", named(CONNECTOR).or(named(END_POINT)).or(named(SSL))
+                .or(named(SSL_END_POINT)).or(named(HTTP)).or(named(HTTP_HANDLER)).or(named(SERVER)), stats)
+                .at(isDeclaredBy(named(CONNECTOR)).and(named("accepted")).and(takesArguments(1))
+                        .and(takesArgument(0, named("java.nio.channels.SocketChannel"))), JettyServerAdvice.Accepted.class)
+                .at(isDeclaredBy(named(END_POINT)).and(named("doClose")).and(takesArguments(0)), JettyServerAdvice.Closed.class)
+                .at(isDeclaredBy(named(SSL)).and(named("onOpen")).and(takesArguments(0)), JettyServerAdvice.TlsOpen.class)
+                .at(isDeclaredBy(named(SSL_END_POINT)).and(named("notifyHandshakeSucceeded")).and(takesArguments(1)),
+                        JettyServerAdvice.TlsDone.class)
+                .at(isDeclaredBy(named(HTTP)).and(named("onFillable")).and(takesArguments(0)), JettyServerAdvice.Read.class)
+                .at(isDeclaredBy(named(HTTP_HANDLER)).and(named("headerComplete")).and(takesArguments(0)),
+                        JettyServerAdvice.HeadersDone.class)
+                .at(isDeclaredBy(named(SERVER)).and(named("handle")).and(takesArguments(3))
+                        .and(takesArgument(0, named("org.eclipse.jetty.server.Request")))
+                        .and(takesArgument(2, named("org.eclipse.jetty.util.Callback"))), JettyServerAdvice.Service.class);
+    }
+}

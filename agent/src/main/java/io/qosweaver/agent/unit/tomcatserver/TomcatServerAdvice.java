@@ -1,0 +1,62 @@
+package io.qosweaver.agent.unit.tomcatserver;
+
+import io.qosweaver.agent.bootstrap.ServerEvents;
+import io.qosweaver.trace.app.ServerTrace;
+import net.bytebuddy.asm.Advice;
+
+/** The Tomcat (NIO connector) join points of the trace's server level. */
+public final class TomcatServerAdvice {
+    private TomcatServerAdvice() {}
+
+    /** {@code NioEndpoint.setSocketOptions(SocketChannel)}, on the acceptor thread. */
+    public static final class Accepted {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object channel) {
+            ServerEvents.accepted(channel);
+        }
+    }
+
+    /** {@code NioEndpoint.NioSocketWrapper.doClose()}. */
+    public static final class Closed {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object wrapper) {
+            ServerEvents.tomcatClosed(wrapper);
+        }
+    }
+
+    /** {@code Http11Processor.service(SocketWrapperBase)}: reading a connection, then serving what it parsed. */
+    public static final class Read {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object wrapper) {
+            ServerEvents.tomcatRead(wrapper);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.readEnd();
+        }
+    }
+
+    /** {@code Http11InputBuffer.parseHeaders()} returning true: the headers are parsed. */
+    public static final class HeadersDone {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Return boolean done) {
+            if (done) {
+                ServerTrace.headersDone();
+            }
+        }
+    }
+
+    /** {@code CoyoteAdapter.service(Request, Response)}: the service. */
+    public static final class Service {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter() {
+            ServerTrace.serviceBegin();
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.serviceEnd();
+        }
+    }
+}

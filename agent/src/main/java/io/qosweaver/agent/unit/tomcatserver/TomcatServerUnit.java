@@ -1,0 +1,43 @@
+package io.qosweaver.agent.unit.tomcatserver;
+
+import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.qosweaver.agent.weaving.AdviceSetUnit;
+import io.qosweaver.agent.weaving.InstrumentationUnit;
+import io.qosweaver.agent.weaving.WeavingStats;
+
+/**
+ * The trace's server level in Tomcat's NIO connector (checked on 11.0): accept in
+ * {@code NioEndpoint.setSocketOptions(SocketChannel)}, close in {@code NioSocketWrapper.doClose()},
+ * reads in {@code Http11Processor.service(SocketWrapperBase)} ended early by
+ * {@code Http11InputBuffer.parseHeaders()}, the service in {@code CoyoteAdapter.service}. No TLS
+ * handshake yet (its {@code SecureNioChannel} is not woven).
+ */
+public final class TomcatServerUnit {
+    private TomcatServerUnit() {}
+
+    private static final String ENDPOINT = "org.apache.tomcat.util.net.NioEndpoint";
+    private static final String WRAPPER = "org.apache.tomcat.util.net.NioEndpoint$NioSocketWrapper";
+    private static final String PROCESSOR = "org.apache.coyote.http11.Http11Processor";
+    private static final String INPUT = "org.apache.coyote.http11.Http11InputBuffer";
+    private static final String ADAPTER = "org.apache.catalina.connector.CoyoteAdapter";
+
+    public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
+        return new AdviceSetUnit("tomcat server level", named(ENDPOINT).or(named(WRAPPER)).or(named(PROCESSOR))
+                .or(named(INPUT)).or(named(ADAPTER)), stats)
+                .at(isDeclaredBy(named(ENDPOINT)).and(named("setSocketOptions")).and(takesArguments(1))
+                        .and(takesArgument(0, named("java.nio.channels.SocketChannel"))), TomcatServerAdvice.Accepted.class)
+                .at(isDeclaredBy(named(WRAPPER)).and(named("doClose")).and(takesArguments(0)), TomcatServerAdvice.Closed.class)
+                .at(isDeclaredBy(named(PROCESSOR)).and(named("service")).and(takesArguments(1))
+                        .and(takesArgument(0, named("org.apache.tomcat.util.net.SocketWrapperBase"))),
+                        TomcatServerAdvice.Read.class)
+                .at(isDeclaredBy(named(INPUT)).and(named("parseHeaders")).and(takesArguments(0)).and(returns(boolean.class)),
+                        TomcatServerAdvice.HeadersDone.class)
+                .at(isDeclaredBy(named(ADAPTER)).and(named("service")).and(takesArguments(2))
+                        .and(takesArgument(0, named("org.apache.coyote.Request"))), TomcatServerAdvice.Service.class);
+    }
+}

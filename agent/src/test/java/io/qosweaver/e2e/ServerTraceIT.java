@@ -1,0 +1,331 @@
+package io.qosweaver.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.qosweaver.trace.TraceChecks;
+import io.qosweaver.trace.stats.PageData;
+import java.io.File;
+import java.io.FileInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import perfetto.protos.DebugAnnotationOuterClass.DebugAnnotation;
+import perfetto.protos.TracePacketOuterClass.TracePacket;
+import perfetto.protos.TrackDescriptorOuterClass.TrackDescriptor;
+import perfetto.protos.TrackEventOuterClass.TrackEvent;
+
+/**
+ * The trace's server level and user events in child JVMs running real servers under
+ * {@code -javaagent:...=trace=...}: Jetty 12 on plain HTTP and HTTPS (a self-signed key store made
+ * by keytool; a second client on the same SSLContext resumes the first one's session) and Tomcat
+ * on plain HTTP. The trace is read back with Perfetto's schema.
+ */
+class ServerTraceIT {
+    private static final Pattern PORTS = Pattern.compile("PORTS http=(\\d+)(?: https=(\\d+))?");
+    private static final long IDLE_MS = 300;
+
+    @TempDir
+    Path dir;
+    private ChildJvms jvms;
+
+    @AfterEach
+    void stop() {
+        if (jvms != null) {
+            jvms.stopAll();
+        }
+    }
+
+    /** Jetty, the API and the test classes. */
+    private static String jettyClassPath() {
+        return ChildJvms.appClassPath() + File.pathSeparator + Arrays.stream(System.getProperty("java.class.path")
+                .split(File.pathSeparator)).filter(e -> e.contains("qosweaver-api") || e.endsWith("api/target/classes"))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    @Test
+    void jettyConnectionsHandshakesRequestPhasesAndUserEventsAreTraced() throws Exception {
+        Path ks = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
+                "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore",
+                ks.toString(), "-storepass", "changeit", "-keypass", "changeit").inheritIO().start();
+        assertThat(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0).as("keytool made the key store").isTrue();
+        Path policy = Files.writeString(dir.resolve("trace.yaml"), """
+                taskClasses:
+                  - name: unused
+                    entry: execution(void io.qosweaver.e2e.E2eServerTraceApp.never())
+                    importance: high
+                policy:
+                  name: importance
+                  lowLimit: 1
+                trace:
+                  events:
+                    - execution(int io.qosweaver.e2e.E2eServerTraceApp.work())
+                """);
+        Path out = dir.resolve("jetty.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out + ",policy=" + policy, jettyClassPath(),
+                E2eServerTraceApp.class.getName(), ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        int http = Integer.parseInt(ports.group(1));
+        int https = Integer.parseInt(ports.group(2));
+
+        // plain: two requests on one kept-alive connection, IDLE_MS apart
+        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        get(plain, "http://127.0.0.1:" + http + "/a");
+        Thread.sleep(IDLE_MS);
+        get(plain, "http://127.0.0.1:" + http + "/b");
+        // TLS: a full handshake, then a second client on the same SSLContext resumes its session
+        SSLContext ssl = trusting(ks);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/c");
+        Thread.sleep(200);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/d");
+        Thread.sleep(2_500); // the server closes every connection after 1 s idle
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        Map<Long, Integer> closes = connsOf(t, "close");
+        assertThat(accepts).as("a plain and two TLS connections accepted").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(closes.keySet()).as("each accepted connection closed").containsAll(accepts.keySet());
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        assertThat(accepts.keySet()).as("the handshakes are of accepted connections")
+                .contains(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(named(t, "TLS handshake").stream().filter(e -> e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN))
+                .as("a handshake slice on each TLS connection's lane").hasSize(2);
+
+        int services = checkParsingThenService(t);
+        assertThat(services).as("four requests served").isEqualTo(4);
+        checkKeepAliveIdle(t);
+
+        // user events: the policy file's work() and the API's span and instant, inside the service on its thread
+        Map<Integer, List<long[]>> serviceByTid = sliceTimes(t, "server", "service");
+        for (String name : List.of("io.qosweaver.e2e.E2eServerTraceApp.work", "respond", "handled")) {
+            List<TracePacket> ev = t.events.stream().filter(p -> name.equals(p.getTrackEvent().getName())).collect(Collectors.toList());
+            assertThat(ev).as("user event %s, one per request", name).hasSize(4);
+            for (TracePacket p : ev) {
+                TrackDescriptor d = t.tracks.get(p.getTrackEvent().getTrackUuid());
+                assertThat(d.getName()).isEqualTo("user events");
+                int tid = t.tracks.get(d.getParentUuid()).getThread().getTid();
+                assertThat(serviceByTid.getOrDefault(tid, List.of())).as("%s inside a service on tid %s", name, tid)
+                        .anyMatch(s -> s[0] <= p.getTimestamp() && p.getTimestamp() <= s[1]);
+            }
+        }
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(stats.getName()).isEqualTo("trace statistics");
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+        assertThat(number(stats, "keepAliveIdleMs")).isGreaterThanOrEqualTo(IDLE_MS - 50);
+
+        PageData page = PageData.read(dir.resolve("jetty.html"));
+        assertThat(page.threads.values()).as("a thread row with service and parsing columns")
+                .anyMatch(r -> r.totalUs("server:service") > 0 && r.totalUs("server:parsing") > 0);
+        assertThat(page.threads.values()).as("a thread row with the user events' column")
+                .anyMatch(r -> r.totalUs("user:respond") > 0);
+    }
+
+    @Test
+    void tomcatConnectionsAndRequestPhasesAreTraced() throws Exception {
+        Path out = dir.resolve("tomcat.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.tomcatClassPath(),
+                E2eTomcatTraceApp.class.getName());
+        int http = Integer.parseInt(awaitPorts(c).group(1));
+        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        get(plain, "http://127.0.0.1:" + http + "/ok");
+        Thread.sleep(IDLE_MS);
+        get(plain, "http://127.0.0.1:" + http + "/ok");
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one kept-alive connection").hasSize(1);
+        assertThat(connsOf(t, "close").keySet()).containsAll(accepts.keySet());
+        assertThat(checkParsingThenService(t)).as("two requests served").isEqualTo(2);
+        checkKeepAliveIdle(t);
+    }
+
+    private static Matcher awaitPorts(ChildJvms.Child c) {
+        Matcher[] m = new Matcher[1];
+        await().atMost(90, TimeUnit.SECONDS).until(() -> {
+            m[0] = PORTS.matcher(c.out());
+            return m[0].find() || !c.process().isAlive();
+        });
+        assertThat(m[0].find(0)).as("stderr: %s", uncheckedErr(c)).isTrue();
+        return m[0];
+    }
+
+    private static String uncheckedErr(ChildJvms.Child c) {
+        try {
+            return c.err();
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    /** Stops the child (SIGTERM: its shutdown hook completes the trace) and reads the trace. */
+    private static TraceChecks finish(ChildJvms.Child c, Path out) throws Exception {
+        c.process().destroy();
+        assertThat(c.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(out).as("the trace; stderr: %s", c.err()).exists();
+        return TraceChecks.read(out).valid();
+    }
+
+    private static void get(HttpClient client, String uri) throws Exception {
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(uri).isEqualTo(200);
+    }
+
+    private static SSLContext trusting(Path ks) throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (FileInputStream in = new FileInputStream(ks.toFile())) {
+            store.load(in, "changeit".toCharArray());
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(store);
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, tmf.getTrustManagers(), null);
+        return ctx;
+    }
+
+    /**
+     * On every {@code server} track: each {@code service} slice follows a {@code parsing} slice of
+     * the same connection that ended before it began (no other slice between). Returns the services.
+     */
+    private static int checkParsingThenService(TraceChecks t) {
+        int services = 0;
+        Map<Long, String> lastEnded = new HashMap<>();
+        Map<Long, Long> lastEndedConn = new HashMap<>();
+        Map<Long, List<TrackEvent>> open = new HashMap<>();
+        for (TracePacket p : t.events) {
+            TrackEvent e = p.getTrackEvent();
+            TrackDescriptor d = t.tracks.get(e.getTrackUuid());
+            if (d == null || !"server".equals(d.getName())) {
+                continue;
+            }
+            List<TrackEvent> stack = open.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
+            if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
+                if (e.getName().equals("service")) {
+                    services++;
+                    assertThat(lastEnded.get(e.getTrackUuid())).as("the slice before a service").isEqualTo("parsing");
+                    assertThat(number(e, "conn")).as("service and parsing of one connection")
+                            .isEqualTo(lastEndedConn.get(e.getTrackUuid()));
+                    assertThat(stack).as("a service nested in nothing").isEmpty();
+                }
+                stack.add(e);
+            } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
+                TrackEvent b = stack.remove(stack.size() - 1);
+                lastEnded.put(e.getTrackUuid(), b.getName());
+                lastEndedConn.put(e.getTrackUuid(), number(b, "conn"));
+            }
+        }
+        return services;
+    }
+
+    /** A keep-alive idle slice of about IDLE_MS on a connection lane, ended by that connection's next parsing. */
+    private static void checkKeepAliveIdle(TraceChecks t) {
+        List<long[]> idles = new ArrayList<>(); // conn, begin, end
+        Map<Long, long[]> open = new HashMap<>();
+        Map<Long, List<TrackEvent>> stacks = new HashMap<>();
+        for (TracePacket p : t.events) {
+            TrackEvent e = p.getTrackEvent();
+            TrackDescriptor d = t.tracks.get(e.getTrackUuid());
+            if (d == null || !d.getName().startsWith("connections ")) {
+                continue;
+            }
+            List<TrackEvent> stack = stacks.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
+            if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
+                stack.add(e);
+                if (e.getName().equals("keep-alive idle")) {
+                    open.put(e.getTrackUuid(), new long[] {number(e, "conn"), p.getTimestamp(), 0});
+                }
+            } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
+                TrackEvent b = stack.remove(stack.size() - 1);
+                if (b.getName().equals("keep-alive idle")) {
+                    long[] i = open.remove(e.getTrackUuid());
+                    i[2] = p.getTimestamp();
+                    idles.add(i);
+                    assertThat(stack).extracting(TrackEvent::getName).as("idle inside its connection").containsExactly("connection");
+                }
+            }
+        }
+        Set<String> parsingBegins = t.events.stream().filter(p -> "parsing".equals(p.getTrackEvent().getName())
+                && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN)
+                .map(p -> number(p.getTrackEvent(), "conn") + "@" + p.getTimestamp()).collect(Collectors.toSet());
+        assertThat(idles).as("a keep-alive idle of about %d ms ended by its connection's next request", IDLE_MS)
+                .anyMatch(i -> i[2] - i[1] >= (IDLE_MS - 50) * 1_000_000L && i[2] - i[1] < 5_000_000_000L
+                        && parsingBegins.contains(i[0] + "@" + i[2]));
+    }
+
+    /** Begin and end of every slice named {@code name} on {@code level} tracks, by tid. */
+    private static Map<Integer, List<long[]>> sliceTimes(TraceChecks t, String level, String name) {
+        Map<Integer, List<long[]>> out = new HashMap<>();
+        Map<Long, List<long[]>> open = new HashMap<>();
+        for (TracePacket p : t.events) {
+            TrackEvent e = p.getTrackEvent();
+            TrackDescriptor d = t.tracks.get(e.getTrackUuid());
+            if (d == null || !level.equals(d.getName())) {
+                continue;
+            }
+            List<long[]> stack = open.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
+            if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
+                stack.add(new long[] {p.getTimestamp(), name.equals(e.getName()) ? 1 : 0});
+            } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
+                long[] b = stack.remove(stack.size() - 1);
+                if (b[1] == 1) {
+                    int tid = t.tracks.get(d.getParentUuid()).getThread().getTid();
+                    out.computeIfAbsent(tid, k -> new ArrayList<>()).add(new long[] {b[0], p.getTimestamp()});
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The connections of the instants named {@code name}, with how many there are of each. */
+    private static Map<Long, Integer> connsOf(TraceChecks t, String name) {
+        Map<Long, Integer> out = new HashMap<>();
+        for (TrackEvent e : named(t, name)) {
+            out.merge(number(e, "conn"), 1, Integer::sum);
+        }
+        return out;
+    }
+
+    private static List<TrackEvent> named(TraceChecks t, String name) {
+        return t.events.stream().map(TracePacket::getTrackEvent).filter(e -> name.equals(e.getName())).collect(Collectors.toList());
+    }
+
+    private static String string(TrackEvent e, String name) {
+        return e.getDebugAnnotationsList().stream().filter(a -> a.getName().equals(name)).map(DebugAnnotation::getStringValue)
+                .findFirst().orElse(null);
+    }
+
+    private static long number(TrackEvent e, String name) {
+        return e.getDebugAnnotationsList().stream().filter(a -> a.getName().equals(name)).mapToLong(DebugAnnotation::getIntValue)
+                .findFirst().orElseThrow(() -> new AssertionError("no " + name + " in " + e));
+    }
+}

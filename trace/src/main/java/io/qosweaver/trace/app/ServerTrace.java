@@ -1,0 +1,83 @@
+package io.qosweaver.trace.app;
+
+import io.qosweaver.trace.buffer.ThreadRings;
+
+/**
+ * What the server integrations call on the server's threads (the trace's {@code server} level):
+ * a connection's accept and close, its TLS handshake's begin and end, a request's parsing and
+ * service. A connection is named by a number the integration derives from its socket channel
+ * (its identity hash), the same on every thread. Off (no tracer, or the level not asked for),
+ * each call is one volatile read; on, a clock read and a few stores into the thread's ring.
+ */
+public final class ServerTrace {
+    public static final int ACCEPT = 10;
+    public static final int CLOSE = 11;
+    public static final int TLS_BEGIN = 12;
+    /** {@code number}: the connection in the low 32 bits, 1 in the high ones for a resumed session. */
+    public static final int TLS_END = 13;
+    public static final int PARSE_BEGIN = 14;
+    /** The request line and headers are read: the parsing ends. */
+    public static final int HEADERS_DONE = 15;
+    /** The read that began the parsing returns (ends the parsing if no request was complete). */
+    public static final int READ_END = 16;
+    public static final int SERVICE_BEGIN = 17;
+    public static final int SERVICE_END = 18;
+
+    private static volatile ThreadRings rings;
+
+    private ServerTrace() {}
+
+    public static void install(ThreadRings r) {
+        rings = r;
+    }
+
+    public static boolean on() {
+        return rings != null;
+    }
+
+    private static void offer(int kind, long number) {
+        ThreadRings r = rings;
+        if (r != null) {
+            r.current().offer(System.nanoTime(), kind, number, null, null, null);
+        }
+    }
+
+    /** A connection was accepted on this thread. */
+    public static void accept(int conn) {
+        offer(ACCEPT, conn & 0xFFFFFFFFL);
+    }
+
+    public static void close(int conn) {
+        offer(CLOSE, conn & 0xFFFFFFFFL);
+    }
+
+    public static void tlsBegin(int conn) {
+        offer(TLS_BEGIN, conn & 0xFFFFFFFFL);
+    }
+
+    /** The handshake succeeded; {@code resumed}: the session came from an earlier connection. */
+    public static void tlsEnd(int conn, boolean resumed) {
+        offer(TLS_END, (conn & 0xFFFFFFFFL) | (resumed ? 1L << 32 : 0));
+    }
+
+    /** This thread starts reading (and parsing) what arrived on {@code conn}. */
+    public static void parseBegin(int conn) {
+        offer(PARSE_BEGIN, conn & 0xFFFFFFFFL);
+    }
+
+    public static void headersDone() {
+        offer(HEADERS_DONE, 0);
+    }
+
+    public static void readEnd() {
+        offer(READ_END, 0);
+    }
+
+    public static void serviceBegin() {
+        offer(SERVICE_BEGIN, 0);
+    }
+
+    public static void serviceEnd() {
+        offer(SERVICE_END, 0);
+    }
+}

@@ -1,0 +1,232 @@
+package io.qosweaver.trace.server;
+
+import io.qosweaver.trace.app.ServerTrace;
+import io.qosweaver.trace.proto.Args;
+import io.qosweaver.trace.timeline.Level;
+import io.qosweaver.trace.timeline.Timeline;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The server level, on the tracer's drain thread. A thread's {@code server} track gets what that
+ * thread did: {@code accept}, {@code close}, {@code TLS handshake begins} / {@code ends} instants,
+ * {@code parsing} slices (from the read that began a request to its headers) and {@code service}
+ * slices (the server's handler). What belongs to a connection rather than a thread goes onto
+ * process tracks {@code connections N}, lanes reused once their connection closed: a
+ * {@code connection} slice from accept to close, with a {@code TLS handshake} slice (TLS opened to
+ * handshake done) and {@code keep-alive idle} slices (a request's service ended to the next
+ * parsing on that connection, or its close) nested in it. Every event carries the connection as
+ * {@code conn}.
+ *
+ * <p>A connection's events come from several threads' rings, drained one ring after the other,
+ * so each drain's events are sorted by time before they are interpreted ({@link #flush}).
+ * Connections accepted before the trace began have no lane: their closes and handshakes are only
+ * instants on their threads.
+ */
+public final class ServerLevel {
+    private record Ev(long ts, int tid, int kind, long number) {}
+
+    private static final class Conn {
+        final int lane;
+        boolean handshaking;
+        long idleSince = -1;
+        long lastParse = Long.MIN_VALUE;
+
+        Conn(int lane) {
+            this.lane = lane;
+        }
+    }
+
+    private static final class PerThread {
+        boolean parsing;
+        int conn;
+        int serviceDepth;
+        long serviceBegan;
+    }
+
+    private final Timeline timeline;
+    private final List<Ev> batch = new ArrayList<>();
+    private final Map<Integer, Conn> conns = new HashMap<>();
+    private final Map<Integer, PerThread> threads = new HashMap<>();
+    private final List<Long> laneTracks = new ArrayList<>();
+    private final List<Boolean> laneBusy = new ArrayList<>();
+    private long accepted;
+    private long closed;
+    private long tlsFull;
+    private long tlsResumed;
+    private long requests;
+    private long handshakeNanos;
+    private long idleNanos;
+    private final Map<Integer, Long> handshakeSince = new HashMap<>();
+
+    public ServerLevel(Timeline timeline) {
+        this.timeline = timeline;
+    }
+
+    /** One ring event of {@link ServerTrace}'s kinds, held until {@link #flush}. */
+    public void event(int tid, long ts, int kind, long number) {
+        batch.add(new Ev(ts, tid, kind, number));
+    }
+
+    /** Interprets the events held, in time order (after each drain of the rings). */
+    public void flush() {
+        batch.sort(Comparator.comparingLong(Ev::ts));
+        for (Ev e : batch) {
+            handle(e);
+        }
+        batch.clear();
+    }
+
+    private static Args conn(int c) {
+        return new Args().add("conn", c & 0xFFFFFFFFL);
+    }
+
+    private void handle(Ev e) {
+        long track = Timeline.levelTrack(e.tid, Level.SERVER);
+        int c = (int) e.number;
+        PerThread t = threads.computeIfAbsent(e.tid, k -> new PerThread());
+        switch (e.kind) {
+            case ServerTrace.ACCEPT -> {
+                accepted++;
+                timeline.instant(e.ts, track, "accept", "server", conn(c));
+                Conn old = conns.remove(c); // an identity hash reused before its close was seen
+                if (old != null) {
+                    closeLane(old, c, e.ts);
+                }
+                int lane = freeLane();
+                conns.put(c, new Conn(lane));
+                timeline.begin(e.ts, laneTracks.get(lane), "connection", "server", conn(c).add("acceptedOnTid", e.tid));
+            }
+            case ServerTrace.CLOSE -> {
+                Conn k = conns.remove(c);
+                if (k == null) {
+                    return; // not accepted while traced (or a client's connection)
+                }
+                closed++;
+                timeline.instant(e.ts, track, "close", "server", conn(c));
+                closeLane(k, c, e.ts);
+            }
+            case ServerTrace.TLS_BEGIN -> {
+                timeline.instant(e.ts, track, "TLS handshake begins", "server", conn(c));
+                Conn k = conns.get(c);
+                if (k != null && !k.handshaking) {
+                    k.handshaking = true;
+                    handshakeSince.put(c, e.ts);
+                    timeline.begin(e.ts, laneTracks.get(k.lane), "TLS handshake", "server", conn(c));
+                }
+            }
+            case ServerTrace.TLS_END -> {
+                boolean resumed = (e.number >>> 32) != 0;
+                if (resumed) {
+                    tlsResumed++;
+                } else {
+                    tlsFull++;
+                }
+                String how = resumed ? "resumed" : "full";
+                timeline.instant(e.ts, track, "TLS handshake ends", "server", conn(c).add("handshake", how));
+                Conn k = conns.get(c);
+                if (k != null && k.handshaking) {
+                    k.handshaking = false;
+                    handshakeNanos += e.ts - handshakeSince.remove(c);
+                    timeline.end(e.ts, laneTracks.get(k.lane));
+                }
+            }
+            case ServerTrace.PARSE_BEGIN -> {
+                if (t.parsing) {
+                    return; // a nested read: the outer one's parsing goes on
+                }
+                t.parsing = true;
+                t.conn = c;
+                timeline.begin(e.ts, track, "parsing", "server", conn(c));
+                Conn k = conns.get(c);
+                if (k != null) {
+                    k.lastParse = e.ts;
+                    endIdle(k, e.ts);
+                }
+            }
+            case ServerTrace.HEADERS_DONE, ServerTrace.READ_END -> {
+                if (e.kind == ServerTrace.HEADERS_DONE) {
+                    requests++;
+                }
+                if (t.parsing) {
+                    t.parsing = false;
+                    timeline.end(e.ts, track);
+                }
+            }
+            case ServerTrace.SERVICE_BEGIN -> {
+                if (t.serviceDepth++ == 0) {
+                    t.serviceBegan = e.ts;
+                    timeline.begin(e.ts, track, "service", "server", conn(t.conn));
+                }
+            }
+            case ServerTrace.SERVICE_END -> {
+                if (t.serviceDepth == 0 || --t.serviceDepth > 0) {
+                    return;
+                }
+                timeline.end(e.ts, track);
+                Conn k = conns.get(t.conn);
+                // The connection waits for its next request, unless that request's parsing already
+                // began (the response reached the client before this thread left the handler).
+                if (k != null && k.idleSince < 0 && !k.handshaking && k.lastParse <= t.serviceBegan) {
+                    k.idleSince = e.ts;
+                    timeline.begin(e.ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(t.conn));
+                }
+            }
+            default -> {
+                // not a server event
+            }
+        }
+    }
+
+    private void endIdle(Conn k, long ts) {
+        if (k.idleSince >= 0) {
+            idleNanos += ts - k.idleSince;
+            k.idleSince = -1;
+            timeline.end(ts, laneTracks.get(k.lane));
+        }
+    }
+
+    private void closeLane(Conn k, int c, long ts) {
+        endIdle(k, ts);
+        if (k.handshaking) {
+            k.handshaking = false;
+            handshakeNanos += ts - handshakeSince.remove(c);
+            timeline.end(ts, laneTracks.get(k.lane));
+        }
+        timeline.end(ts, laneTracks.get(k.lane));
+        laneBusy.set(k.lane, false);
+    }
+
+    private int freeLane() {
+        for (int i = 0; i < laneBusy.size(); i++) {
+            if (!laneBusy.get(i)) {
+                laneBusy.set(i, true);
+                return i;
+            }
+        }
+        laneTracks.add(timeline.processChild("connections " + (laneTracks.size() + 1), 0));
+        laneBusy.add(true);
+        return laneBusy.size() - 1;
+    }
+
+    /** The level's totals, for the closing statistics; handshakes and idle times still open count up to {@code end}. */
+    public Args statistics(Args into, long end) {
+        long idle = idleNanos;
+        long hs = handshakeNanos;
+        for (Map.Entry<Integer, Conn> e : conns.entrySet()) {
+            if (e.getValue().idleSince >= 0) {
+                idle += end - e.getValue().idleSince;
+            }
+            if (e.getValue().handshaking) {
+                hs += end - handshakeSince.get(e.getKey());
+            }
+        }
+        return into.add("connectionsAccepted", accepted).add("connectionsClosed", closed)
+                .add("tlsHandshakesFull", tlsFull).add("tlsHandshakesResumed", tlsResumed)
+                .add("tlsHandshakeMs", hs / 1_000_000).add("requestsParsed", requests)
+                .add("keepAliveIdleMs", idle / 1_000_000);
+    }
+}
