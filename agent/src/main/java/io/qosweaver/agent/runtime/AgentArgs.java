@@ -26,6 +26,14 @@ public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer 
     }
 
     public static AgentArgs parse(String args) {
+        return parse(args, true);
+    }
+
+    /**
+     * @param policyRequired false in the hooks mode ({@link HooksArgs}), whose keys the caller has
+     *     taken out: then {@link #policy()} is null when no file is given
+     */
+    public static AgentArgs parse(String args, boolean policyRequired) {
         Map<String, String> kv = new LinkedHashMap<>();
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
@@ -47,7 +55,9 @@ public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer 
             throw new IllegalArgumentException(describeUnknown(unknown));
         }
         String policy = kv.remove("policy");
-        if (policy == null || policy.isEmpty()) {
+        if (!policyRequired && policy == null) {
+            policy = "";
+        } else if (policy == null || policy.isEmpty()) {
             throw new IllegalArgumentException("missing agent argument policy=FILE"
                     + " (usage: -javaagent:qosweaver-agent.jar=policy=FILE[,metricsPort=N][,failOpen=true])");
         }
@@ -72,12 +82,12 @@ public record AgentArgs(Path policy, int metricsPort, Boolean failOpen, Integer 
         boolean control = ctl == null || parseBool("control", ctl);
         String d = kv.remove("debug");
         boolean debug = d != null && parseBool("debug", d);
-        return new AgentArgs(Path.of(policy), port, failOpen, check, intervals, control, debug);
+        return new AgentArgs(policy.isEmpty() ? null : Path.of(policy), port, failOpen, check, intervals, control, debug);
     }
 
     /** The keys, in the order the usage line gives them. */
     static final List<String> KNOWN = List.of("policy", "metricsPort", "failOpen", "matchCheckSeconds", "intervals", "control",
-            "debug");
+            "debug", "hooks", "hooksInclude", "recordClassBytes");
 
     /**
      * Names every unknown key (checked before anything is missing, so that a misspelt

@@ -10,6 +10,12 @@ import io.qosweaver.model.pointcut.TypePattern;
 import io.qosweaver.model.policy.PolicyFile;
 import io.qosweaver.model.policy.PolicyFileException;
 import io.qosweaver.agent.profiling.ProfilingSession;
+import io.qosweaver.agent.bootstrap.Hooks;
+import io.qosweaver.agent.unit.hooks.ClassBytesTaps;
+import io.qosweaver.agent.unit.hooks.HooksUnit;
+import java.util.List;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.matcher.ElementMatchers;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
 import io.qosweaver.agent.control.LocalControl;
@@ -48,6 +54,11 @@ public final class AgentRuntime {
     private volatile LocalControl control;
     /** {@code qosweaver watch}: weaves under this runtime's lock, like a swap. */
     private final LiveWatch watch;
+    /** The hooks mode: its arguments, weaving and unit (null without hooks), and the taps (null unless recorded). */
+    private volatile HooksArgs hooksArgs = HooksArgs.NONE;
+    private volatile Weaving hooksWeaving;
+    private volatile HooksUnit hooksUnit;
+    private volatile ClassBytesTaps taps;
 
     private AgentRuntime(AgentLog log, Instrumentation inst, String policyFile) {
         this.log = log;
@@ -74,9 +85,90 @@ public final class AgentRuntime {
     }
 
     public static AgentRuntime start(AgentArgs args, Instrumentation inst, AgentLog log) {
-        Path path = args.policy();
-        AgentRuntime rt = new AgentRuntime(log, inst, path.toString());
+        return start(args, HooksArgs.NONE, inst, log);
+    }
+
+    /**
+     * Starts the agent; with {@code hooks} also the hooks mode (its own transformer, removed by
+     * {@link #unweave} with the policy's) and the class-byte taps, the first before every
+     * transformer of ours and the last after them. Without a policy file (hooks mode alone)
+     * nothing is scheduled.
+     */
+    public static AgentRuntime start(AgentArgs args, HooksArgs hooks, Instrumentation inst, AgentLog log) {
+        AgentRuntime rt = new AgentRuntime(log, inst, args.policy() == null ? "(none)" : args.policy().toString());
         current = rt;
+        rt.hooksArgs = hooks;
+        if (hooks.recordClassBytes()) {
+            rt.taps = new ClassBytesTaps();
+            rt.taps.installFirst(inst);
+        }
+        rt.installHooks();
+        try {
+            if (args.policy() == null) {
+                rt.unscheduled = true;
+                log.info("agent started without a policy (hooks mode): nothing is scheduled");
+                rt.startMetrics(args.metricsPort());
+                rt.startControl(args.control());
+            } else {
+                rt.startPolicy(args);
+            }
+        } finally {
+            if (rt.taps != null) {
+                rt.taps.installLast(inst);
+                // classes woven by retransformation at installation went by before the last tap was there
+                for (Weaving w : new Weaving[] {rt.weaving, rt.hooksWeaving}) {
+                    if (w != null && w.stats().retransformed() > 0) {
+                        w.retransformAgain();
+                    }
+                }
+            }
+        }
+        return rt;
+    }
+
+    private void installHooks() {
+        if (hooksArgs.mode() == null) {
+            return;
+        }
+        try {
+            WeavingStats stats = new WeavingStats();
+            HooksUnit unit = new HooksUnit(hooksArgs.include(), hooksArgs.calls(), stats);
+            hooksWeaving = Weaving.install(inst, List.of(unit), stats, ElementMatchers.none(),
+                    AgentBuilder.Listener.NoOp.INSTANCE, log, Weaving.bootstrapCopy(Hooks.class));
+            hooksUnit = unit;
+            log.info("hooks: an idle hook at every " + (hooksArgs.calls() ? "call and execution" : "execution")
+                    + " join point of " + String.join("+", hooksArgs.include()) + " (" + unit.executions()
+                    + " methods, " + unit.calls() + " call sites in the classes loaded so far)");
+        } catch (RuntimeException | LinkageError e) {
+            log.loud("hooks not woven (" + e + ")");
+        }
+    }
+
+    /** The hooks mode's counters, for {@code ctl status} and {@code ctl hooks}; empty without it. */
+    public Map<String, Object> hooksStatus() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        HooksUnit unit = hooksUnit;
+        if (hooksArgs.mode() != null) {
+            m.put("mode", hooksArgs.mode());
+            m.put("include", hooksArgs.include());
+            m.put("woven", hooksWeaving != null);
+            if (unit != null) {
+                m.put("executions", unit.executions());
+                m.put("calls", unit.calls());
+                m.put("hookSites", unit.hookSites());
+            }
+        }
+        return m;
+    }
+
+    /** The class-byte taps, or null when {@code recordClassBytes} is off. */
+    public ClassBytesTaps taps() {
+        return taps;
+    }
+
+    private void startPolicy(AgentArgs args) {
+        AgentRuntime rt = this;
+        Path path = args.policy();
         boolean failOpen = args.failOpen() != null ? args.failOpen() : PolicyFile.declaresFailOpen(path);
         PolicyFile policy;
         try {
@@ -95,7 +187,7 @@ public final class AgentRuntime {
             rt.unscheduled = true;
             rt.startMetrics(args.metricsPort());
             rt.startControl(args.control());
-            return rt;
+            return;
         }
         rt.policy = policy;
         try {
@@ -106,7 +198,7 @@ public final class AgentRuntime {
             rt.unscheduled = true;
             rt.startMetrics(args.metricsPort());
             rt.startControl(args.control());
-            return rt;
+            return;
         }
         log.info("agent started: policy " + path + ", " + policy.taskClasses().size() + " task classes, "
                 + policy.controlPoints().size() + " control-point pointcuts"
@@ -121,7 +213,7 @@ public final class AgentRuntime {
         rt.warnMissingTypes(policy);
         int check = args.matchCheckSeconds() != null ? args.matchCheckSeconds() : policy.matchCheckSeconds();
         rt.scheduleMatchCheck(check);
-        return rt;
+        return;
     }
 
     /**
@@ -187,6 +279,9 @@ public final class AgentRuntime {
         io.qosweaver.agent.bootstrap.ServerPools.configure(null, null); // the servers' own values back
         unscheduled = true;
         boolean reset = w == null || w.reset();
+        Weaving hooks = hooksWeaving;
+        hooksWeaving = null;
+        reset &= hooks == null || hooks.reset();
         log.info("unwoven: every woven class retransformed to its original bytes" + (reset ? "" : " (INCOMPLETE: the"
                 + " JVM refused some classes)") + "; the scheduler is uninstalled");
         return reset;

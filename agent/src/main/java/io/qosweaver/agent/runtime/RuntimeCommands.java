@@ -21,7 +21,7 @@ import java.util.Map;
  */
 final class RuntimeCommands implements LocalControl.Handler {
     static final String USAGE = "commands: status | swap FILE | set policy.KEY=VALUE ... | unweave"
-            + " | watch start MS RATE POINTCUT | watch poll | watch stop (--json first for JSON)";
+            + " | hooks | watch start MS RATE POINTCUT | watch poll | watch stop (--json first for JSON)";
 
     private final AgentRuntime runtime;
 
@@ -72,6 +72,11 @@ final class RuntimeCommands implements LocalControl.Handler {
                         changes.put(a.substring(0, eq), a.substring(eq + 1));
                     }
                     return done(json, runtime.set(changes));
+                case "hooks":
+                    if (!args.isEmpty()) {
+                        return LocalControl.Reply.error("hooks takes no argument");
+                    }
+                    return LocalControl.Reply.ok(hooksJson());
                 case "unweave":
                     if (!args.isEmpty()) {
                         return LocalControl.Reply.error("unweave takes no argument");
@@ -198,6 +203,30 @@ final class RuntimeCommands implements LocalControl.Handler {
         return m;
     }
 
+    /**
+     * {@code hooks}: the hooks mode's counters and, with {@code recordClassBytes}, what the class-byte
+     * taps saw (the woven classes, how many are byte-identical to their original now) and what the
+     * woven classes take in metaspace beyond their originals.
+     */
+    String hooksJson() {
+        Map<String, Object> m = new LinkedHashMap<>(runtime.hooksStatus());
+        io.qosweaver.agent.unit.hooks.ClassBytesTaps taps = runtime.taps();
+        if (taps != null) {
+            m.put("classBytes", taps.report());
+            io.qosweaver.agent.unit.hooks.MetaspaceCost.Result c = taps.metaspaceCost(5);
+            Map<String, Object> meta = new LinkedHashMap<>();
+            meta.put("classes", c.classes());
+            meta.put("failed", c.failed());
+            meta.put("originalBytes", c.originalBytes());
+            meta.put("wovenBytes", c.wovenBytes());
+            meta.put("extraBytes", c.extraBytes());
+            meta.put("originalRuns", java.util.Arrays.stream(c.originalRuns()).boxed().toList());
+            meta.put("wovenRuns", java.util.Arrays.stream(c.wovenRuns()).boxed().toList());
+            m.put("metaspace", meta);
+        }
+        return Json.write(m);
+    }
+
     String statusJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         PolicyFile p = runtime.policy();
@@ -205,6 +234,10 @@ final class RuntimeCommands implements LocalControl.Handler {
         m.put("pid", ProcessHandle.current().pid());
         m.put("policyFile", runtime.policyFile());
         m.put("inForce", p != null && w != null);
+        Map<String, Object> hooks = runtime.hooksStatus();
+        if (!hooks.isEmpty()) {
+            m.put("hooks", hooks);
+        }
         if (p != null && w != null) {
             m.put("policy", p.policyName());
             m.put("parameters", new LinkedHashMap<String, Object>(parameters(p)));

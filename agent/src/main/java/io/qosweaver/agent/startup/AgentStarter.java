@@ -5,6 +5,7 @@ import io.qosweaver.agent.profiling.ProfilingArgs;
 import io.qosweaver.agent.profiling.ProfilingSession;
 import io.qosweaver.agent.runtime.AgentArgs;
 import io.qosweaver.agent.runtime.AgentRuntime;
+import io.qosweaver.agent.runtime.HooksArgs;
 import io.qosweaver.agent.tracing.TraceSession;
 import java.lang.instrument.Instrumentation;
 
@@ -119,8 +120,11 @@ public final class AgentStarter {
             return;
         }
         AgentArgs args;
+        HooksArgs hooks;
         try {
-            args = AgentArgs.parse(rawArgs);
+            HooksArgs.Split split = HooksArgs.split(rawArgs);
+            hooks = split.hooks();
+            args = AgentArgs.parse(split.rest(), !hooks.any());
         } catch (IllegalArgumentException e) {
             log.error(e.getMessage());
             throw new IllegalArgumentException("[qosweaver] " + e.getMessage());
@@ -143,7 +147,7 @@ public final class AgentStarter {
             return;
         }
         try {
-            AgentRuntime.start(args, inst, log);
+            AgentRuntime.start(args, hooks, inst, log);
             ApiRebinder.rebind(inst, log); // an application that used the Java API before we came
         } catch (AgentRuntime.PolicyStartupException e) {
             SCHEDULING.set(false); // nothing runs: a corrected file may be attached

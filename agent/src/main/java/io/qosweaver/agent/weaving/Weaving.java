@@ -16,6 +16,7 @@ import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.matcher.ElementMatchers;
 import net.bytebuddy.utility.JavaModule;
 
 /**
@@ -64,6 +65,14 @@ public final class Weaving {
     /** Removes the transformer and retransforms every class it wove back to its original bytes. */
     public boolean reset() {
         detach();
+        return retransform(loaded(stats.classKeys(), Set.of()));
+    }
+
+    /**
+     * Retransforms every class this weaving wove that is loaded, giving them the same hooks again:
+     * for a transformer added after this one, which sees a class only when it is defined.
+     */
+    public boolean retransformAgain() {
         return retransform(loaded(stats.classKeys(), Set.of()));
     }
 
@@ -126,6 +135,12 @@ public final class Weaving {
         return all;
     }
 
+    /**
+     * A class loader whose classes no weaving touches: it defines copies of classes, original and
+     * woven, to measure them (the hooks mode's metaspace cost), and they must stay as given.
+     */
+    public interface NeverWoven {}
+
     /** Classes the agent must never weave: itself (but {@link RehearsalTarget}), the scheduler, Byte Buddy, the JDK's plumbing. */
     public static ElementMatcher.Junction<TypeDescription> ignored() {
         return nameStartsWith("io.qosweaver.agent.").and(not(named(RehearsalTarget.class.getName())))
@@ -158,7 +173,13 @@ public final class Weaving {
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.DescriptionStrategy.Default.HYBRID)
                 .with(new AgentBuilder.Listener.Compound(new Counting(stats, log), listener))
-                .ignore(ignored().or(ignore));
+                .ignore(ignored().or(ignore))
+                .or(ElementMatchers.any(), new ElementMatcher.Junction.AbstractBase<ClassLoader>() {
+                    @Override
+                    public boolean matches(ClassLoader loader) {
+                        return loader instanceof NeverWoven;
+                    }
+                });
         if (readEdgesTo.length > 0) {
             builder = builder.assureReadEdgeTo(inst, readEdgesTo);
         }

@@ -17,7 +17,8 @@ import picocli.CommandLine;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Run an experiment of the papers.",
         subcommands = {BenchCommand.FlashCrowdCommand.class, DeadlineCommand.class, SuspensionCommand.class,
                 LowCostCommand.class, PointcutsBenchCommand.class, MixedCommand.class, DeadlockCommand.class,
-                AdaptiveCommand.class, SwapCommand.class, RaceTestCommand.class, TracingCommand.class})
+                AdaptiveCommand.class, SwapCommand.class, RaceTestCommand.class, TracingCommand.class,
+                HooksCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -30,7 +30,7 @@ public final class CtlCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID", description = "the JVM's process id")
     long pid;
 
-    @Parameters(index = "1", paramLabel = "COMMAND", description = "status | swap | set | unweave")
+    @Parameters(index = "1", paramLabel = "COMMAND", description = "status | swap | set | unweave | hooks")
     String command;
 
     @Parameters(index = "2..*", paramLabel = "ARG", description = "swap: a policy file; set: policy.KEY=VALUE ...")

@@ -1,0 +1,204 @@
+package io.qosweaver.bench.hooks;
+
+import static io.qosweaver.bench.stats.Round.round;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.qosweaver.bench.app.AppProcess;
+import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.load.ClassResult;
+import io.qosweaver.bench.load.LoadDriver;
+import io.qosweaver.bench.load.LoadResult;
+import io.qosweaver.bench.load.LoadSpec;
+import io.qosweaver.bench.report.JsonWriter;
+import io.qosweaver.bench.report.Reports;
+import io.qosweaver.bench.run.Layout;
+import io.qosweaver.bench.run.Machine;
+import io.qosweaver.bench.run.Snapshot;
+import io.qosweaver.bench.stats.Format;
+import io.qosweaver.platform.ControlClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Experiment {@code hooks}: for each repeat, four river-monitor processes, one after the other in
+ * an order rotated from repeat to repeat: no agent; the agent's hooks mode at every execution join
+ * point of the app's packages; at every call and execution join point; the river monitor's policy.
+ * Each serves its light page to an open-loop client (in this JVM, not the app's) through a warm-up
+ * and a measured window. Every agent process records its class bytes ({@code recordClassBytes});
+ * after the window the bench asks it for its hooks and their bytes ({@code ctl hooks}), unweaves
+ * it and asks again (byte identity); the policy's process then serves a second warm-up and window:
+ * the version after unweave.
+ */
+public final class Hooks {
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(240);
+    private static final Duration CONTROL_TIMEOUT = Duration.ofSeconds(120);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The processes of a repeat; the policy's also measures the version after unweave. */
+    static final List<String> PROCESSES = List.of(HooksAnalysis.NONE, "execution", "all", "policy");
+
+    private Hooks() {
+    }
+
+    public static HooksResult run(Layout layout, HooksParams p, boolean quick, Path reportDir, String command,
+                                  Progress progress) throws IOException, InterruptedException {
+        layout.ensureBuilt(true);
+        Files.createDirectories(reportDir);
+        Path logs = Files.createDirectories(reportDir.resolve("logs"));
+        Map<String, Object> params = p.asMap();
+        params.putAll(layout.jarDates(true));
+        List<HooksResult.Run> runs = new ArrayList<>();
+        List<HooksResult.Memory> memory = new ArrayList<>();
+        List<HooksResult.Identity> identity = new ArrayList<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        HttpClient http = LoadDriver.defaultClient();
+        try (Snapshot jars = Snapshot.of(layout, true)) {
+            params.put("policy", layout.root().relativize(layout.riverMonitorPolicy()).toString());
+            for (int rep = 1; rep <= p.repeats(); rep++) {
+                for (int k = 0; k < PROCESSES.size(); k++) {
+                    String version = PROCESSES.get((k + rep - 1) % PROCESSES.size());
+                    try {
+                        runProcess(http, jars, p, version, rep, k, logs, progress, runs, memory, identity);
+                    } catch (IOException e) {
+                        errors.put("repeat " + rep + " " + version, e.getMessage());
+                        progress.update("[hooks] repeat " + rep + " " + version + " FAILED: " + e.getMessage());
+                    }
+                }
+            }
+        }
+        HooksResult r = HooksAnalysis.assemble(quick, params, Machine.describe(), command, runs, memory, identity, errors,
+                Instant.now().toString());
+        JsonWriter.write(r, reportDir.resolve("results.json"));
+        Reports.draw(reportDir, progress, () -> HooksReport.write(reportDir, r));
+        return r;
+    }
+
+    /** The JVM flags of a process: none, the hooks mode, or the policy; every agent records class bytes. */
+    static List<String> jvmFlags(String version, Path agentJar, Path policy) {
+        return switch (version) {
+            case HooksAnalysis.NONE -> List.of();
+            case "execution", "all" -> List.of("-javaagent:" + agentJar + "=hooks=" + version + ",hooksInclude="
+                    + HooksParams.APP_PACKAGES + ",recordClassBytes=true");
+            case "policy" -> List.of(Snapshot.agentFlag(agentJar, policy) + ",recordClassBytes=true");
+            default -> throw new IllegalArgumentException("no process runs version " + version);
+        };
+    }
+
+    private static void runProcess(HttpClient http, Snapshot jars, HooksParams p, String version, int rep, int order,
+                                   Path logs, Progress progress, List<HooksResult.Run> runs,
+                                   List<HooksResult.Memory> memory, List<HooksResult.Identity> identity)
+            throws IOException, InterruptedException {
+        Path log = logs.resolve("r" + rep + "-" + version + ".log");
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0", "--rivers",
+                Integer.toString(p.rivers()), "--no-collector"));
+        args.addAll(p.extraAppArgs());
+        progress.update("[hooks] repeat " + rep + "/" + p.repeats() + ", " + version + " ("
+                + HooksAnalysis.VERSIONS.get(version) + ")");
+        try (AppProcess app = AppProcess.start(jvmFlags(version, jars.agentJar(), jars.policy()),
+                List.of("-jar", jars.riverMonitorJar().toString()), args, log)) {
+            URI base = app.awaitReady(STARTUP_TIMEOUT);
+            LoadSpec levels = LoadSpec.open("levels", p.ratePerS(), HooksParams.MAX_IN_FLIGHT,
+                    LoadSpec.Targets.fixed(base.resolve("/levels")));
+            runs.add(measure(http, app, levels, p, version, rep, order, log, progress));
+            if (version.equals(HooksAnalysis.NONE)) {
+                return;
+            }
+            JsonNode woven = control(app.pid(), "hooks");
+            JsonNode status = control(app.pid(), "--json status");
+            memory.add(memory(rep, version, woven, status));
+            ControlClient.Reply unweave = send(app.pid(), "unweave");
+            if (!unweave.ok()) {
+                throw new IOException("unweave refused: " + unweave.text().strip());
+            }
+            JsonNode after = control(app.pid(), "hooks").path("classBytes");
+            List<String> differing = new ArrayList<>();
+            after.path("differing").forEach(n -> differing.add(n.asText()));
+            identity.add(new HooksResult.Identity(rep, version, after.path("classesWoven").asInt(),
+                    after.path("identicalNow").asInt(), differing));
+            if (version.equals("policy")) {
+                runs.add(measure(http, app, levels, p, HooksAnalysis.UNWOVEN, rep, order, log, progress));
+            }
+        }
+    }
+
+    private static HooksResult.Run measure(HttpClient http, AppProcess app, LoadSpec levels, HooksParams p,
+                                           String version, int rep, int order, Path log, Progress progress)
+            throws IOException, InterruptedException {
+        LoadResult measured = new LoadDriver(http).run(List.of(levels), Duration.ofMillis(Math.round(p.warmupS() * 1000)),
+                Duration.ofMillis(Math.round(p.windowS() * 1000)), false);
+        if (!app.isAlive()) {
+            throw new IOException("the app died during the run; last lines:\n" + app.tail());
+        }
+        ClassResult c = measured.get("levels");
+        progress.update(String.format(java.util.Locale.ROOT, "[hooks]   %s: %d pages (%d failed), mean %s ms, p50 %s ms,"
+                + " p99 %s ms", version, c.requests(), c.errors(), Format.cell(c.meanMs()), Format.cell(c.p50Ms()),
+                Format.cell(c.p99Ms())));
+        return new HooksResult.Run(rep, order, version, c.requests(), c.errors(), round(c.throughputPerS()),
+                c.meanMs() == null ? null : round(c.meanMs(), 4), c.p50Ms() == null ? null : round(c.p50Ms(), 4),
+                c.p99Ms() == null ? null : round(c.p99Ms(), 4), "logs/" + log.getFileName());
+    }
+
+    /** From the agent's {@code hooks} and {@code --json status} answers while woven. */
+    static HooksResult.Memory memory(int rep, String version, JsonNode hooks, JsonNode status) {
+        Long executions = hooks.has("executions") ? hooks.get("executions").asLong() : null;
+        Long calls = hooks.has("calls") ? hooks.get("calls").asLong() : null;
+        Long sites = hooks.has("hookSites") ? hooks.get("hookSites").asLong() : null;
+        long joinPoints;
+        if (executions != null) {
+            joinPoints = executions + (calls == null ? 0 : calls);
+        } else {
+            joinPoints = 0;
+            for (JsonNode pc : status.path("pointcuts")) {
+                joinPoints += pc.path("joinPoints").asLong();
+            }
+        }
+        JsonNode bytes = hooks.path("classBytes");
+        JsonNode meta = hooks.path("metaspace");
+        long original = bytes.path("originalBytes").asLong();
+        long woven = bytes.path("wovenBytes").asLong();
+        long metaOriginal = meta.path("originalBytes").asLong();
+        long metaWoven = meta.path("wovenBytes").asLong();
+        return new HooksResult.Memory(rep, version, joinPoints, executions, calls, sites,
+                bytes.path("classesWoven").asInt(), original, woven, metaOriginal, metaWoven,
+                meta.path("failed").asInt(), HooksAnalysis.perUnit(woven - original, joinPoints),
+                HooksAnalysis.perUnit(woven - original, sites), HooksAnalysis.perUnit(metaWoven - metaOriginal, joinPoints));
+    }
+
+    private static JsonNode control(long pid, String line) throws IOException {
+        ControlClient.Reply r = send(pid, line);
+        if (!r.ok()) {
+            throw new IOException("'" + line + "' refused: " + r.text().strip());
+        }
+        return JSON.readTree(r.text());
+    }
+
+    /** One control request, bounded by {@link #CONTROL_TIMEOUT} (the client itself waits as long as it takes). */
+    private static ControlClient.Reply send(long pid, String line) throws IOException {
+        java.util.concurrent.FutureTask<ControlClient.Reply> task =
+                new java.util.concurrent.FutureTask<>(() -> ControlClient.send(pid, line));
+        Thread t = new Thread(task, "hooks-control");
+        t.setDaemon(true);
+        t.start();
+        try {
+            return task.get(CONTROL_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            task.cancel(true);
+            throw new IOException("no answer to '" + line + "' within " + CONTROL_TIMEOUT.toSeconds() + " s");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } catch (InterruptedException e) {
+            task.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for '" + line + "'");
+        }
+    }
+}
