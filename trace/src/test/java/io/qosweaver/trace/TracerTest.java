@@ -87,6 +87,7 @@ class TracerTest {
             synchronized (LOCK) { // contended: a JFR monitor enter of about 60 ms
                 spin(5);
             }
+            spin(60); // on a CPU for several of the OS level's 10 ms samples (5 ms alone can fall between two)
             sleep(50);
             FakeSchedulerEvents.Enter en = new FakeSchedulerEvents.Enter();
             en.taskClass = "chart";

@@ -17,7 +17,9 @@ public record TracingConfig(String name, String levels, String description) {
             new TracingConfig("jvm", "jvm", "JVM level alone: JFR monitor, park, GC events"),
             new TracingConfig("scheduler", "scheduler", "scheduler level alone: the scheduler's JFR events"),
             new TracingConfig("app", "app", "application level alone: requests into per-thread rings"),
-            new TracingConfig("all", "os+jvm+scheduler+app", "every level"));
+            new TracingConfig("server", "server", "server level alone: Jetty's connections, parsing and service"),
+            // user events: the river monitor has none, so the level is on in "all" only (it costs nothing unasked)
+            new TracingConfig("all", "os+jvm+scheduler+app+server+user", "every level"));
 
     public static List<String> names() {
         List<String> n = new ArrayList<>();
