@@ -63,6 +63,9 @@ public final class Hooks {
         HttpClient http = LoadDriver.defaultClient();
         try (Snapshot jars = Snapshot.of(layout, true)) {
             params.put("policy", layout.root().relativize(layout.riverMonitorPolicy()).toString());
+            if (p.driverWarmupS() > 0) {
+                warmUpDriver(http, jars, p, logs, progress);
+            }
             for (int rep = 1; rep <= p.repeats(); rep++) {
                 for (int k = 0; k < PROCESSES.size(); k++) {
                     String version = PROCESSES.get((k + rep - 1) % PROCESSES.size());
@@ -82,6 +85,30 @@ public final class Hooks {
         return r;
     }
 
+    /** The load against an app without the agent, nothing measured: the driver's code compiled before any window. */
+    private static void warmUpDriver(HttpClient http, Snapshot jars, HooksParams p, Path logs, Progress progress)
+            throws IOException, InterruptedException {
+        progress.update("[hooks] warming up the load driver: " + Format.cell(p.driverWarmupS()) + " s against an app"
+                + " without the agent, not measured");
+        try (AppProcess app = AppProcess.start(List.of(), List.of("-jar", jars.riverMonitorJar().toString()),
+                appArgs(p), logs.resolve("driver-warmup.log"))) {
+            URI base = app.awaitReady(STARTUP_TIMEOUT);
+            new LoadDriver(http).run(List.of(levels(p, base)), Duration.ZERO,
+                    Duration.ofMillis(Math.round(p.driverWarmupS() * 1000)), false);
+        }
+    }
+
+    private static List<String> appArgs(HooksParams p) {
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0", "--rivers",
+                Integer.toString(p.rivers()), "--no-collector"));
+        args.addAll(p.extraAppArgs());
+        return args;
+    }
+
+    private static LoadSpec levels(HooksParams p, URI base) {
+        return LoadSpec.open("levels", p.ratePerS(), HooksParams.MAX_IN_FLIGHT, LoadSpec.Targets.fixed(base.resolve("/levels")));
+    }
+
     /** The JVM flags of a process: none, the hooks mode, or the policy; every agent records class bytes. */
     static List<String> jvmFlags(String version, Path agentJar, Path policy) {
         return switch (version) {
@@ -98,16 +125,13 @@ public final class Hooks {
                                    List<HooksResult.Memory> memory, List<HooksResult.Identity> identity)
             throws IOException, InterruptedException {
         Path log = logs.resolve("r" + rep + "-" + version + ".log");
-        List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0", "--rivers",
-                Integer.toString(p.rivers()), "--no-collector"));
-        args.addAll(p.extraAppArgs());
+        List<String> args = appArgs(p);
         progress.update("[hooks] repeat " + rep + "/" + p.repeats() + ", " + version + " ("
                 + HooksAnalysis.VERSIONS.get(version) + ")");
         try (AppProcess app = AppProcess.start(jvmFlags(version, jars.agentJar(), jars.policy()),
                 List.of("-jar", jars.riverMonitorJar().toString()), args, log)) {
             URI base = app.awaitReady(STARTUP_TIMEOUT);
-            LoadSpec levels = LoadSpec.open("levels", p.ratePerS(), HooksParams.MAX_IN_FLIGHT,
-                    LoadSpec.Targets.fixed(base.resolve("/levels")));
+            LoadSpec levels = levels(p, base);
             runs.add(measure(http, app, levels, p, version, rep, order, log, progress));
             if (version.equals(HooksAnalysis.NONE)) {
                 return;

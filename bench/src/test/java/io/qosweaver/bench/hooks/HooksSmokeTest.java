@@ -29,7 +29,7 @@ class HooksSmokeTest {
             }
             Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
         }
-        HooksParams p = new HooksParams(5, 20, 2, 3, 1, List.of("--history-hours", "1"));
+        HooksParams p = new HooksParams(5, 20, 2, 3, 1, 0, List.of("--history-hours", "1"));
         HooksResult r = Hooks.run(layout, p, true, dir, "HooksSmokeTest",
                 line -> System.err.println(java.time.LocalTime.now() + " " + line));
 

@@ -52,7 +52,7 @@ final class HooksCommand implements Callable<Integer> {
         try {
             return new HooksParams(rivers != null ? rivers : d.rivers(), rate != null ? rate : d.ratePerS(),
                     warmup != null ? warmup : d.warmupS(), window != null ? window : d.windowS(),
-                    repeats != null ? repeats : d.repeats(), d.extraAppArgs());
+                    repeats != null ? repeats : d.repeats(), d.driverWarmupS(), d.extraAppArgs());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
