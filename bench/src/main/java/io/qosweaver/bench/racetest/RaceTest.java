@@ -68,15 +68,15 @@ public final class RaceTest {
                 double aggregate = 0;
                 for (int i = 0; i < s.runners().size(); i++) {
                     RunSpec.Runner r = s.runners().get(i);
-                    RunnerResult x = RaceTestAnalysis.runner(r, out.samples().get(i), out.cpuMs()[i],
-                            out.applied().getOrDefault(r.name(), "-"), capacity);
+                    RunnerResult x = RaceTestAnalysis.runner(r, out.samples().get(i), out.cpuSamples().get(i),
+                            out.cpuMs()[i], out.applied().getOrDefault(r.name(), "-"), capacity);
                     rs.add(x);
                     aggregate += x.meanLoopsPerS();
                 }
                 if (s.id().equals("capacity")) {
                     capacity = aggregate;
-                    rs = List.of(RaceTestAnalysis.runner(s.runners().get(0), out.samples().get(0), out.cpuMs()[0], "-",
-                            capacity));
+                    rs = List.of(RaceTestAnalysis.runner(s.runners().get(0), out.samples().get(0),
+                            out.cpuSamples().get(0), out.cpuMs()[0], "-", capacity));
                 }
                 if (s.managed() && !out.scheduled()) {
                     errors.put(s.id(), "the Java API found no scheduler under the agent: the run is unmanaged");

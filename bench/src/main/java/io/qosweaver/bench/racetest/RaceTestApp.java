@@ -81,9 +81,10 @@ public final class RaceTestApp {
         System.out.println("SCHEDULED " + Shares.scheduled());
         Thread.sleep(Math.round(warmupS * 1000));
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        long[] cpu0 = new long[n], last = new long[n];
+        long[] cpu0 = new long[n], last = new long[n], lastCpu = new long[n];
         for (int i = 0; i < n; i++) {
             cpu0[i] = cpu(mx, threads[i]);
+            lastCpu[i] = cpu0[i];
             last[i] = counts[i].get();
         }
         long[] stat0 = procStat();
@@ -104,6 +105,16 @@ public final class RaceTestApp {
                 last[i] = c;
             }
             prev = now;
+            System.out.println(b);
+            // each runner's CPU time in that second: what the scheduler handed out, whatever a CPU
+            // second was worth in loops on the hardware thread it ran on
+            b.setLength(0);
+            b.append("CPUSAMPLE ").append(s);
+            for (int i = 0; i < n; i++) {
+                long c = cpu(mx, threads[i]);
+                b.append(' ').append(String.format(Locale.ROOT, "%.3f", (c - lastCpu[i]) / 1e6));
+                lastCpu[i] = c;
+            }
             System.out.println(b);
         }
         b.setLength(0);

@@ -94,12 +94,16 @@ public final class RaceTestReport {
     private static List<String[]> fairness(RaceTestResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"version", "runners", "windows", "mean per runner (loops/s)",
-                "largest deviation (% of mean)", "mean deviation (%)", "per window (largest, %)", "paper"});
+                "largest deviation, loops (% of mean)", "mean deviation, loops (%)", "per window, loops (largest, %)",
+                "largest deviation, CPU time (% of mean)", "mean deviation, CPU time (%)",
+                "per window, CPU time (largest, %)", "paper (loops)"});
         for (FairnessRow f : r.fairness()) {
             rows.add(new String[] {f.version(), Integer.toString(f.runners()), Integer.toString(f.windows()),
                     Table.cell(f.meanLoopsPerS()), Table.cell(f.maxDeviationPct()), Table.cell(f.meanDeviationPct()),
-                    f.perWindowMaxPct().toString(), f.version().equals(RaceTestPlan.MTR_LS)
-                    ? "Q-JVM: within 0.1%" : "standard JVM: about 1%"});
+                    f.perWindowMaxPct().toString(), Table.cell(f.maxCpuDeviationPct()),
+                    Table.cell(f.meanCpuDeviationPct()),
+                    f.perWindowMaxCpuPct() == null ? "-" : f.perWindowMaxCpuPct().toString(),
+                    f.version().equals(RaceTestPlan.MTR_LS) ? "Q-JVM: within 0.1%" : "standard JVM: about 1%"});
         }
         return rows;
     }

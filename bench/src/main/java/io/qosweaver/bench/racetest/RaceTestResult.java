@@ -40,10 +40,12 @@ public record RaceTestResult(String experiment, String generatedAt, String comma
      *                      what the scheduler hands out (work per CPU second varies with what runs
      *                      on the other hardware thread of the core)
      * @param samples       loops per second, one a second
+     * @param cpuSamples    its CPU time in each of those seconds, in ms (empty from a run that did not print it)
      */
     public record RunnerResult(String name, double fraction, String group, int priority, Integer nice,
                                Integer weight, String applied, double meanLoopsPerS, double sdPct,
-                               Double shareOfCore, Double cpuShare, long cpuMs, List<Double> samples) {
+                               Double shareOfCore, Double cpuShare, long cpuMs, List<Double> samples,
+                               List<Double> cpuSamples) {
     }
 
     /**
@@ -57,12 +59,15 @@ public record RaceTestResult(String experiment, String generatedAt, String comma
     }
 
     /**
-     * Equal fractions: each runner's throughput against the mean, per 10 s window (Fig. 3).
+     * Equal fractions: each runner's throughput against the mean, per 10 s window (Fig. 3), in
+     * loops (the paper's measure) and in CPU time (what the scheduler hands out; null without it).
      *
-     * @param maxDeviationPct the largest |runner - mean| / mean over runners and windows
+     * @param maxDeviationPct    the largest |runner - mean| / mean over runners and windows, in loops
+     * @param maxCpuDeviationPct the same in CPU time
      */
     public record FairnessRow(String version, int runners, int windows, double meanLoopsPerS,
-                              double maxDeviationPct, double meanDeviationPct, List<Double> perWindowMaxPct) {
+                              double maxDeviationPct, double meanDeviationPct, List<Double> perWindowMaxPct,
+                              Double maxCpuDeviationPct, Double meanCpuDeviationPct, List<Double> perWindowMaxCpuPct) {
     }
 
     /** One runner of a partitioning configuration under one version (Table 4). */

@@ -24,9 +24,12 @@ final class RaceTestRunner {
 
     private RaceTestRunner() {}
 
-    /** What one run printed: per runner its samples, CPU time and what became of its nice or weight. */
-    record Output(boolean scheduled, List<List<Double>> samples, long[] cpuMs, Map<String, String> applied,
-                  Double machineBusyCores) {
+    /**
+     * What one run printed: per runner its samples (loops/s and CPU ms, each second), CPU time and
+     * what became of its nice or weight.
+     */
+    record Output(boolean scheduled, List<List<Double>> samples, List<List<Double>> cpuSamples, long[] cpuMs,
+                  Map<String, String> applied, Double machineBusyCores) {
     }
 
     static Output run(RunSpec spec, Path agentJar, Path workDir, String classPath, double warmupS,
@@ -52,9 +55,10 @@ final class RaceTestRunner {
         Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
         Map<String, String> applied = new LinkedHashMap<>();
         int n = spec.runners().size();
-        List<List<Double>> samples = new ArrayList<>();
+        List<List<Double>> samples = new ArrayList<>(), cpuSamples = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             samples.add(new ArrayList<>());
+            cpuSamples.add(new ArrayList<>());
         }
         long[] cpu = new long[n];
         boolean scheduled = false, done = false;
@@ -81,6 +85,11 @@ final class RaceTestRunner {
                             samples.get(i).add(Double.parseDouble(f[i + 2]));
                         }
                     }
+                    case "CPUSAMPLE" -> {
+                        for (int i = 0; i < n && i + 2 < f.length; i++) {
+                            cpuSamples.get(i).add(Double.parseDouble(f[i + 2]));
+                        }
+                    }
                     case "CPU" -> {
                         for (int i = 0; i < n && i + 1 < f.length; i++) {
                             cpu[i] = Long.parseLong(f[i + 1]);
@@ -102,7 +111,7 @@ final class RaceTestRunner {
             throw new IOException("run " + spec.id() + " did not finish (exit " + (p.isAlive() ? "?" : p.exitValue())
                     + "); its log: " + log + "\n" + tail(log));
         }
-        return new Output(scheduled, samples, cpu, applied, busy);
+        return new Output(scheduled, samples, cpuSamples, cpu, applied, busy);
     }
 
     /** The policy of a managed run: mtr-ls with its P and reserved share; the runners ask through the API. */

@@ -18,9 +18,15 @@ class RaceTestAnalysisTest {
 
     private static RunnerResult runner(String name, double fraction, List<Double> samples, Double capacity) {
         // CPU time in proportion to the loops (a core does 1000 loops/s here)
-        long cpuMs = Math.round(RaceTestAnalysis.mean(samples) * samples.size());
-        return RaceTestAnalysis.runner(new RunSpec.Runner(name, fraction, 5, "-", null, null), samples, cpuMs, "-",
-                capacity);
+        return runner(name, fraction, samples, samples, capacity);
+    }
+
+    /** With the CPU ms of each second apart from its loops (a hardware thread's speed varies). */
+    private static RunnerResult runner(String name, double fraction, List<Double> samples, List<Double> cpuSamples,
+                                       Double capacity) {
+        long cpuMs = Math.round(cpuSamples.stream().mapToDouble(Double::doubleValue).sum());
+        return RaceTestAnalysis.runner(new RunSpec.Runner(name, fraction, 5, "-", null, null), samples, cpuSamples,
+                cpuMs, "-", capacity);
     }
 
     private static RunResult run(String id, String section, String config, String version, Double reserved,
@@ -78,6 +84,37 @@ class RaceTestAnalysisTest {
             assertThat(f.maxDeviationPct()).isEqualTo(0.99);
         });
         assertThat(RaceTestAnalysis.goals(List.of(), rows, List.of()).get(1).met()).isTrue();
+    }
+
+    @Test
+    void fairnessIsJudgedOnCpuTimeWhenLoopsPerCpuSecondDifferBetweenRunners() {
+        // the same CPU time each second, but b's hardware thread does 20 % fewer loops per CPU second
+        List<Double> cpu = flat(500, 10);
+        var rows = RaceTestAnalysis.fairness(List.of(run("fairness-mtr-ls", "fairness", "", "mtr-ls", 0.05,
+                runner("a", 0.09, flat(1000, 10), cpu, null), runner("b", 0.09, flat(800, 10), cpu, null))));
+        assertThat(rows).singleElement().satisfies(f -> {
+            assertThat(f.maxDeviationPct()).as("in loops").isCloseTo(11.111, within(0.001));
+            assertThat(f.maxCpuDeviationPct()).as("in CPU time").isZero();
+            assertThat(f.perWindowMaxCpuPct()).containsExactly(0.0);
+        });
+        var goal = RaceTestAnalysis.goals(List.of(), rows, List.of()).get(1);
+        assertThat(goal.met()).isTrue();
+        assertThat(goal.detail()).contains("0% of the mean in CPU time (11.111% in loops)");
+        // and an unequal CPU time is not hidden by equal loops
+        List<Double> less = flat(450, 10);
+        var unequal = RaceTestAnalysis.fairness(List.of(run("fairness-mtr-ls", "fairness", "", "mtr-ls", 0.05,
+                runner("a", 0.09, flat(1000, 10), cpu, null), runner("b", 0.09, flat(1000, 10), less, null))));
+        assertThat(RaceTestAnalysis.goals(List.of(), unequal, List.of()).get(1).met()).isFalse();
+    }
+
+    @Test
+    void withoutCpuSamplesFairnessFallsBackToLoopsAndSaysSo() {
+        var rows = RaceTestAnalysis.fairness(List.of(run("fairness-mtr-ls", "fairness", "", "mtr-ls", 0.05,
+                runner("a", 0.09, flat(1000, 10), List.of(), null), runner("b", 0.09, flat(1000, 10), List.of(), null))));
+        assertThat(rows.get(0).maxCpuDeviationPct()).isNull();
+        var goal = RaceTestAnalysis.goals(List.of(), rows, List.of()).get(1);
+        assertThat(goal.met()).isTrue();
+        assertThat(goal.detail()).contains("no CPU time per second recorded");
     }
 
     @Test
