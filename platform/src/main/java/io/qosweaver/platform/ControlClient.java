@@ -57,6 +57,30 @@ public final class ControlClient {
     }
 
     /** As {@link #send(long, String)}, on the socket {@code socket} of process {@code pid}. */
+    /**
+     * {@link #send(long, String)} bounded by {@code timeout}: the plain client waits for an answer as
+     * long as it takes, and a harness must not hang on a JVM that never answers. The request runs on
+     * a daemon thread of its own, interrupted at the time-out (which closes its channel).
+     */
+    public static Reply send(long pid, String line, java.time.Duration timeout) throws IOException {
+        java.util.concurrent.FutureTask<Reply> task = new java.util.concurrent.FutureTask<>(() -> send(pid, line));
+        Thread t = new Thread(task, "qosweaver-control-client");
+        t.setDaemon(true);
+        t.start();
+        try {
+            return task.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            task.cancel(true);
+            throw new IOException("no answer to '" + line + "' within " + timeout.toSeconds() + " s");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } catch (InterruptedException e) {
+            task.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for '" + line + "'");
+        }
+    }
+
     public static Reply send(Path socket, long pid, String line) throws IOException {
         boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         if (!alive) {

@@ -205,24 +205,8 @@ public final class Hooks {
         return JSON.readTree(r.text());
     }
 
-    /** One control request, bounded by {@link #CONTROL_TIMEOUT} (the client itself waits as long as it takes). */
+    /** One control request, bounded by {@link #CONTROL_TIMEOUT}. */
     private static ControlClient.Reply send(long pid, String line) throws IOException {
-        java.util.concurrent.FutureTask<ControlClient.Reply> task =
-                new java.util.concurrent.FutureTask<>(() -> ControlClient.send(pid, line));
-        Thread t = new Thread(task, "hooks-control");
-        t.setDaemon(true);
-        t.start();
-        try {
-            return task.get(CONTROL_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            task.cancel(true);
-            throw new IOException("no answer to '" + line + "' within " + CONTROL_TIMEOUT.toSeconds() + " s");
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        } catch (InterruptedException e) {
-            task.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for '" + line + "'");
-        }
+        return ControlClient.send(pid, line, CONTROL_TIMEOUT);
     }
 }

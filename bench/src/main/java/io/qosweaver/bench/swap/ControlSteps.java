@@ -23,32 +23,9 @@ final class ControlSteps {
     interface Control {
         ControlClient.Reply send(String line) throws IOException;
 
-        /**
-         * The control socket of process {@code pid}, each request bounded by {@code timeout}: the
-         * client itself waits for an answer as long as it takes, and a run must not hang on an app
-         * that never answers. The request runs on a thread of its own, interrupted at the time-out
-         * (which closes its channel).
-         */
+        /** The control socket of process {@code pid}, each request bounded by {@code timeout}. */
         static Control of(long pid, java.time.Duration timeout) {
-            return line -> {
-                java.util.concurrent.FutureTask<ControlClient.Reply> task =
-                        new java.util.concurrent.FutureTask<>(() -> ControlClient.send(pid, line));
-                Thread t = new Thread(task, "swap-control");
-                t.setDaemon(true);
-                t.start();
-                try {
-                    return task.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    task.cancel(true);
-                    throw new IOException("no answer to '" + line + "' within " + timeout.toSeconds() + " s");
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-                } catch (InterruptedException e) {
-                    task.cancel(true);
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while waiting for '" + line + "'");
-                }
-            };
+            return line -> ControlClient.send(pid, line, timeout);
         }
     }
 
