@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The build's jcstress subset, run on the shaded {@code target/jcstress.jar} as a user would: the
- * wake-up handshake tests in the {@code quick} preset (fewer iterations miss the yield-flag ABA,
- * checked by re-introducing it), the queue races in {@code sanity}. The full run is
+ * wake-up handshake tests and the hand-off's race with an own wake-up in the {@code quick} preset
+ * (fewer iterations miss the yield-flag ABA, checked by re-introducing it; and a successor woken by
+ * its runner after it woke on its own, checked the same way), the queue races and the hand-off's
+ * race with the tick in {@code sanity}. The full run is
  * {@code java -jar jcstress/target/jcstress.jar -m quick} (about 3 minutes on 2 cores).
  */
 class JcstressSubsetIT {
@@ -27,12 +29,12 @@ class JcstressSubsetIT {
 
     @Test
     void theWakeUpHandshakeNeverLosesAWakeUp() throws Exception {
-        run("quick", "WakeUpTest|ReleaseThenDemoteTest|InterruptTest", 3);
+        run("quick", "WakeUpTest|ReleaseThenDemoteTest|InterruptTest|HandOffRaceTest", 4);
     }
 
     @Test
     void theQueuesKeepTheirInvariantsUnderRaces() throws Exception {
-        run("sanity", "QueueRaceTest|ExitRacingReleaseTest|DemoteVersusWaitTest", 3);
+        run("sanity", "QueueRaceTest|ExitRacingReleaseTest|DemoteVersusWaitTest|HandOffTickRaceTest", 4);
     }
 
     private static void run(String mode, String tests, int expectedTests) throws IOException, InterruptedException {

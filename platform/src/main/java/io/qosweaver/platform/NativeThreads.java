@@ -48,6 +48,25 @@ public interface NativeThreads {
         throw new NativePriorityException("CPU affinity is not supported by " + getClass().getSimpleName(), 0);
     }
 
+    /** The CPU the calling thread runs on now ({@code sched_getcpu}), or -1 when it cannot be known. */
+    default int currentCpu() {
+        return -1;
+    }
+
+    /**
+     * Reads a thread's CPU mask ({@code sched_getaffinity}) into {@code mask}, CPU i being bit
+     * {@code i % 64} of {@code mask[i / 64]}; false when not supported or it failed. Never throws and
+     * allocates nothing (the scheduler calls it when it hands a CPU from one thread to another).
+     */
+    default boolean getAffinityMask(int tid, long[] mask) {
+        return false;
+    }
+
+    /** Sets a thread's CPU mask ({@code sched_setaffinity}), as {@link #getAffinityMask}; false when it did not. */
+    default boolean setAffinityMask(int tid, long[] mask) {
+        return false;
+    }
+
     /**
      * Makes {@code impl} the implementation returned by {@link #get()} ({@code null} goes back to
      * the fallback). Policies read it when they are created, so register before installing.

@@ -10,6 +10,7 @@ import io.qosweaver.scheduler.spi.PolicyConfigException;
 import io.qosweaver.scheduler.spi.PolicyContext;
 import io.qosweaver.scheduler.spi.Ticker;
 import io.qosweaver.scheduler.stats.EntityShare;
+import io.qosweaver.scheduler.stats.HandOffStats;
 import io.qosweaver.scheduler.stats.IntervalSnapshot;
 import io.qosweaver.scheduler.stats.PriorityReport;
 import io.qosweaver.scheduler.stats.SchedulerMXBean;
@@ -142,6 +143,11 @@ public final class Scheduler {
     /** A consistent snapshot of the counters (takes the scheduler's lock briefly). */
     public SchedulerStats stats() {
         return controller.stats(ControlPointCount.sum() - controlPointBase, InternalErrors.count() - errorBase);
+    }
+
+    /** The hand-offs of CPUs between runners so far (takes the scheduler's lock briefly). */
+    public HandOffStats handOffStats() {
+        return controller.handOffStats();
     }
 
     /**

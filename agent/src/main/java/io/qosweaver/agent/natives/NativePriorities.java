@@ -261,6 +261,26 @@ public final class NativePriorities {
         }
 
         @Override
+        public int currentCpu() {
+            return delegate().currentCpu();
+        }
+
+        @Override
+        public boolean getAffinityMask(int tid, long[] mask) {
+            return delegate().getAffinityMask(tid, mask);
+        }
+
+        @Override
+        public boolean setAffinityMask(int tid, long[] mask) {
+            return delegate().setAffinityMask(tid, mask);
+        }
+
+        @Override
+        public void setAffinity(int tid, int[] cpus) throws NativePriorityException {
+            delegate().setAffinity(tid, cpus);
+        }
+
+        @Override
         public String toString() {
             return "lazy " + delegate;
         }

@@ -48,6 +48,6 @@ public record MixedParams(int heavyClients, double lightRate, int lightMaxInFlig
 
     /** Roughly how long one version takes, start-up (about 20 s) included. */
     public double secondsPerVersion() {
-        return 20 + 2 * warmupS + idleS + durationS + 6;
+        return 20 + 2 * warmupS + idleS + durationS + 9;
     }
 }

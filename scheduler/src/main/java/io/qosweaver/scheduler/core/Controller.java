@@ -4,6 +4,7 @@ import io.qosweaver.scheduler.event.SchedulerEvents;
 import io.qosweaver.scheduler.spi.Policy;
 import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.scheduler.spi.Ticker;
+import io.qosweaver.scheduler.stats.HandOffStats;
 import io.qosweaver.scheduler.stats.SchedulerStats;
 import io.qosweaver.scheduler.stats.Timeline;
 import java.util.List;
@@ -60,28 +61,41 @@ public final class Controller {
     static final long REAP_INTERVAL_NANOS = 100_000_000L;
 
     /** The runtime's effects: the process-wide pending word and unparking. */
-    static final Effects RUNTIME = new Effects() {
-        @Override
-        public void pendingChanged(int delta) {
-            Pending.add(delta);
-        }
+    static final Effects RUNTIME = runtimeEffects(CpuPlacement.OFF);
 
-        @Override
-        public void wake(ThreadState t) {
-            LockSupport.unpark(t.thread);
-        }
-    };
+    /** The runtime's effects, placing handed-off threads with {@code placement} ({@link CpuPlacement}). */
+    static Effects runtimeEffects(CpuPlacement placement) {
+        return new Effects() {
+            @Override
+            public void pendingChanged(int delta) {
+                Pending.add(delta);
+            }
+
+            @Override
+            public void wake(ThreadState t) {
+                LockSupport.unpark(t.thread);
+            }
+
+            @Override
+            public void wakeInPlaceOf(ThreadState t, ThreadState demoted) {
+                placement.pin(t);
+                LockSupport.unpark(t.thread);
+            }
+        };
+    }
 
     final StateMachine machine;
     final Ticker ticker;
+    final CpuPlacement placement;
     private final ReentrantLock lock = new ReentrantLock();
     private final long waitTimeoutNanos;
     private final long tickNanos;
     private long nextReap;
     private volatile Thread ticking;
 
-    private Controller(StateMachine machine) {
+    private Controller(StateMachine machine, CpuPlacement placement) {
         this.machine = machine;
+        this.placement = placement;
         this.ticker = machine.ticker;
         this.waitTimeoutNanos = Math.max(0, machine.policy.waitTimeoutNanos());
         this.tickNanos = Math.max(0, machine.policy.tickNanos());
@@ -96,7 +110,9 @@ public final class Controller {
      * nothing global and starts no thread.
      */
     public static Controller create(Policy policy, Ticker ticker, List<TaskClassSpec> taskClasses) {
-        return new Controller(StateMachine.create(policy, ticker, taskClasses, RUNTIME));
+        CpuPlacement placement = StateMachine.HAND_OFF && policy.tickNanos() > 0 ? CpuPlacement.create()
+                : CpuPlacement.OFF;
+        return new Controller(StateMachine.create(policy, ticker, taskClasses, runtimeEffects(placement)), placement);
     }
 
     public StateMachine machine() {
@@ -161,11 +177,13 @@ public final class Controller {
                 t.skipStamp = machine.regime;
                 return;
             }
-            if (!machine.beginWait(t)) {
+            placement.learn(t);
+            if (!machine.beginWait(t)) { // parking: hands t's CPU to its successor, if any
                 return;
             }
             cls = t.role;
         } finally {
+            machine.handOff(t); // running on from its control point: its successor may start (no-op if done)
             lock.unlock();
         }
         long timeout = atEntry ? 0 : waitTimeoutNanos;
@@ -195,6 +213,7 @@ public final class Controller {
                 }
                 lock.lock();
                 try {
+                    placement.unpin(t);
                     if (t.parked) { // we stopped waiting on our own
                         if (interrupted || machine.closed) {
                             boolean entry = t.atEntry;
@@ -212,6 +231,7 @@ public final class Controller {
                         }
                         continue; // a spurious or safety-net wake-up: wait on
                     }
+                    machine.awake(t);
                     // Released. Demoted again at once (the ABA)? Then this is a new, counted wait.
                     if (!interrupted && machine.beginWait(t)) {
                         deadline = timeout > 0 ? ticker.nanos() + timeout : 0;
@@ -241,6 +261,16 @@ public final class Controller {
     private void pace(long until) {
         for (long left; (left = until - ticker.nanos()) > 0 && !Thread.currentThread().isInterrupted(); ) {
             LockSupport.parkNanos(this, left);
+        }
+    }
+
+    /** The hand-offs so far (under the lock: the counters are written under it). */
+    public HandOffStats handOffStats() {
+        lock.lock();
+        try {
+            return new HandOffStats(machine.handedOff, placement.enabled(), placement.pins, placement.unpins);
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -15,6 +15,15 @@ public interface Effects {
     /** {@code t}'s wait was ended by someone else (released, promoted, shut down): wake it. */
     void wake(ThreadState t);
 
+    /**
+     * {@code t}'s wait is ended by {@code demoted}, which is about to park on the CPU it runs on
+     * (the hand-off, {@link StateMachine#handOff}): wake {@code t} to run there. By default as
+     * {@link #wake}; the runtime may place {@code t} on that CPU.
+     */
+    default void wakeInPlaceOf(ThreadState t, ThreadState demoted) {
+        wake(t);
+    }
+
     /** Effects that do nothing (a machine driven step by step). */
     Effects NONE = new Effects() {
         @Override

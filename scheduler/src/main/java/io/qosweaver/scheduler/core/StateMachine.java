@@ -58,6 +58,18 @@ public final class StateMachine implements Control {
     final TaskClassState unknown;
     /** The rank of run-time shares' classes (0: the policy takes none). */
     private final int shareRank;
+    /**
+     * Whether a promoted thread's wake is handed to the runner demoted for it (see
+     * {@link #handOff}); on for policies with a tick, which bounds the deferral. The system property
+     * {@code qosweaver.handOff=false} turns it off (to measure what it does).
+     */
+    static final boolean HAND_OFF = !"false".equals(System.getProperty("qosweaver.handOff"));
+    private final boolean handOffs;
+    /** Demoted threads still on a CPU, oldest first (each takes at most one successor). */
+    private ThreadState drainHead, drainTail;
+    /** Wakes handed off so far (stats and tests). */
+    long handedOff;
+
     /** Read without the lock by scope code ({@link TaskClassState#live()}). */
     volatile boolean closed;
 
@@ -107,6 +119,7 @@ public final class StateMachine implements Control {
         this.byName = Map.copyOf(m);
         this.unknown = new TaskClassState("<unknown>", Map.of(), 0, -1, this);
         this.shareRank = Math.max(0, policy.shareRank());
+        this.handOffs = HAND_OFF && policy.tickNanos() > 0;
         this.anchorTicker = ticker.nanos();
         this.anchorEpochNanos = System.currentTimeMillis() * 1_000_000L;
     }
@@ -206,6 +219,7 @@ public final class StateMachine implements Control {
         if (from == to) {
             return;
         }
+        handOff(t);
         if (from != null && from.machine != this) {
             from = null; // a role of a closed machine, already detached by its shutdown
         }
@@ -448,6 +462,110 @@ public final class StateMachine implements Control {
         unlink(r);
         link(r, ThreadState.WAIT);
         setYield(r);
+        if (handOffs && !r.wakeDeferred && !r.draining) { // on a CPU until its next control point
+            r.draining = true;
+            r.dPrev = drainTail;
+            r.dNext = null;
+            if (drainTail == null) {
+                drainHead = r;
+            } else {
+                drainTail.dNext = r;
+            }
+            drainTail = r;
+        }
+    }
+
+    /**
+     * The hand-off: a promoted thread that is parked is woken not by the decision that promotes it
+     * but by the runner that decision demoted, when that runner reaches its control point (or
+     * leaves, or is promoted again), so that the successor is woken by the thread whose CPU it takes
+     * and as that CPU is freed. Woken at once from the tick thread instead, the successor was queued
+     * behind a runner on a busy CPU (Linux placed it on its previous one) while the demoted runner's
+     * CPU idled for a few milliseconds after it parked: a tracefs record of 10 MTR-LS runners on 2
+     * cores showed 0.13 cores idle that way. Bounded: every tick wakes the successors still waiting
+     * ({@link #tick}), so a demoted runner blocked outside control points delays its successor by at
+     * most one tick; shutdown wakes them all. Logically the successor runs from its promotion on:
+     * only its unpark is deferred.
+     */
+    public void handOff(ThreadState t) {
+        handOff(t, false);
+    }
+
+    /**
+     * {@link #handOff(ThreadState)}; {@code parking}: {@code t} is at its control point and about to
+     * park, so its successor is woken to take {@code t}'s CPU ({@link Effects#wakeInPlaceOf}).
+     */
+    private void handOff(ThreadState t, boolean parking) {
+        if (!t.draining) {
+            return;
+        }
+        t.draining = false;
+        if (t.dPrev == null) {
+            drainHead = t.dNext;
+        } else {
+            t.dPrev.dNext = t.dNext;
+        }
+        if (t.dNext == null) {
+            drainTail = t.dPrev;
+        } else {
+            t.dNext.dPrev = t.dPrev;
+        }
+        t.dPrev = t.dNext = null;
+        ThreadState s = t.successor;
+        if (s != null) {
+            t.successor = null;
+            s.predecessor = null;
+            s.wakeDeferred = false;
+            handedOff++;
+            if (parking) {
+                effects.wakeInPlaceOf(s, t);
+            } else {
+                effects.wake(s);
+            }
+        }
+    }
+
+    private void wakeDeferred(ThreadState s) {
+        s.predecessor = null;
+        s.wakeDeferred = false;
+        handedOff++;
+        effects.wake(s);
+    }
+
+    /**
+     * The owner, back from its park, is awake: a successor that woke before its predecessor handed
+     * off (a safety-net or spurious wake-up) is no longer anyone's to wake.
+     */
+    public void awake(ThreadState t) {
+        if (t.wakeDeferred) {
+            ThreadState p = t.predecessor;
+            if (p != null && p.successor == t) {
+                p.successor = null;
+            }
+            t.predecessor = null;
+            t.wakeDeferred = false;
+        }
+    }
+
+    /** Wakes every successor still waiting for its demoted runner (the deferral's bound). */
+    private void wakeSuccessors() {
+        for (ThreadState d = drainHead; d != null; d = d.dNext) {
+            ThreadState s = d.successor;
+            if (s != null) {
+                d.successor = null;
+                wakeDeferred(s);
+            }
+        }
+    }
+
+    /** The oldest demoted runner still on a CPU without a successor, or null. */
+    private ThreadState drainingWithoutSuccessor() {
+        for (ThreadState d = drainHead; d != null; d = d.dNext) {
+            if (d.successor == null) {
+                return d;
+            }
+        }
+        return null;
     }
 
     private ThreadState largestRunnerOf(TaskClassState c) {
@@ -507,6 +625,7 @@ public final class StateMachine implements Control {
 
     /** Clears the flag (and the entry wait), ending the thread's wait if it is parked. */
     private void clearYield(ThreadState t, boolean promoted) {
+        handOff(t); // promoted again before its control point: it holds a slot, and so does its successor
         boolean entry = t.atEntry;
         if (t.yield) {
             regime++;
@@ -527,7 +646,14 @@ public final class StateMachine implements Control {
             if (promoted && c != null && c.pacingNanos > 0) {
                 t.resumeAt = ticker.nanos() + c.pacingNanos;
             }
-            effects.wake(t);
+            ThreadState victim = promoted && handOffs ? drainingWithoutSuccessor() : null;
+            if (victim != null) {
+                victim.successor = t;
+                t.predecessor = victim;
+                t.wakeDeferred = true;
+            } else {
+                effects.wake(t);
+            }
         }
     }
 
@@ -539,8 +665,10 @@ public final class StateMachine implements Control {
      */
     public boolean beginWait(ThreadState t) {
         if (closed || !t.yield || t.queue != ThreadState.WAIT || t.parked) {
+            handOff(t, false);
             return false;
         }
+        handOff(t, true);
         boolean entry = t.atEntry;
         t.parked = true;
         parkedCount++;
@@ -661,6 +789,7 @@ public final class StateMachine implements Control {
         if (closed) {
             return;
         }
+        wakeSuccessors();
         try {
             policy.onTick(this, nowNanos);
         } catch (Throwable e) {
@@ -702,6 +831,10 @@ public final class StateMachine implements Control {
             return;
         }
         closed = true;
+        wakeSuccessors();
+        while (drainHead != null) {
+            handOff(drainHead);
+        }
         while (memHead != null) {
             ThreadState m = memHead;
             if (m.role != null && m.role.observed()) {
@@ -860,10 +993,15 @@ public final class StateMachine implements Control {
             if (t.order < prev) return "wait queue not sorted at " + t;
             prev = t.order;
             if (t.parked) pk++;
+            if (t.draining && (t.parked || t.atEntry)) return "waiter " + t + " draining but parked or at entry";
             if (t.atEntry) {
                 ae++;
                 if (t.parked) pae++;
             }
+        }
+        for (ThreadState d = drainHead; d != null; d = d.dNext) {
+            if (!d.draining || d.queue != ThreadState.WAIT) return "draining " + d + " not a draining waiter";
+            if (d.successor != null && (!d.successor.wakeDeferred || d.successor == d || d.successor.predecessor != d)) return "successor of " + d + " not deferred";
         }
         if (rs != runQueue.size) return "runQueue.size " + runQueue.size + " but " + rs + " runners";
         if (ws != waitQueue.size) return "waitQueue.size " + waitQueue.size + " but " + ws + " waiters";

@@ -63,6 +63,24 @@ public final class ThreadState implements ThreadView {
     ThreadState qPrev, qNext;
     boolean member;
     ThreadState mPrev, mNext;
+    /**
+     * Hand-off ({@link StateMachine#handOff}): demoted while on a CPU and not yet at its control
+     * point ({@code draining}, linked through {@code dPrev}/{@code dNext}); the promoted thread whose
+     * wake waits for it ({@code successor}); and, on that successor, that its wake is deferred.
+     */
+    boolean draining;
+    ThreadState dPrev, dNext, successor;
+    /** On a successor: the demoted runner that will wake it (null once woken or awake). */
+    ThreadState predecessor;
+    boolean wakeDeferred;
+    /**
+     * Placement ({@link CpuPlacement}): the kernel thread id (0 not yet known, -1 none: a virtual
+     * thread or no native access), whether the thread is pinned to the CPU of the runner it replaced,
+     * and its CPU mask from before (kept for the thread's life, one array).
+     */
+    int tid;
+    boolean pinned;
+    long[] savedMask;
     /** Pacing: after a wait the thread goes on no earlier than this ticker value (0: at once). */
     long resumeAt;
     /** The machine the thread last had a role in; the slot belongs to it. */
@@ -101,6 +119,11 @@ public final class ThreadState implements ThreadView {
     @Override
     public boolean parked() {
         return parked;
+    }
+
+    /** Whether the thread's wake waits for the runner demoted for it (the hand-off); for tests. */
+    public boolean wakeDeferred() {
+        return wakeDeferred;
     }
 
     @Override

@@ -12,7 +12,8 @@ import io.qosweaver.platform.ProcThreadStat;
 /**
  * {@link NativeThreads} on Linux through JNA direct mapping of libc: {@code syscall(SYS_gettid)},
  * {@code setpriority(PRIO_PROCESS, tid, nice)} and {@code getpriority(PRIO_PROCESS, tid)} (with
- * PRIO_PROCESS a TID addresses one thread on Linux).
+ * PRIO_PROCESS a TID addresses one thread on Linux), {@code sched_getcpu} and
+ * {@code sched_get/setaffinity}.
  *
  * <p>This class links JNA, so it must only ever be loaded by the private class loader of {@code
  * io.qosweaver.agent.natives.NativePriorities}, which also holds the nested JNA; nothing in the
@@ -27,6 +28,7 @@ public final class JnaNativeThreads implements NativeThreads {
     private static final int PRIO_PROCESS = 0;
     /** SYS_gettid, or -1 on an architecture whose number we do not know (then /proc/thread-self). */
     static final long SYS_GETTID = gettidNumber(System.getProperty("os.arch", ""));
+    private static final boolean SIZE_T_64 = Native.SIZE_T_SIZE == 8;
 
     static {
         Native.register(JnaNativeThreads.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
@@ -37,6 +39,12 @@ public final class JnaNativeThreads implements NativeThreads {
     private static native int setpriority(int which, int who, int prio) throws LastErrorException;
 
     private static native int getpriority(int which, int who) throws LastErrorException;
+
+    private static native int sched_getcpu();
+
+    private static native int sched_getaffinity(int pid, long cpusetsize, long[] mask);
+
+    private static native int sched_setaffinity(int pid, long cpusetsize, long[] mask);
 
     public JnaNativeThreads() {}
 
@@ -87,6 +95,38 @@ public final class JnaNativeThreads implements NativeThreads {
         } catch (LastErrorException e) {
             throw new NativePriorityException("getpriority(PRIO_PROCESS, " + tid + "): " + e.getMessage(),
                     e.getErrorCode());
+        }
+    }
+
+    @Override
+    public int currentCpu() {
+        return sched_getcpu();
+    }
+
+    // size_t is 64 bits on the architectures this class knows (SYS_gettid's); the mask's bytes are
+    // the kernel's cpu_set_t (an array of unsigned longs, CPU i at bit i % 64 of word i / 64).
+    @Override
+    public boolean getAffinityMask(int tid, long[] mask) {
+        return SIZE_T_64 && sched_getaffinity(tid, mask.length * 8L, mask) >= 0;
+    }
+
+    @Override
+    public boolean setAffinityMask(int tid, long[] mask) {
+        return SIZE_T_64 && sched_setaffinity(tid, mask.length * 8L, mask) == 0;
+    }
+
+    @Override
+    public void setAffinity(int tid, int[] cpus) throws NativePriorityException {
+        long[] mask = new long[16];
+        for (int c : cpus) {
+            if (c < 0 || c >= mask.length * 64) {
+                throw new NativePriorityException("CPU " + c + " is out of range 0.." + (mask.length * 64 - 1), 0);
+            }
+            mask[c >>> 6] |= 1L << (c & 63);
+        }
+        if (!setAffinityMask(tid, mask)) {
+            throw new NativePriorityException("sched_setaffinity(" + tid + ", " + java.util.Arrays.toString(cpus)
+                    + ") failed", 0);
         }
     }
 
