@@ -63,14 +63,20 @@ class ServerTraceIT {
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
-    @Test
-    void jettyConnectionsHandshakesRequestPhasesAndUserEventsAreTraced() throws Exception {
+    /** A self-signed EC key pair for 127.0.0.1 in a PKCS12 key store (password changeit, alias server). */
+    private Path keyStore() throws Exception {
         Path ks = dir.resolve("server.p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
                 "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore",
                 ks.toString(), "-storepass", "changeit", "-keypass", "changeit").inheritIO().start();
         assertThat(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0).as("keytool made the key store").isTrue();
+        return ks;
+    }
+
+    @Test
+    void jettyConnectionsHandshakesRequestPhasesAndUserEventsAreTraced() throws Exception {
+        Path ks = keyStore();
         Path policy = Files.writeString(dir.resolve("trace.yaml"), """
                 taskClasses:
                   - name: unused
@@ -149,24 +155,46 @@ class ServerTraceIT {
     }
 
     @Test
-    void tomcatConnectionsAndRequestPhasesAreTraced() throws Exception {
+    void tomcatConnectionsHandshakesAndRequestPhasesAreTraced() throws Exception {
+        Path ks = keyStore();
         Path out = dir.resolve("tomcat.pftrace");
         jvms = new ChildJvms(dir);
         ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.tomcatClassPath(),
-                E2eTomcatTraceApp.class.getName());
-        int http = Integer.parseInt(awaitPorts(c).group(1));
+                E2eTomcatTraceApp.class.getName(), ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        int http = Integer.parseInt(ports.group(1));
+        int https = Integer.parseInt(ports.group(2));
         HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         get(plain, "http://127.0.0.1:" + http + "/ok");
         Thread.sleep(IDLE_MS);
         get(plain, "http://127.0.0.1:" + http + "/ok");
+        // TLS: a full handshake, then a second client on the same SSLContext resumes its session
+        SSLContext ssl = trusting(ks);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/ok");
+        Thread.sleep(200);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/ok");
         Thread.sleep(2_500);
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
-        assertThat(accepts).as("one kept-alive connection").hasSize(1);
+        assertThat(accepts).as("one kept-alive plain connection and two TLS ones").hasSize(3);
         assertThat(connsOf(t, "close").keySet()).containsAll(accepts.keySet());
-        assertThat(checkParsingThenService(t)).as("two requests served").isEqualTo(2);
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        assertThat(accepts.keySet()).as("the handshakes are of accepted connections")
+                .contains(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(connsOf(t, "TLS handshake begins").keySet()).as("each handshake began on its connection")
+                .containsExactlyInAnyOrder(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(named(t, "TLS handshake").stream().filter(e -> e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN))
+                .as("a handshake slice on each TLS connection's lane").hasSize(2);
+        assertThat(checkParsingThenService(t)).as("four requests served").isEqualTo(4);
         checkKeepAliveIdle(t);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
     }
 
     private static Matcher awaitPorts(ChildJvms.Child c) {

@@ -44,6 +44,19 @@ public final class ServerEvents {
     private static final ClassValue<MethodHandle> JETTY_CREATED = getter("org.eclipse.jetty.io.EndPoint", "getCreatedTimeStamp");
     private static final ClassValue<MethodHandle> TOMCAT_SOCKET = getter("org.apache.tomcat.util.net.SocketWrapperBase", "getSocket");
     private static final ClassValue<MethodHandle> TOMCAT_CHANNEL = getter("org.apache.tomcat.util.net.NioChannel", "getIOChannel");
+    private static final ClassValue<MethodHandle> TOMCAT_HANDSHAKE_COMPLETE =
+            getter("org.apache.tomcat.util.net.NioChannel", "isHandshakeComplete");
+    private static final ClassValue<MethodHandle> TOMCAT_SSL_ENGINE = getter("org.apache.tomcat.util.net.SecureNioChannel", "getSslEngine");
+
+    /**
+     * Tomcat: when each TLS connection opened (wall-clock ms, as {@code SSLSession.getCreationTime()}),
+     * by its channel's identity hash in a small table (a slot reused by a later connection of the
+     * same slot: that handshake is then reported full). Written on the acceptor thread before the
+     * connection reaches a worker (Tomcat's own queues order the two).
+     */
+    private static final int TLS_SLOTS = 4096;
+    private static final int[] TLS_CONN = new int[TLS_SLOTS];
+    private static final long[] TLS_OPENED = new long[TLS_SLOTS];
 
     private static Object call(ClassValue<MethodHandle> getter, Object o) throws Throwable {
         MethodHandle h = o == null ? null : getter.get(o.getClass());
@@ -137,6 +150,52 @@ public final class ServerEvents {
         if (ServerTrace.on()) {
             try {
                 ServerTrace.parseBegin(tomcatConn(socketWrapper));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Tomcat: {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)}, in the accept: a TLS connection opens. */
+    public static void tomcatTlsOpen(Object socketChannel) {
+        if (ServerTrace.on() && socketChannel != null) {
+            int c = System.identityHashCode(socketChannel);
+            int slot = c & (TLS_SLOTS - 1);
+            TLS_OPENED[slot] = System.currentTimeMillis();
+            TLS_CONN[slot] = c;
+            ServerTrace.tlsBegin(c);
+        }
+    }
+
+    /** Tomcat: whether a {@code SecureNioChannel}'s handshake was already complete (true when unreadable or off). */
+    public static boolean tomcatHandshakeComplete(Object secureChannel) {
+        if (ServerTrace.on()) {
+            try {
+                return !(call(TOMCAT_HANDSHAKE_COMPLETE, secureChannel) instanceof Boolean b) || b;
+            } catch (Throwable e) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Tomcat: a {@code SecureNioChannel}'s handshake completed. Resumed when the session is older
+     * than the connection (as for Jetty).
+     */
+    public static void tomcatTlsDone(Object secureChannel) {
+        if (ServerTrace.on()) {
+            try {
+                Object ch = call(TOMCAT_CHANNEL, secureChannel);
+                if (ch == null) {
+                    return;
+                }
+                int c = System.identityHashCode(ch);
+                int slot = c & (TLS_SLOTS - 1);
+                SSLEngine engine = (SSLEngine) call(TOMCAT_SSL_ENGINE, secureChannel);
+                boolean resumed = engine != null && TLS_CONN[slot] == c
+                        && engine.getSession().getCreationTime() < TLS_OPENED[slot];
+                ServerTrace.tlsEnd(c, resumed);
             } catch (Throwable e) {
                 // unreadable: not traced
             }
