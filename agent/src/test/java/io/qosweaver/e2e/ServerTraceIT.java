@@ -197,6 +197,56 @@ class ServerTraceIT {
         assertThat(number(stats, "requestsParsed")).isEqualTo(4);
     }
 
+    @Test
+    void undertowConnectionsHandshakesAndRequestPhasesAreTraced() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("undertow.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.undertowClassPath(),
+                E2eUndertowTraceApp.class.getName(), ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        int http = Integer.parseInt(ports.group(1));
+        int https = Integer.parseInt(ports.group(2));
+        // plain, one kept-alive connection: on the IO thread, dispatched to a worker, on the IO thread, IDLE_MS apart
+        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        get(plain, "http://127.0.0.1:" + http + "/io");
+        Thread.sleep(IDLE_MS);
+        get(plain, "http://127.0.0.1:" + http + "/work");
+        Thread.sleep(IDLE_MS);
+        get(plain, "http://127.0.0.1:" + http + "/io");
+        // TLS: a full handshake, then a second client on the same SSLContext resumes its session
+        SSLContext ssl = trusting(ks);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/io");
+        Thread.sleep(200);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/io");
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one kept-alive plain connection and two TLS ones").hasSize(3);
+        assertThat(connsOf(t, "close").keySet()).containsAll(accepts.keySet());
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        assertThat(accepts.keySet()).as("the handshakes are of accepted connections")
+                .contains(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(named(t, "TLS handshake").stream().filter(e -> e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN))
+                .as("a handshake slice on each TLS connection's lane").hasSize(2);
+        // five requests parsed; six services: /work's on the IO thread (it dispatches) and on the worker
+        assertThat(checkParsingThenService(t, accepts.keySet())).as("services").isEqualTo(6);
+        Map<Integer, List<long[]>> services = sliceTimes(t, "server", "service");
+        Map<Integer, List<long[]>> parsings = sliceTimes(t, "server", "parsing");
+        assertThat(services.keySet()).as("a service on a worker, a thread that parsed nothing")
+                .anyMatch(tid -> !parsings.containsKey(tid));
+        assertThat(checkKeepAliveIdle(t)).as("idle after the IO thread's response and after the worker's").isEqualTo(2);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(5);
+        assertThat(number(stats, "keepAliveIdleMs")).isGreaterThanOrEqualTo(2 * (IDLE_MS - 50));
+    }
+
     private static Matcher awaitPorts(ChildJvms.Child c) {
         Matcher[] m = new Matcher[1];
         await().atMost(90, TimeUnit.SECONDS).until(() -> {
@@ -246,6 +296,14 @@ class ServerTraceIT {
      * the same connection that ended before it began (no other slice between). Returns the services.
      */
     private static int checkParsingThenService(TraceChecks t) {
+        return checkParsingThenService(t, Set.of());
+    }
+
+    /**
+     * As above, but a service of a connection in {@code dispatched} may also begin on a thread
+     * that did not parse it (a worker the request was dispatched to): those count too.
+     */
+    private static int checkParsingThenService(TraceChecks t, Set<Long> dispatched) {
         int services = 0;
         Map<Long, String> lastEnded = new HashMap<>();
         Map<Long, Long> lastEndedConn = new HashMap<>();
@@ -258,7 +316,11 @@ class ServerTraceIT {
             }
             List<TrackEvent> stack = open.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
             if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
-                if (e.getName().equals("service")) {
+                if (e.getName().equals("service") && !"parsing".equals(lastEnded.get(e.getTrackUuid()))
+                        && dispatched.contains(number(e, "conn"))) {
+                    services++;
+                    assertThat(stack).as("a dispatched service nested in nothing").isEmpty();
+                } else if (e.getName().equals("service")) {
                     services++;
                     assertThat(lastEnded.get(e.getTrackUuid())).as("the slice before a service").isEqualTo("parsing");
                     assertThat(number(e, "conn")).as("service and parsing of one connection")
@@ -275,8 +337,11 @@ class ServerTraceIT {
         return services;
     }
 
-    /** A keep-alive idle slice of about IDLE_MS on a connection lane, ended by that connection's next parsing. */
-    private static void checkKeepAliveIdle(TraceChecks t) {
+    /**
+     * A keep-alive idle slice of about IDLE_MS on a connection lane, ended by that connection's next
+     * parsing; returns how many there are.
+     */
+    private static long checkKeepAliveIdle(TraceChecks t) {
         List<long[]> idles = new ArrayList<>(); // conn, begin, end
         Map<Long, long[]> open = new HashMap<>();
         Map<Long, List<TrackEvent>> stacks = new HashMap<>();
@@ -305,9 +370,11 @@ class ServerTraceIT {
         Set<String> parsingBegins = t.events.stream().filter(p -> "parsing".equals(p.getTrackEvent().getName())
                 && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN)
                 .map(p -> number(p.getTrackEvent(), "conn") + "@" + p.getTimestamp()).collect(Collectors.toSet());
-        assertThat(idles).as("a keep-alive idle of about %d ms ended by its connection's next request", IDLE_MS)
-                .anyMatch(i -> i[2] - i[1] >= (IDLE_MS - 50) * 1_000_000L && i[2] - i[1] < 5_000_000_000L
-                        && parsingBegins.contains(i[0] + "@" + i[2]));
+        long matching = idles.stream().filter(i -> i[2] - i[1] >= (IDLE_MS - 50) * 1_000_000L && i[2] - i[1] < 5_000_000_000L
+                && parsingBegins.contains(i[0] + "@" + i[2])).count();
+        assertThat(matching).as("a keep-alive idle of about %d ms ended by its connection's next request: %s", IDLE_MS,
+                idles.stream().map(Arrays::toString).collect(Collectors.toList())).isPositive();
+        return matching;
     }
 
     /** Begin and end of every slice named {@code name} on {@code level} tracks, by tid. */
