@@ -30,6 +30,8 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import perfetto.protos.DebugAnnotationOuterClass.DebugAnnotation;
 import perfetto.protos.TracePacketOuterClass.TracePacket;
 import perfetto.protos.TrackDescriptorOuterClass.TrackDescriptor;
@@ -37,9 +39,10 @@ import perfetto.protos.TrackEventOuterClass.TrackEvent;
 
 /**
  * The trace's server level and user events in child JVMs running real servers under
- * {@code -javaagent:...=trace=...}: Jetty 12 on plain HTTP and HTTPS (a self-signed key store made
- * by keytool; a second client on the same SSLContext resumes the first one's session) and Tomcat
- * on plain HTTP. The trace is read back with Perfetto's schema.
+ * {@code -javaagent:...=trace=...}, each on plain HTTP and HTTPS (a self-signed key store made by
+ * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12,
+ * Jetty 9.4, 10 and 11, Tomcat 11 (NIO, JSSE) and Undertow 2. The trace is read back with
+ * Perfetto's schema.
  */
 class ServerTraceIT {
     private static final Pattern PORTS = Pattern.compile("PORTS http=(\\d+)(?: https=(\\d+))?");
@@ -197,6 +200,59 @@ class ServerTraceIT {
         assertThat(number(stats, "requestsParsed")).isEqualTo(4);
     }
 
+    /**
+     * Jetty 9.4, 10 and 11, each on a class path of the jars the build copied (pre-integration-test),
+     * plain HTTP and HTTPS; the default handler answers every request 404.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"jetty-9.4", "jetty-10", "jetty-11"})
+    void olderJettysConnectionsHandshakesAndRequestPhasesAreTraced(String version) throws Exception {
+        Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(version);
+        assertThat(jars).as("copied by the build (pre-integration-test)").isDirectory();
+        String classPath;
+        try (var files = Files.list(jars)) {
+            classPath = files.map(Path::toString).collect(Collectors.joining(File.pathSeparator))
+                    + File.pathSeparator + ChildJvms.testClasses();
+        }
+        Path ks = keyStore();
+        Path out = dir.resolve(version + ".pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath, E2eJettyTraceAnyApp.class.getName(),
+                ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1));
+        int http = Integer.parseInt(ports.group(1));
+        int https = Integer.parseInt(ports.group(2));
+        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        get(plain, "http://127.0.0.1:" + http + "/a", 404);
+        Thread.sleep(IDLE_MS);
+        get(plain, "http://127.0.0.1:" + http + "/b", 404);
+        SSLContext ssl = trusting(ks);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/c", 404);
+        Thread.sleep(200);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/d", 404);
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one kept-alive plain connection and two TLS ones").hasSize(3);
+        assertThat(connsOf(t, "close").keySet()).as("each accepted connection closed").containsAll(accepts.keySet());
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        assertThat(accepts.keySet()).as("the handshakes are of accepted connections")
+                .contains(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(named(t, "TLS handshake").stream().filter(e -> e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN))
+                .as("a handshake slice on each TLS connection's lane").hasSize(2);
+        assertThat(checkParsingThenService(t)).as("four requests served").isEqualTo(4);
+        checkKeepAliveIdle(t);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+    }
+
     @Test
     void undertowConnectionsHandshakesAndRequestPhasesAreTraced() throws Exception {
         Path ks = keyStore();
@@ -274,9 +330,13 @@ class ServerTraceIT {
     }
 
     private static void get(HttpClient client, String uri) throws Exception {
+        get(client, uri, 200);
+    }
+
+    private static void get(HttpClient client, String uri, int status) throws Exception {
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(20)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(uri).isEqualTo(200);
+        assertThat(r.statusCode()).as(uri).isEqualTo(status);
     }
 
     private static SSLContext trusting(Path ks) throws Exception {
