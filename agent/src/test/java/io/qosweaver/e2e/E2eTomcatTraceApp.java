@@ -60,7 +60,8 @@ public final class E2eTomcatTraceApp {
             tomcat.getService().addConnector(https);
         }
         tomcat.start();
-        System.out.println("PORTS http=" + connector.getLocalPort() + (https == null ? "" : " https=" + https.getLocalPort()));
+        System.out.println("PORTS http=" + connector.getLocalPort() + (https == null ? "" : " https=" + https.getLocalPort())
+                + " VERSION=" + org.apache.catalina.util.ServerInfo.getServerNumber());
         System.out.flush();
         tomcat.getServer().await();
     }

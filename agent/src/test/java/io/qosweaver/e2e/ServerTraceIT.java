@@ -157,14 +157,26 @@ class ServerTraceIT {
                 .anyMatch(r -> r.totalUs("user:respond") > 0);
     }
 
-    @Test
-    void tomcatConnectionsHandshakesAndRequestPhasesAreTraced() throws Exception {
+    /** Tomcat 11 (this module's test dependency) and 10.1 (the jars the build copied; the same app runs on both). */
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-11", "tomcat-10"})
+    void tomcatConnectionsHandshakesAndRequestPhasesAreTraced(String version) throws Exception {
+        String classPath = ChildJvms.tomcatClassPath();
+        if (!version.equals("tomcat-11")) {
+            Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(version);
+            assertThat(jars).as("copied by the build (pre-integration-test)").isDirectory();
+            try (var files = Files.list(jars)) {
+                classPath = files.map(Path::toString).collect(Collectors.joining(File.pathSeparator))
+                        + File.pathSeparator + ChildJvms.testClasses();
+            }
+        }
         Path ks = keyStore();
-        Path out = dir.resolve("tomcat.pftrace");
+        Path out = dir.resolve(version + ".pftrace");
         jvms = new ChildJvms(dir);
-        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.tomcatClassPath(),
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath,
                 E2eTomcatTraceApp.class.getName(), ks.toString(), "changeit");
         Matcher ports = awaitPorts(c);
+        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".");
         int http = Integer.parseInt(ports.group(1));
         int https = Integer.parseInt(ports.group(2));
         HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -326,6 +338,7 @@ class ServerTraceIT {
         c.process().destroy();
         assertThat(c.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(out).as("the trace; stderr: %s", c.err()).exists();
+        assertThat(c.err()).as("every unit wove what it matched, or nothing").doesNotContain("could not weave");
         return TraceChecks.read(out).valid();
     }
 

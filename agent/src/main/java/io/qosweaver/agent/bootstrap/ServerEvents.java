@@ -243,7 +243,10 @@ public final class ServerEvents {
         return undertowConn(call(UNDERTOW_CHANNEL, call(UNDERTOW_CONNECTION, exchange)));
     }
 
-    /** Undertow: {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)}: a connection opens (TLS: its handshake begins). */
+    /**
+     * Undertow: {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)}: a connection
+     * opens (TLS: its handshake begins).
+     */
     public static void undertowAccepted(Object streamConnection) {
         if (ServerTrace.on()) {
             try {
