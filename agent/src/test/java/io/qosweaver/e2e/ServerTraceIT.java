@@ -41,8 +41,8 @@ import perfetto.protos.TrackEventOuterClass.TrackEvent;
  * The trace's server level and user events in child JVMs running real servers under
  * {@code -javaagent:...=trace=...}, each on plain HTTP and HTTPS (a self-signed key store made by
  * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12,
- * Jetty 9.4, 10 and 11, Tomcat 11 (NIO, JSSE) and Undertow 2. The trace is read back with
- * Perfetto's schema.
+ * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO, JSSE) and Undertow 2. The trace is read
+ * back with Perfetto's schema.
  */
 class ServerTraceIT {
     private static final Pattern PORTS = Pattern.compile("PORTS http=(\\d+)(?: https=(\\d+))?");
@@ -157,9 +157,12 @@ class ServerTraceIT {
                 .anyMatch(r -> r.totalUs("user:respond") > 0);
     }
 
-    /** Tomcat 11 (this module's test dependency) and 10.1 (the jars the build copied; the same app runs on both). */
+    /**
+     * Tomcat 11 (this module's test dependency), 10.1 and 9.0 (the jars the build copied): a servlet
+     * answers 200 on 11 and 10.1, the mapper 404 on 9.0 (an app built by reflection, as 9.0 is {@code javax}).
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"tomcat-11", "tomcat-10"})
+    @ValueSource(strings = {"tomcat-11", "tomcat-10", "tomcat-9"})
     void tomcatConnectionsHandshakesAndRequestPhasesAreTraced(String version) throws Exception {
         String classPath = ChildJvms.tomcatClassPath();
         if (!version.equals("tomcat-11")) {
@@ -173,23 +176,25 @@ class ServerTraceIT {
         Path ks = keyStore();
         Path out = dir.resolve(version + ".pftrace");
         jvms = new ChildJvms(dir);
+        boolean javax = version.equals("tomcat-9");
+        int status = javax ? 404 : 200;
         ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath,
-                E2eTomcatTraceApp.class.getName(), ks.toString(), "changeit");
+                (javax ? E2eTomcatTraceAnyApp.class : E2eTomcatTraceApp.class).getName(), ks.toString(), "changeit");
         Matcher ports = awaitPorts(c);
         assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".");
         int http = Integer.parseInt(ports.group(1));
         int https = Integer.parseInt(ports.group(2));
         HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        get(plain, "http://127.0.0.1:" + http + "/ok");
+        get(plain, "http://127.0.0.1:" + http + "/ok", status);
         Thread.sleep(IDLE_MS);
-        get(plain, "http://127.0.0.1:" + http + "/ok");
+        get(plain, "http://127.0.0.1:" + http + "/ok", status);
         // TLS: a full handshake, then a second client on the same SSLContext resumes its session
         SSLContext ssl = trusting(ks);
         get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
-                "https://127.0.0.1:" + https + "/ok");
+                "https://127.0.0.1:" + https + "/ok", status);
         Thread.sleep(200);
         get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
-                "https://127.0.0.1:" + https + "/ok");
+                "https://127.0.0.1:" + https + "/ok", status);
         Thread.sleep(2_500);
         TraceChecks t = finish(c, out);
 

@@ -11,15 +11,15 @@ import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.WeavingStats;
 
 /**
- * The trace's server level in Tomcat's NIO connector (checked on 11.0; the same signatures in 9.0
- * and 10.1): accept in {@code NioEndpoint.setSocketOptions(SocketChannel)}, close in
- * {@code NioSocketWrapper.doClose()}, the JSSE TLS handshake from
- * {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)} (the accept gives the channel
- * its socket) to the {@code SecureNioChannel.handshake(boolean, boolean)} that returns 0 (done)
- * while the channel was not yet complete, reads in {@code Http11Processor.service(SocketWrapperBase)}
- * ended early by {@code Http11InputBuffer.parseHeaders()}, the service in
- * {@code CoyoteAdapter.service}. Tomcat finishes the handshake before it parses, so a TLS
- * connection's first parsing does not hold the handshake (Jetty's does).
+ * The trace's server level in Tomcat's NIO connector (checked on 11.0, 10.1 and 9.0): accept in
+ * {@code NioEndpoint.setSocketOptions(SocketChannel)}, close in {@code NioSocketWrapper.doClose()},
+ * the JSSE TLS handshake from {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)} (the
+ * accept gives the channel its socket) to the {@code SecureNioChannel.handshake(boolean, boolean)}
+ * that returns 0 (done) while the channel was not yet complete, reads in
+ * {@code Http11Processor.service(SocketWrapperBase)} ended early by
+ * {@code Http11InputBuffer.parseHeaders()}, the service in {@code CoyoteAdapter.service}. Tomcat
+ * finishes the handshake before it parses, so a TLS connection's first parsing does not hold the
+ * handshake (Jetty's does).
  */
 public final class TomcatServerUnit {
     private TomcatServerUnit() {}
