@@ -13,7 +13,8 @@ import javax.net.ssl.SSLContext;
 /**
  * Undertow 2 on plain HTTP and HTTPS (a key store and its password as arguments), closing
  * connections idle for 1 s, for the trace's server level: /io answers on the IO thread, /work is
- * dispatched to a worker thread (a blocking handler), as most applications do.
+ * dispatched to a worker thread (a blocking handler), as most applications do. HTTP/2 is enabled:
+ * the TLS listener negotiates the protocol by ALPN (HTTP/1.1 for the test's clients).
  */
 public final class E2eUndertowTraceApp {
     private E2eUndertowTraceApp() {}
@@ -43,7 +44,8 @@ public final class E2eUndertowTraceApp {
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(kmf.getKeyManagers(), null, null);
         Undertow server = Undertow.builder().addHttpListener(0, "127.0.0.1").addHttpsListener(0, "127.0.0.1", ssl)
-                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 1000).setHandler(handler).build();
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 1000).setServerOption(UndertowOptions.ENABLE_HTTP2, true)
+                .setHandler(handler).build();
         server.start();
         int http = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
         int https = ((InetSocketAddress) server.getListenerInfo().get(1).getAddress()).getPort();

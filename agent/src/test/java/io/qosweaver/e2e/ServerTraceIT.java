@@ -318,6 +318,8 @@ class ServerTraceIT {
         assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
         assertThat(number(stats, "requestsParsed")).isEqualTo(5);
         assertThat(number(stats, "keepAliveIdleMs")).isGreaterThanOrEqualTo(2 * (IDLE_MS - 50));
+        assertThat(number(stats, "tlsHandshakeMs")).as("both handshakes ended (not at the close, 1 s idle later)")
+                .isLessThan(1_000);
     }
 
     private static Matcher awaitPorts(ChildJvms.Child c) {

@@ -244,18 +244,37 @@ public final class ServerEvents {
     }
 
     /**
-     * Undertow: {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)}: a connection
-     * opens (TLS: its handshake begins).
+     * Undertow: {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)}: a plain
+     * connection opens (a TLS one was reported by {@link #undertowTlsAccepted}: with HTTP/2 enabled
+     * its ALPN listener hands it to this one only after the handshake).
      */
     public static void undertowAccepted(Object streamConnection) {
-        if (ServerTrace.on()) {
+        if (ServerTrace.on() && streamConnection != null) {
             try {
+                if (PublicApi.supertype(streamConnection.getClass(), "org.xnio.ssl.SslConnection") != null) {
+                    return;
+                }
                 int c = undertowConn(streamConnection);
                 if (c != 0) {
                     ServerTrace.accept(c);
-                    if (PublicApi.supertype(streamConnection.getClass(), "org.xnio.ssl.SslConnection") != null) {
-                        tlsOpened(c);
-                    }
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Undertow: {@code UndertowAcceptingSslChannel.accept(StreamConnection, SSLEngine)} returned a
+     * TLS connection: it is accepted, and its handshake begins (the server waits for the client's hello).
+     */
+    public static void undertowTlsAccepted(Object sslConnection) {
+        if (ServerTrace.on() && sslConnection != null) {
+            try {
+                int c = undertowConn(sslConnection);
+                if (c != 0) {
+                    ServerTrace.accept(c);
+                    tlsOpened(c);
                 }
             } catch (Throwable e) {
                 // unreadable: not traced

@@ -8,11 +8,19 @@ import net.bytebuddy.asm.Advice;
 public final class UndertowServerAdvice {
     private UndertowServerAdvice() {}
 
-    /** {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)}: an HTTP/1.1 connection opens. */
+    /** {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)}: a plain HTTP/1.1 connection opens. */
     public static final class Accepted {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.Argument(0) Object connection) {
             ServerEvents.undertowAccepted(connection);
+        }
+    }
+
+    /** {@code UndertowAcceptingSslChannel.accept(StreamConnection, SSLEngine)}: a TLS connection opens. */
+    public static final class TlsAccepted {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Return Object connection) {
+            ServerEvents.undertowTlsAccepted(connection);
         }
     }
 

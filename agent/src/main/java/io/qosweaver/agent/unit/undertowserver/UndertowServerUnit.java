@@ -12,20 +12,24 @@ import io.qosweaver.agent.weaving.WeavingStats;
 
 /**
  * The trace's server level in Undertow 2's HTTP/1.1 listener (checked on 2.3), plain and TLS:
- * accept in {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)} (a TLS
- * connection's handshake begins there too), close in {@code AbstractServerConnection.CloseSetter
- * .handleEvent(StreamConnection)}, the TLS handshake's end in {@code UndertowSslConnection
- * .HandshakeCallback.run()}, reads in {@code HttpReadListener.handleEventWithNoRunningRequest}
- * ended early by {@code HttpTransferEncoding.setupRequest} (called once the headers are parsed),
- * the service in {@code Connectors.executeRootHandler} (on the IO thread and again on the worker a
- * request is dispatched to), and the request's end, where its connection's keep-alive idle
- * begins, in {@code HttpReadListener.exchangeComplete(HttpServerExchange)}. A connection is the
- * identity hash of its {@code StreamConnection}'s source channel, which every one of these reaches.
+ * accept in {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)} (plain) and
+ * {@code UndertowAcceptingSslChannel.accept(StreamConnection, SSLEngine)} (TLS, where its handshake
+ * begins; with HTTP/2 enabled the ALPN listener reaches {@code HttpOpenListener} only after the
+ * handshake), close in {@code AbstractServerConnection.CloseSetter.handleEvent(StreamConnection)},
+ * the TLS handshake's end in {@code UndertowSslConnection.HandshakeCallback.run()}, reads in
+ * {@code HttpReadListener.handleEventWithNoRunningRequest} ended early by
+ * {@code HttpTransferEncoding.setupRequest} (called once the headers are parsed), the service in
+ * {@code Connectors.executeRootHandler} (on the IO thread and again on the worker a request is
+ * dispatched to), and the request's end, where its connection's keep-alive idle begins, in
+ * {@code HttpReadListener.exchangeComplete(HttpServerExchange)}. A connection is the identity hash
+ * of its {@code StreamConnection}'s source channel, which every one of these reaches. HTTP/2
+ * connections get their accept, handshake and close, not their requests' phases.
  */
 public final class UndertowServerUnit {
     private UndertowServerUnit() {}
 
     private static final String OPEN = "io.undertow.server.protocol.http.HttpOpenListener";
+    private static final String TLS_ACCEPT = "io.undertow.protocols.ssl.UndertowAcceptingSslChannel";
     private static final String CLOSE = "io.undertow.server.AbstractServerConnection$CloseSetter";
     private static final String HANDSHAKE = "io.undertow.protocols.ssl.UndertowSslConnection$HandshakeCallback";
     private static final String READ = "io.undertow.server.protocol.http.HttpReadListener";
@@ -35,10 +39,13 @@ public final class UndertowServerUnit {
     private static final String EXCHANGE = "io.undertow.server.HttpServerExchange";
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
-        return new AdviceSetUnit("undertow server level", named(OPEN).or(named(CLOSE)).or(named(HANDSHAKE)).or(named(READ))
+        return new AdviceSetUnit("undertow server level", named(OPEN).or(named(TLS_ACCEPT)).or(named(CLOSE)).or(named(HANDSHAKE)).or(named(READ))
                 .or(named(ENCODING)).or(named(CONNECTORS)), stats)
                 .at(isDeclaredBy(named(OPEN)).and(named("handleEvent")).and(takesArguments(2))
                         .and(takesArgument(0, named(STREAM))), UndertowServerAdvice.Accepted.class)
+                .at(isDeclaredBy(named(TLS_ACCEPT)).and(named("accept")).and(takesArguments(2))
+                        .and(takesArgument(0, named(STREAM))).and(takesArgument(1, named("javax.net.ssl.SSLEngine"))),
+                        UndertowServerAdvice.TlsAccepted.class)
                 .at(isDeclaredBy(named(CLOSE)).and(named("handleEvent")).and(takesArguments(1))
                         .and(takesArgument(0, named(STREAM))), UndertowServerAdvice.Closed.class)
                 .at(isDeclaredBy(named(HANDSHAKE).and(declaresField(named("this$0")))).and(named("run")).and(takesArguments(0)),
