@@ -8,8 +8,13 @@ import java.nio.file.Files;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.net.SSLHostConfig;
+import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
-/** An embedded Tomcat on plain HTTP (NIO) closing connections idle for 1 s, for the trace's server level. */
+/**
+ * An embedded Tomcat on plain HTTP (NIO) closing connections idle for 1 s, for the trace's server
+ * level; with a key store and its password as arguments, also on HTTPS (NIO with JSSE).
+ */
 public final class E2eTomcatTraceApp {
     private E2eTomcatTraceApp() {}
 
@@ -34,8 +39,29 @@ public final class E2eTomcatTraceApp {
         Context context = tomcat.addContext("", null);
         Tomcat.addServlet(context, "ok", new OkServlet());
         context.addServletMappingDecoded("/ok", "ok");
+        Connector https = null;
+        if (args.length == 2) {
+            https = new Connector();
+            https.setPort(0);
+            https.setProperty("address", "127.0.0.1");
+            https.setProperty("keepAliveTimeout", "1000");
+            https.setSecure(true);
+            https.setScheme("https");
+            https.setProperty("SSLEnabled", "true");
+            https.setProperty("sslImplementationName", "org.apache.tomcat.util.net.jsse.JSSEImplementation");
+            SSLHostConfig host = new SSLHostConfig();
+            SSLHostConfigCertificate cert = new SSLHostConfigCertificate(host, SSLHostConfigCertificate.Type.UNDEFINED);
+            cert.setCertificateKeystoreFile(args[0]);
+            cert.setCertificateKeystorePassword(args[1]);
+            cert.setCertificateKeystoreType("PKCS12");
+            cert.setCertificateKeyAlias("server");
+            host.addCertificate(cert);
+            https.addSslHostConfig(host);
+            tomcat.getService().addConnector(https);
+        }
         tomcat.start();
-        System.out.println("PORTS http=" + connector.getLocalPort());
+        System.out.println("PORTS http=" + connector.getLocalPort() + (https == null ? "" : " https=" + https.getLocalPort())
+                + " VERSION=" + org.apache.catalina.util.ServerInfo.getServerNumber());
         System.out.flush();
         tomcat.getServer().await();
     }

@@ -30,6 +30,8 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import perfetto.protos.DebugAnnotationOuterClass.DebugAnnotation;
 import perfetto.protos.TracePacketOuterClass.TracePacket;
 import perfetto.protos.TrackDescriptorOuterClass.TrackDescriptor;
@@ -37,9 +39,10 @@ import perfetto.protos.TrackEventOuterClass.TrackEvent;
 
 /**
  * The trace's server level and user events in child JVMs running real servers under
- * {@code -javaagent:...=trace=...}: Jetty 12 on plain HTTP and HTTPS (a self-signed key store made
- * by keytool; a second client on the same SSLContext resumes the first one's session) and Tomcat
- * on plain HTTP. The trace is read back with Perfetto's schema.
+ * {@code -javaagent:...=trace=...}, each on plain HTTP and HTTPS (a self-signed key store made by
+ * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12,
+ * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO, JSSE) and Undertow 2. The trace is read
+ * back with Perfetto's schema.
  */
 class ServerTraceIT {
     private static final Pattern PORTS = Pattern.compile("PORTS http=(\\d+)(?: https=(\\d+))?");
@@ -63,14 +66,20 @@ class ServerTraceIT {
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
-    @Test
-    void jettyConnectionsHandshakesRequestPhasesAndUserEventsAreTraced() throws Exception {
+    /** A self-signed EC key pair for 127.0.0.1 in a PKCS12 key store (password changeit, alias server). */
+    private Path keyStore() throws Exception {
         Path ks = dir.resolve("server.p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
                 "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore",
                 ks.toString(), "-storepass", "changeit", "-keypass", "changeit").inheritIO().start();
         assertThat(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0).as("keytool made the key store").isTrue();
+        return ks;
+    }
+
+    @Test
+    void jettyConnectionsHandshakesRequestPhasesAndUserEventsAreTraced() throws Exception {
+        Path ks = keyStore();
         Path policy = Files.writeString(dir.resolve("trace.yaml"), """
                 taskClasses:
                   - name: unused
@@ -148,25 +157,169 @@ class ServerTraceIT {
                 .anyMatch(r -> r.totalUs("user:respond") > 0);
     }
 
-    @Test
-    void tomcatConnectionsAndRequestPhasesAreTraced() throws Exception {
-        Path out = dir.resolve("tomcat.pftrace");
+    /**
+     * Tomcat 11 (this module's test dependency), 10.1 and 9.0 (the jars the build copied): a servlet
+     * answers 200 on 11 and 10.1, the mapper 404 on 9.0 (an app built by reflection, as 9.0 is {@code javax}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-11", "tomcat-10", "tomcat-9"})
+    void tomcatConnectionsHandshakesAndRequestPhasesAreTraced(String version) throws Exception {
+        String classPath = ChildJvms.tomcatClassPath();
+        if (!version.equals("tomcat-11")) {
+            Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(version);
+            assertThat(jars).as("copied by the build (pre-integration-test)").isDirectory();
+            try (var files = Files.list(jars)) {
+                classPath = files.map(Path::toString).collect(Collectors.joining(File.pathSeparator))
+                        + File.pathSeparator + ChildJvms.testClasses();
+            }
+        }
+        Path ks = keyStore();
+        Path out = dir.resolve(version + ".pftrace");
         jvms = new ChildJvms(dir);
-        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.tomcatClassPath(),
-                E2eTomcatTraceApp.class.getName());
-        int http = Integer.parseInt(awaitPorts(c).group(1));
+        boolean javax = version.equals("tomcat-9");
+        int status = javax ? 404 : 200;
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath,
+                (javax ? E2eTomcatTraceAnyApp.class : E2eTomcatTraceApp.class).getName(), ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".");
+        int http = Integer.parseInt(ports.group(1));
+        int https = Integer.parseInt(ports.group(2));
         HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        get(plain, "http://127.0.0.1:" + http + "/ok");
+        get(plain, "http://127.0.0.1:" + http + "/ok", status);
         Thread.sleep(IDLE_MS);
-        get(plain, "http://127.0.0.1:" + http + "/ok");
+        get(plain, "http://127.0.0.1:" + http + "/ok", status);
+        // TLS: a full handshake, then a second client on the same SSLContext resumes its session
+        SSLContext ssl = trusting(ks);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/ok", status);
+        Thread.sleep(200);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/ok", status);
         Thread.sleep(2_500);
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
-        assertThat(accepts).as("one kept-alive connection").hasSize(1);
+        assertThat(accepts).as("one kept-alive plain connection and two TLS ones").hasSize(3);
         assertThat(connsOf(t, "close").keySet()).containsAll(accepts.keySet());
-        assertThat(checkParsingThenService(t)).as("two requests served").isEqualTo(2);
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        assertThat(accepts.keySet()).as("the handshakes are of accepted connections")
+                .contains(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(connsOf(t, "TLS handshake begins").keySet()).as("each handshake began on its connection")
+                .containsExactlyInAnyOrder(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(named(t, "TLS handshake").stream().filter(e -> e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN))
+                .as("a handshake slice on each TLS connection's lane").hasSize(2);
+        assertThat(checkParsingThenService(t)).as("four requests served").isEqualTo(4);
         checkKeepAliveIdle(t);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+    }
+
+    /**
+     * Jetty 9.4, 10 and 11, each on a class path of the jars the build copied (pre-integration-test),
+     * plain HTTP and HTTPS; the default handler answers every request 404.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"jetty-9.4", "jetty-10", "jetty-11"})
+    void olderJettysConnectionsHandshakesAndRequestPhasesAreTraced(String version) throws Exception {
+        Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(version);
+        assertThat(jars).as("copied by the build (pre-integration-test)").isDirectory();
+        String classPath;
+        try (var files = Files.list(jars)) {
+            classPath = files.map(Path::toString).collect(Collectors.joining(File.pathSeparator))
+                    + File.pathSeparator + ChildJvms.testClasses();
+        }
+        Path ks = keyStore();
+        Path out = dir.resolve(version + ".pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath, E2eJettyTraceAnyApp.class.getName(),
+                ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1));
+        int http = Integer.parseInt(ports.group(1));
+        int https = Integer.parseInt(ports.group(2));
+        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        get(plain, "http://127.0.0.1:" + http + "/a", 404);
+        Thread.sleep(IDLE_MS);
+        get(plain, "http://127.0.0.1:" + http + "/b", 404);
+        SSLContext ssl = trusting(ks);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/c", 404);
+        Thread.sleep(200);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/d", 404);
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one kept-alive plain connection and two TLS ones").hasSize(3);
+        assertThat(connsOf(t, "close").keySet()).as("each accepted connection closed").containsAll(accepts.keySet());
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        assertThat(accepts.keySet()).as("the handshakes are of accepted connections")
+                .contains(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(named(t, "TLS handshake").stream().filter(e -> e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN))
+                .as("a handshake slice on each TLS connection's lane").hasSize(2);
+        assertThat(checkParsingThenService(t)).as("four requests served").isEqualTo(4);
+        checkKeepAliveIdle(t);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+    }
+
+    @Test
+    void undertowConnectionsHandshakesAndRequestPhasesAreTraced() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("undertow.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.undertowClassPath(),
+                E2eUndertowTraceApp.class.getName(), ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        int http = Integer.parseInt(ports.group(1));
+        int https = Integer.parseInt(ports.group(2));
+        // plain, one kept-alive connection: on the IO thread, dispatched to a worker, on the IO thread, IDLE_MS apart
+        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        get(plain, "http://127.0.0.1:" + http + "/io");
+        Thread.sleep(IDLE_MS);
+        get(plain, "http://127.0.0.1:" + http + "/work");
+        Thread.sleep(IDLE_MS);
+        get(plain, "http://127.0.0.1:" + http + "/io");
+        // TLS: a full handshake, then a second client on the same SSLContext resumes its session
+        SSLContext ssl = trusting(ks);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/io");
+        Thread.sleep(200);
+        get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
+                "https://127.0.0.1:" + https + "/io");
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one kept-alive plain connection and two TLS ones").hasSize(3);
+        assertThat(connsOf(t, "close").keySet()).containsAll(accepts.keySet());
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        assertThat(accepts.keySet()).as("the handshakes are of accepted connections")
+                .contains(number(handshakes.get(0), "conn"), number(handshakes.get(1), "conn"));
+        assertThat(named(t, "TLS handshake").stream().filter(e -> e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN))
+                .as("a handshake slice on each TLS connection's lane").hasSize(2);
+        // five requests parsed; six services: /work's on the IO thread (it dispatches) and on the worker
+        assertThat(checkParsingThenService(t, accepts.keySet())).as("services").isEqualTo(6);
+        Map<Integer, List<long[]>> services = sliceTimes(t, "server", "service");
+        Map<Integer, List<long[]>> parsings = sliceTimes(t, "server", "parsing");
+        assertThat(services.keySet()).as("a service on a worker, a thread that parsed nothing")
+                .anyMatch(tid -> !parsings.containsKey(tid));
+        assertThat(checkKeepAliveIdle(t)).as("idle after the IO thread's response and after the worker's").isEqualTo(2);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(5);
+        assertThat(number(stats, "keepAliveIdleMs")).isGreaterThanOrEqualTo(2 * (IDLE_MS - 50));
+        assertThat(number(stats, "tlsHandshakeMs")).as("both handshakes ended (not at the close, 1 s idle later)")
+                .isLessThan(1_000);
     }
 
     private static Matcher awaitPorts(ChildJvms.Child c) {
@@ -192,13 +345,18 @@ class ServerTraceIT {
         c.process().destroy();
         assertThat(c.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(out).as("the trace; stderr: %s", c.err()).exists();
+        assertThat(c.err()).as("every unit wove what it matched, or nothing").doesNotContain("could not weave");
         return TraceChecks.read(out).valid();
     }
 
     private static void get(HttpClient client, String uri) throws Exception {
+        get(client, uri, 200);
+    }
+
+    private static void get(HttpClient client, String uri, int status) throws Exception {
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(20)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(uri).isEqualTo(200);
+        assertThat(r.statusCode()).as(uri).isEqualTo(status);
     }
 
     private static SSLContext trusting(Path ks) throws Exception {
@@ -218,6 +376,14 @@ class ServerTraceIT {
      * the same connection that ended before it began (no other slice between). Returns the services.
      */
     private static int checkParsingThenService(TraceChecks t) {
+        return checkParsingThenService(t, Set.of());
+    }
+
+    /**
+     * As above, but a service of a connection in {@code dispatched} may also begin on a thread
+     * that did not parse it (a worker the request was dispatched to): those count too.
+     */
+    private static int checkParsingThenService(TraceChecks t, Set<Long> dispatched) {
         int services = 0;
         Map<Long, String> lastEnded = new HashMap<>();
         Map<Long, Long> lastEndedConn = new HashMap<>();
@@ -230,7 +396,11 @@ class ServerTraceIT {
             }
             List<TrackEvent> stack = open.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
             if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
-                if (e.getName().equals("service")) {
+                if (e.getName().equals("service") && !"parsing".equals(lastEnded.get(e.getTrackUuid()))
+                        && dispatched.contains(number(e, "conn"))) {
+                    services++;
+                    assertThat(stack).as("a dispatched service nested in nothing").isEmpty();
+                } else if (e.getName().equals("service")) {
                     services++;
                     assertThat(lastEnded.get(e.getTrackUuid())).as("the slice before a service").isEqualTo("parsing");
                     assertThat(number(e, "conn")).as("service and parsing of one connection")
@@ -247,8 +417,11 @@ class ServerTraceIT {
         return services;
     }
 
-    /** A keep-alive idle slice of about IDLE_MS on a connection lane, ended by that connection's next parsing. */
-    private static void checkKeepAliveIdle(TraceChecks t) {
+    /**
+     * A keep-alive idle slice of about IDLE_MS on a connection lane, ended by that connection's next
+     * parsing; returns how many there are.
+     */
+    private static long checkKeepAliveIdle(TraceChecks t) {
         List<long[]> idles = new ArrayList<>(); // conn, begin, end
         Map<Long, long[]> open = new HashMap<>();
         Map<Long, List<TrackEvent>> stacks = new HashMap<>();
@@ -277,9 +450,11 @@ class ServerTraceIT {
         Set<String> parsingBegins = t.events.stream().filter(p -> "parsing".equals(p.getTrackEvent().getName())
                 && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN)
                 .map(p -> number(p.getTrackEvent(), "conn") + "@" + p.getTimestamp()).collect(Collectors.toSet());
-        assertThat(idles).as("a keep-alive idle of about %d ms ended by its connection's next request", IDLE_MS)
-                .anyMatch(i -> i[2] - i[1] >= (IDLE_MS - 50) * 1_000_000L && i[2] - i[1] < 5_000_000_000L
-                        && parsingBegins.contains(i[0] + "@" + i[2]));
+        long matching = idles.stream().filter(i -> i[2] - i[1] >= (IDLE_MS - 50) * 1_000_000L && i[2] - i[1] < 5_000_000_000L
+                && parsingBegins.contains(i[0] + "@" + i[2])).count();
+        assertThat(matching).as("a keep-alive idle of about %d ms ended by its connection's next request: %s", IDLE_MS,
+                idles.stream().map(Arrays::toString).collect(Collectors.toList())).isPositive();
+        return matching;
     }
 
     /** Begin and end of every slice named {@code name} on {@code level} tracks, by tid. */

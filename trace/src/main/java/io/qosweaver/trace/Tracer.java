@@ -215,7 +215,7 @@ public final class Tracer implements AutoCloseable {
         if (timeline.threadName(tid) == null || ringEvents % 1024 == 0) {
             timeline.nameThread(tid, r.thread().getName());
         }
-        if (kind >= ServerTrace.ACCEPT && kind <= ServerTrace.SERVICE_END) {
+        if (kind >= ServerTrace.ACCEPT && kind <= ServerTrace.REQUEST_DONE) {
             if (server != null) {
                 server.event(tid, nanos, kind, number);
             }

@@ -4,9 +4,10 @@ import io.qosweaver.trace.app.ServerTrace;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSession;
 
 /**
- * The server level's helper (Jetty 12 and Tomcat): the advice passes the server's own objects as
+ * The server level's helper (Jetty, Tomcat and Undertow): the advice passes the server's own objects as
  * Object (the agent links no server type) and this class reaches their public methods through
  * method handles built once per class. A connection is named by the identity hash of its socket
  * channel, which every layer of a connection (Jetty's TLS and HTTP end points, Tomcat's socket
@@ -40,10 +41,30 @@ public final class ServerEvents {
     private static final ClassValue<MethodHandle> JETTY_END_POINT = getter("org.eclipse.jetty.io.Connection", "getEndPoint");
     private static final ClassValue<MethodHandle> JETTY_SSL_CONNECTION =
             getter("org.eclipse.jetty.io.ssl.SslConnection$SslEndPoint", "getSslConnection");
+    private static final ClassValue<MethodHandle> JETTY_DECRYPTED_SSL_CONNECTION =
+            getter("org.eclipse.jetty.io.ssl.SslConnection$DecryptedEndPoint", "getSslConnection");
     private static final ClassValue<MethodHandle> JETTY_SSL_ENGINE = getter("org.eclipse.jetty.io.ssl.SslConnection", "getSSLEngine");
     private static final ClassValue<MethodHandle> JETTY_CREATED = getter("org.eclipse.jetty.io.EndPoint", "getCreatedTimeStamp");
     private static final ClassValue<MethodHandle> TOMCAT_SOCKET = getter("org.apache.tomcat.util.net.SocketWrapperBase", "getSocket");
     private static final ClassValue<MethodHandle> TOMCAT_CHANNEL = getter("org.apache.tomcat.util.net.NioChannel", "getIOChannel");
+    private static final ClassValue<MethodHandle> TOMCAT_HANDSHAKE_COMPLETE =
+            getter("org.apache.tomcat.util.net.NioChannel", "isHandshakeComplete");
+    private static final ClassValue<MethodHandle> TOMCAT_SSL_ENGINE = getter("org.apache.tomcat.util.net.SecureNioChannel", "getSslEngine");
+
+    private static final ClassValue<MethodHandle> UNDERTOW_SOURCE = getter("org.xnio.StreamConnection", "getSourceChannel");
+    private static final ClassValue<MethodHandle> UNDERTOW_SSL_SESSION = getter("org.xnio.ssl.SslConnection", "getSslSession");
+    private static final ClassValue<MethodHandle> UNDERTOW_CONNECTION = getter("io.undertow.server.HttpServerExchange", "getConnection");
+    private static final ClassValue<MethodHandle> UNDERTOW_CHANNEL = getter("io.undertow.server.AbstractServerConnection", "getChannel");
+
+    /**
+     * Tomcat and Undertow: when each TLS connection opened (wall-clock ms, as {@code SSLSession.getCreationTime()}),
+     * by its channel's identity hash in a small table (a slot reused by a later connection of the
+     * same slot: that handshake is then reported full). Written on the acceptor thread before the
+     * connection reaches a worker (Tomcat's own queues order the two).
+     */
+    private static final int TLS_SLOTS = 4096;
+    private static final int[] TLS_CONN = new int[TLS_SLOTS];
+    private static final long[] TLS_OPENED = new long[TLS_SLOTS];
 
     private static Object call(ClassValue<MethodHandle> getter, Object o) throws Throwable {
         MethodHandle h = o == null ? null : getter.get(o.getClass());
@@ -97,7 +118,8 @@ public final class ServerEvents {
     }
 
     /**
-     * Jetty: the handshake of an {@code SslConnection.SslEndPoint} succeeded. Resumed when the
+     * Jetty: the handshake of an {@code SslConnection.SslEndPoint} (12) or {@code DecryptedEndPoint}
+     * (9.4 to 11) succeeded. Resumed when the
      * session is older than the connection: a full handshake creates its session during the
      * handshake, a resumed one continues an earlier connection's (the JDK's TLS 1.3 resumption
      * copies the creation time of the session it resumes, as TLS 1.2's reuses the session).
@@ -105,7 +127,11 @@ public final class ServerEvents {
     public static void jettyTlsDone(Object sslEndPoint) {
         if (ServerTrace.on()) {
             try {
-                SSLEngine engine = (SSLEngine) call(JETTY_SSL_ENGINE, call(JETTY_SSL_CONNECTION, sslEndPoint));
+                Object connection = call(JETTY_SSL_CONNECTION, sslEndPoint); // 12
+                if (connection == null) {
+                    connection = call(JETTY_DECRYPTED_SSL_CONNECTION, sslEndPoint); // 9.4 to 11
+                }
+                SSLEngine engine = (SSLEngine) call(JETTY_SSL_ENGINE, connection);
                 Object created = call(JETTY_CREATED, sslEndPoint);
                 boolean resumed = engine != null && created instanceof Long c && engine.getSession().getCreationTime() < c;
                 ServerTrace.tlsEnd(jettyConn(sslEndPoint), resumed);
@@ -143,11 +169,172 @@ public final class ServerEvents {
         }
     }
 
+    /** Tomcat: {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)}, in the accept: a TLS connection opens. */
+    public static void tomcatTlsOpen(Object socketChannel) {
+        if (ServerTrace.on() && socketChannel != null) {
+            tlsOpened(System.identityHashCode(socketChannel));
+        }
+    }
+
+    private static void tlsOpened(int c) {
+        int slot = c & (TLS_SLOTS - 1);
+        TLS_OPENED[slot] = System.currentTimeMillis();
+        TLS_CONN[slot] = c;
+        ServerTrace.tlsBegin(c);
+    }
+
+    /** Whether a session is older than the connection {@code c} (resumed); false if that connection's opening is unknown. */
+    private static boolean resumed(int c, SSLSession session) {
+        int slot = c & (TLS_SLOTS - 1);
+        return session != null && TLS_CONN[slot] == c && session.getCreationTime() < TLS_OPENED[slot];
+    }
+
+    /** Tomcat: whether a {@code SecureNioChannel}'s handshake was already complete (true when unreadable or off). */
+    public static boolean tomcatHandshakeComplete(Object secureChannel) {
+        if (ServerTrace.on()) {
+            try {
+                return !(call(TOMCAT_HANDSHAKE_COMPLETE, secureChannel) instanceof Boolean b) || b;
+            } catch (Throwable e) {
+                return true;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Tomcat: a {@code SecureNioChannel}'s handshake completed. Resumed when the session is older
+     * than the connection (as for Jetty).
+     */
+    public static void tomcatTlsDone(Object secureChannel) {
+        if (ServerTrace.on()) {
+            try {
+                Object ch = call(TOMCAT_CHANNEL, secureChannel);
+                if (ch == null) {
+                    return;
+                }
+                int c = System.identityHashCode(ch);
+                SSLEngine engine = (SSLEngine) call(TOMCAT_SSL_ENGINE, secureChannel);
+                ServerTrace.tlsEnd(c, resumed(c, engine == null ? null : engine.getSession()));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
     /** Tomcat: a socket wrapper closes. */
     public static void tomcatClosed(Object socketWrapper) {
         if (ServerTrace.on()) {
             try {
                 ServerTrace.close(tomcatConn(socketWrapper));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Undertow: a connection's number, the identity hash of its (stable) source channel; 0 if none. */
+    static int undertowConn(Object streamConnection) throws Throwable {
+        Object source = call(UNDERTOW_SOURCE, streamConnection);
+        return source == null ? 0 : System.identityHashCode(source);
+    }
+
+    /** Undertow: an exchange's HTTP/1.1 connection; 0 if none (HTTP/2, AJP). */
+    static int undertowExchangeConn(Object exchange) throws Throwable {
+        return undertowConn(call(UNDERTOW_CHANNEL, call(UNDERTOW_CONNECTION, exchange)));
+    }
+
+    /**
+     * Undertow: {@code HttpOpenListener.handleEvent(StreamConnection, PooledByteBuffer)}: a plain
+     * connection opens (a TLS one was reported by {@link #undertowTlsAccepted}: with HTTP/2 enabled
+     * its ALPN listener hands it to this one only after the handshake).
+     */
+    public static void undertowAccepted(Object streamConnection) {
+        if (ServerTrace.on() && streamConnection != null) {
+            try {
+                if (PublicApi.supertype(streamConnection.getClass(), "org.xnio.ssl.SslConnection") != null) {
+                    return;
+                }
+                int c = undertowConn(streamConnection);
+                if (c != 0) {
+                    ServerTrace.accept(c);
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Undertow: {@code UndertowAcceptingSslChannel.accept(StreamConnection, SSLEngine)} returned a
+     * TLS connection: it is accepted, and its handshake begins (the server waits for the client's hello).
+     */
+    public static void undertowTlsAccepted(Object sslConnection) {
+        if (ServerTrace.on() && sslConnection != null) {
+            try {
+                int c = undertowConn(sslConnection);
+                if (c != 0) {
+                    ServerTrace.accept(c);
+                    tlsOpened(c);
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Undertow: a connection's close listener runs. */
+    public static void undertowClosed(Object streamConnection) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.close(undertowConn(streamConnection));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Undertow: the handshake of a TLS connection finished (resumed as for Tomcat). */
+    public static void undertowTlsDone(Object sslConnection) {
+        if (ServerTrace.on()) {
+            try {
+                int c = undertowConn(sslConnection);
+                if (c != 0) {
+                    ServerTrace.tlsEnd(c, resumed(c, (SSLSession) call(UNDERTOW_SSL_SESSION, sslConnection)));
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Undertow: {@code HttpReadListener} reads a connection's source channel. */
+    public static void undertowRead(Object sourceChannel) {
+        if (ServerTrace.on() && sourceChannel != null) {
+            ServerTrace.parseBegin(System.identityHashCode(sourceChannel));
+        }
+    }
+
+    /** Undertow: the root handler begins, on the thread that parsed the request or one it was dispatched to. */
+    public static void undertowService(Object exchange) {
+        if (ServerTrace.on()) {
+            int c = 0;
+            try {
+                c = undertowExchangeConn(exchange);
+            } catch (Throwable e) {
+                // unreadable: the service without its connection
+            }
+            ServerTrace.serviceBegin(c);
+        }
+    }
+
+    /** Undertow: an HTTP/1.1 exchange completed; its connection waits for the next request. */
+    public static void undertowRequestDone(Object exchange) {
+        if (ServerTrace.on()) {
+            try {
+                int c = undertowExchangeConn(exchange);
+                if (c != 0) {
+                    ServerTrace.requestDone(c);
+                }
             } catch (Throwable e) {
                 // unreadable: not traced
             }

@@ -4,6 +4,7 @@ import io.qosweaver.agent.bootstrap.ServerEvents;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.agent.unit.jettyserver.JettyServerUnit;
 import io.qosweaver.agent.unit.tomcatserver.TomcatServerUnit;
+import io.qosweaver.agent.unit.undertowserver.UndertowServerUnit;
 import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
@@ -56,8 +57,9 @@ public final class TraceSession {
     static Weaving weaveServers(Instrumentation inst, AgentLog log) {
         WeavingStats stats = new WeavingStats();
         List<InstrumentationUnit> units = List.of(
-                JettyServerUnit.create(stats.add("traceServer", "trace", "Jetty 12 connections and requests")),
-                TomcatServerUnit.create(stats.add("traceServer", "trace", "Tomcat NIO connections and requests")));
+                JettyServerUnit.create(stats.add("traceServer", "trace", "Jetty 9.4 to 12 connections and requests")),
+                TomcatServerUnit.create(stats.add("traceServer", "trace", "Tomcat NIO connections and requests")),
+                UndertowServerUnit.create(stats.add("traceServer", "trace", "Undertow connections and requests")));
         try {
             return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
                     Weaving.bootstrapCopy(ServerEvents.class), Weaving.bootstrapCopy(ServerTrace.class));

@@ -20,8 +20,12 @@ public final class ServerTrace {
     public static final int HEADERS_DONE = 15;
     /** The read that began the parsing returns (ends the parsing if no request was complete). */
     public static final int READ_END = 16;
+    /** {@code number}: 0, or the connection in the low 32 bits and 1 in the high ones (a service on a thread that did not parse it). */
     public static final int SERVICE_BEGIN = 17;
+    /** {@code number}: 1 when the request may go on elsewhere (its connection's idle begins at {@link #REQUEST_DONE}). */
     public static final int SERVICE_END = 18;
+    /** A request's exchange completed: its connection waits for the next one ({@code number}: the connection). */
+    public static final int REQUEST_DONE = 19;
 
     private static volatile ThreadRings rings;
 
@@ -79,5 +83,24 @@ public final class ServerTrace {
 
     public static void serviceEnd() {
         offer(SERVICE_END, 0);
+    }
+
+    /**
+     * A service of {@code conn} begins, maybe on a thread other than the one that parsed it (a
+     * request dispatched to a worker); such a server reports its requests' ends with
+     * {@link #serviceReturned} and {@link #requestDone}.
+     */
+    public static void serviceBegin(int conn) {
+        offer(SERVICE_BEGIN, (conn & 0xFFFFFFFFL) | 1L << 32);
+    }
+
+    /** The handler returned, but the request may go on elsewhere: its connection is not idle yet. */
+    public static void serviceReturned() {
+        offer(SERVICE_END, 1);
+    }
+
+    /** The request on {@code conn} completed (the response sent): the connection waits for its next request. */
+    public static void requestDone(int conn) {
+        offer(REQUEST_DONE, conn & 0xFFFFFFFFL);
     }
 }

@@ -17,8 +17,9 @@ import java.util.Map;
  * slices (the server's handler). What belongs to a connection rather than a thread goes onto
  * process tracks {@code connections N}, lanes reused once their connection closed: a
  * {@code connection} slice from accept to close, with a {@code TLS handshake} slice (TLS opened to
- * handshake done) and {@code keep-alive idle} slices (a request's service ended to the next
- * parsing on that connection, or its close) nested in it. Every event carries the connection as
+ * handshake done) and {@code keep-alive idle} slices (a request's service ended, or its exchange
+ * completed for a server that dispatches requests to other threads, to the beginning of the read
+ * that brought the next request's headers, or the close) nested in it. Every event carries the connection as
  * {@code conn}.
  *
  * <p>A connection's events come from several threads' rings, drained one ring after the other,
@@ -45,6 +46,7 @@ public final class ServerLevel {
         int conn;
         int serviceDepth;
         long serviceBegan;
+        long parseBegan;
     }
 
     private final Timeline timeline;
@@ -140,16 +142,22 @@ public final class ServerLevel {
                 }
                 t.parsing = true;
                 t.conn = c;
+                t.parseBegan = e.ts;
                 timeline.begin(e.ts, track, "parsing", "server", conn(c));
                 Conn k = conns.get(c);
                 if (k != null) {
                     k.lastParse = e.ts;
-                    endIdle(k, e.ts);
                 }
             }
             case ServerTrace.HEADERS_DONE, ServerTrace.READ_END -> {
                 if (e.kind == ServerTrace.HEADERS_DONE) {
                     requests++;
+                    // The idle ends where the read that brought the next request began (a read that
+                    // found nothing, or only part of the headers, does not end it).
+                    Conn k = t.parsing ? conns.get(t.conn) : null;
+                    if (k != null) {
+                        endIdle(k, t.parseBegan);
+                    }
                 }
                 if (t.parsing) {
                     t.parsing = false;
@@ -158,6 +166,9 @@ public final class ServerLevel {
             }
             case ServerTrace.SERVICE_BEGIN -> {
                 if (t.serviceDepth++ == 0) {
+                    if ((e.number >>> 32) != 0) {
+                        t.conn = c; // dispatched: this thread did not parse it
+                    }
                     t.serviceBegan = e.ts;
                     timeline.begin(e.ts, track, "service", "server", conn(t.conn));
                 }
@@ -167,12 +178,22 @@ public final class ServerLevel {
                     return;
                 }
                 timeline.end(e.ts, track);
+                if (e.number == 1) {
+                    return; // the request goes on elsewhere: its REQUEST_DONE begins the idle
+                }
                 Conn k = conns.get(t.conn);
                 // The connection waits for its next request, unless that request's parsing already
                 // began (the response reached the client before this thread left the handler).
                 if (k != null && k.idleSince < 0 && !k.handshaking && k.lastParse <= t.serviceBegan) {
                     k.idleSince = e.ts;
                     timeline.begin(e.ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(t.conn));
+                }
+            }
+            case ServerTrace.REQUEST_DONE -> {
+                Conn k = conns.get(c);
+                if (k != null && k.idleSince < 0 && !k.handshaking) {
+                    k.idleSince = e.ts;
+                    timeline.begin(e.ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(c));
                 }
             }
             default -> {
@@ -183,6 +204,7 @@ public final class ServerLevel {
 
     private void endIdle(Conn k, long ts) {
         if (k.idleSince >= 0) {
+            ts = Math.max(ts, k.idleSince);
             idleNanos += ts - k.idleSince;
             k.idleSince = -1;
             timeline.end(ts, laneTracks.get(k.lane));

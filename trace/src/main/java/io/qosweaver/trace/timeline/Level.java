@@ -12,7 +12,10 @@ public enum Level {
     SCHEDULER("scheduler"),
     /** Requests with their task class, method and path, on the thread's own track. */
     APP("requests"),
-    /** The server's phases: connection accept and close, TLS handshakes, parsing, service (woven into Jetty 12 and Tomcat). */
+    /**
+     * The server's phases: connection accept and close, TLS handshakes, parsing, service, keep-alive
+     * idle (woven into Jetty 9.4 to 12, Tomcat NIO and Undertow 2).
+     */
     SERVER("server"),
     /** User events: the policy file's {@code trace.events} pointcuts and the application's {@code io.qosweaver.api.Trace}. */
     USER("user events");

@@ -4,7 +4,10 @@ import io.qosweaver.agent.bootstrap.ServerEvents;
 import io.qosweaver.trace.app.ServerTrace;
 import net.bytebuddy.asm.Advice;
 
-/** The Jetty 12 join points of the trace's server level, each a call into {@code ServerEvents} or {@code ServerTrace}. */
+/**
+ * The Jetty (9.4 to 12) join points of the trace's server level, each a call into {@code ServerEvents}
+ * or {@code ServerTrace}.
+ */
 public final class JettyServerAdvice {
     private JettyServerAdvice() {}
 
@@ -16,7 +19,10 @@ public final class JettyServerAdvice {
         }
     }
 
-    /** {@code SelectableChannelEndPoint.doClose()}: the socket closes. */
+    /**
+     * {@code SelectableChannelEndPoint.doClose()} (10 to 12), {@code ChannelEndPoint.doClose()} (9.4):
+     * the socket closes.
+     */
     public static final class Closed {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.This Object endPoint) {
@@ -32,7 +38,10 @@ public final class JettyServerAdvice {
         }
     }
 
-    /** {@code SslConnection.SslEndPoint.notifyHandshakeSucceeded(SSLEngine)}: once per successful handshake. */
+    /**
+     * {@code SslConnection.SslEndPoint} (12) or {@code DecryptedEndPoint} (9.4 to 11) {@code
+     * .notifyHandshakeSucceeded(SSLEngine)}: once per successful handshake.
+     */
     public static final class TlsDone {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.This Object endPoint) {
@@ -40,7 +49,10 @@ public final class JettyServerAdvice {
         }
     }
 
-    /** {@code HttpConnection.onFillable()}: reading (and parsing) what arrived. */
+    /**
+     * {@code HttpConnection.onFillable()} (12's {@code server.internal}, 9.4 to 11's {@code server}):
+     * reading (and parsing) what arrived.
+     */
     public static final class Read {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.This Object connection) {
@@ -53,7 +65,10 @@ public final class JettyServerAdvice {
         }
     }
 
-    /** {@code HttpConnection.RequestHandler.headerComplete()}: the request line and headers are parsed. */
+    /**
+     * {@code HttpConnection.RequestHandler.headerComplete()} (12), {@code
+     * HttpChannelOverHttp.headerComplete()} (9.4 to 11): the request line and headers are parsed.
+     */
     public static final class HeadersDone {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit() {
@@ -61,7 +76,10 @@ public final class JettyServerAdvice {
         }
     }
 
-    /** {@code Server.handle(Request, Response, Callback)}: the service. */
+    /**
+     * {@code Server.handle(Request, Response, Callback)} (12), {@code Server.handle(HttpChannel)} (9.4
+     * to 11): the service.
+     */
     public static final class Service {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter() {

@@ -24,6 +24,29 @@ public final class TomcatServerAdvice {
         }
     }
 
+    /** {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)}: a TLS connection opens (in the accept). */
+    public static final class TlsOpen {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object channel) {
+            ServerEvents.tomcatTlsOpen(channel);
+        }
+    }
+
+    /** {@code SecureNioChannel.handshake(boolean, boolean)} returning 0 when it was not complete: the handshake ends. */
+    public static final class TlsStep {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static boolean enter(@Advice.This Object channel) {
+            return ServerEvents.tomcatHandshakeComplete(channel);
+        }
+
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object channel, @Advice.Enter boolean wasComplete, @Advice.Return int interest) {
+            if (!wasComplete && interest == 0) {
+                ServerEvents.tomcatTlsDone(channel);
+            }
+        }
+    }
+
     /** {@code Http11Processor.service(SocketWrapperBase)}: reading a connection, then serving what it parsed. */
     public static final class Read {
         @Advice.OnMethodEnter(suppress = Throwable.class)

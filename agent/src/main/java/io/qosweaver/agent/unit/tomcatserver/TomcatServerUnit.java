@@ -11,27 +11,37 @@ import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.WeavingStats;
 
 /**
- * The trace's server level in Tomcat's NIO connector (checked on 11.0): accept in
+ * The trace's server level in Tomcat's NIO connector (checked on 11.0, 10.1 and 9.0): accept in
  * {@code NioEndpoint.setSocketOptions(SocketChannel)}, close in {@code NioSocketWrapper.doClose()},
- * reads in {@code Http11Processor.service(SocketWrapperBase)} ended early by
- * {@code Http11InputBuffer.parseHeaders()}, the service in {@code CoyoteAdapter.service}. No TLS
- * handshake yet (its {@code SecureNioChannel} is not woven).
+ * the JSSE TLS handshake from {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)} (the
+ * accept gives the channel its socket) to the {@code SecureNioChannel.handshake(boolean, boolean)}
+ * that returns 0 (done) while the channel was not yet complete, reads in
+ * {@code Http11Processor.service(SocketWrapperBase)} ended early by
+ * {@code Http11InputBuffer.parseHeaders()}, the service in {@code CoyoteAdapter.service}. Tomcat
+ * finishes the handshake before it parses, so a TLS connection's first parsing does not hold the
+ * handshake (Jetty's does).
  */
 public final class TomcatServerUnit {
     private TomcatServerUnit() {}
 
     private static final String ENDPOINT = "org.apache.tomcat.util.net.NioEndpoint";
     private static final String WRAPPER = "org.apache.tomcat.util.net.NioEndpoint$NioSocketWrapper";
+    private static final String SECURE = "org.apache.tomcat.util.net.SecureNioChannel";
     private static final String PROCESSOR = "org.apache.coyote.http11.Http11Processor";
     private static final String INPUT = "org.apache.coyote.http11.Http11InputBuffer";
     private static final String ADAPTER = "org.apache.catalina.connector.CoyoteAdapter";
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
-        return new AdviceSetUnit("tomcat server level", named(ENDPOINT).or(named(WRAPPER)).or(named(PROCESSOR))
+        return new AdviceSetUnit("tomcat server level", named(ENDPOINT).or(named(WRAPPER)).or(named(SECURE)).or(named(PROCESSOR))
                 .or(named(INPUT)).or(named(ADAPTER)), stats)
                 .at(isDeclaredBy(named(ENDPOINT)).and(named("setSocketOptions")).and(takesArguments(1))
                         .and(takesArgument(0, named("java.nio.channels.SocketChannel"))), TomcatServerAdvice.Accepted.class)
                 .at(isDeclaredBy(named(WRAPPER)).and(named("doClose")).and(takesArguments(0)), TomcatServerAdvice.Closed.class)
+                .at(isDeclaredBy(named(SECURE)).and(named("reset")).and(takesArguments(2))
+                        .and(takesArgument(0, named("java.nio.channels.SocketChannel"))), TomcatServerAdvice.TlsOpen.class)
+                .at(isDeclaredBy(named(SECURE)).and(named("handshake")).and(takesArguments(2))
+                        .and(takesArgument(0, boolean.class)).and(takesArgument(1, boolean.class)).and(returns(int.class)),
+                        TomcatServerAdvice.TlsStep.class)
                 .at(isDeclaredBy(named(PROCESSOR)).and(named("service")).and(takesArguments(1))
                         .and(takesArgument(0, named("org.apache.tomcat.util.net.SocketWrapperBase"))),
                         TomcatServerAdvice.Read.class)

@@ -1,6 +1,7 @@
 /**
  * The trace's server level in Tomcat's NIO connector: one unit whose advice reports accept,
- * close, reads (parsing) and the service through {@code ServerEvents} and the tracer's
- * {@code ServerTrace}. Woven only while a trace with the {@code server} level runs.
+ * close, the JSSE TLS handshake (full or resumed), reads (parsing) and the service through
+ * {@code ServerEvents} and the tracer's {@code ServerTrace}. Woven only while a trace with the
+ * {@code server} level runs.
  */
 package io.qosweaver.agent.unit.tomcatserver;
