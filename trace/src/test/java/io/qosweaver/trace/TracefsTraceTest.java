@@ -194,6 +194,28 @@ class TracefsTraceTest {
         assertThat(log).anySatisfy(l -> assertThat(l).startsWith("trace written:").contains("OS level from tracefs"));
     }
 
+    private static String codeSource(Class<?> c) throws Exception {
+        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+
+    @Test
+    void aJvmExitingWhileTracingRemovesItsInstance() throws Exception {
+        assumeTracefs();
+        Path f = dir.resolve("exit.pftrace");
+        String cp = String.join(java.io.File.pathSeparator, codeSource(Tracer.class), codeSource(TracefsExitWorkload.class),
+                codeSource(LinuxThreads.class));
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", cp,
+                TracefsExitWorkload.class.getName(), f.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("the child ends").isTrue();
+        String out = Files.readString(dir.resolve("child.log"));
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(TracefsSession.find().resolve("instances/" + TracefsSession.PREFIX + p.pid())).as(out).doesNotExist();
+        assertThat(out).contains("OS level from tracefs").contains("trace written:");
+        TraceChecks t = TraceChecks.read(f).valid();
+        assertThat(t.tracks.values()).extracting(TrackDescriptor::getName).contains("OS state");
+    }
+
     @Test
     void theProcSourceCanBeChosenAndIsRecorded() throws Exception {
         Path f = dir.resolve("proc.pftrace");
