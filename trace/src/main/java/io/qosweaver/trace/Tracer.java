@@ -51,7 +51,7 @@ public final class Tracer implements AutoCloseable {
     private final Thread osThread;
     private final TracefsSession tracefs;
     /** Where the OS level's states come from: {@code tracefs}, {@code proc} or {@code none}. */
-    private final String osSource;
+    private volatile String osSource;
     private final JfrSource jfr;
     private final Thread main;
     private final Thread hook;
@@ -111,17 +111,22 @@ public final class Tracer implements AutoCloseable {
                     }
                 }
             }
-            if (tfs == null) {
+            // with auto, the sampler is also made ready (not started) in case tracefs' reader fails at start
+            if (tfs == null || o.osSource() == TraceOptions.OsSource.AUTO) {
                 String why = OsSampler.unavailable();
                 if (why != null) {
-                    log.accept(why);
+                    if (tfs == null) {
+                        log.accept(why);
+                    }
                 } else {
                     sampler = new OsSampler(timeline, o.osHz());
                     st = new Thread(sampler, "qosweaver-trace-os");
                     st.setDaemon(true);
-                    source = "proc";
-                    if (whyNot != null) {
-                        log.accept("OS level: /proc sampled at " + o.osHz() + " Hz (tracefs not used: " + whyNot + ")");
+                    if (tfs == null) {
+                        source = "proc";
+                        if (whyNot != null) {
+                            log.accept("OS level: /proc sampled at " + o.osHz() + " Hz (tracefs not used: " + whyNot + ")");
+                        }
                     }
                 }
             }
@@ -169,11 +174,20 @@ public final class Tracer implements AutoCloseable {
             t.timeline.writer().close();
             throw new IllegalStateException("a trace of this JVM is already being written");
         }
-        if (t.osThread != null) {
-            t.osThread.start();
+        if (t.tracefs != null && !t.tracefs.start()) {
+            t.tracefs.stop();
+            if (o.osSource() == TraceOptions.OsSource.TRACEFS) {
+                t.close();
+                Files.deleteIfExists(o.out());
+                Files.deleteIfExists(StatsPage.besideTrace(o.out()));
+                throw new IllegalStateException("traceOs=tracefs: tracefs cannot be used: " + t.tracefs.failure());
+            }
+            t.osSource = t.os != null ? "proc" : "none";
+            log.accept("OS level: " + (t.os != null ? "/proc sampled at " + o.osHz() + " Hz" : "none")
+                    + " (tracefs failed at start: " + t.tracefs.failure() + ")");
         }
-        if (t.tracefs != null) {
-            t.tracefs.start();
+        if (t.osThread != null && !"tracefs".equals(t.osSource)) {
+            t.osThread.start();
         }
         if (t.jfr != null) {
             try {

@@ -12,8 +12,10 @@ import java.util.regex.Pattern;
  *           &lt;idle&gt;-0       [000] dNh2. 11314.626634: sched_wakeup: comm=java pid=4242 prio=120 target_cpu=000
  *             java-4242    [000] d..2. 11314.627014: sched_wakeup_new: comm=java pid=4250 prio=120 target_cpu=001
  *             java-4242    [000] d..2. 11314.627020: sched_migrate_task: comm=java pid=4250 prio=120 orig_cpu=1 dest_cpu=0
+ *             java-4242    [000] ..... 11314.627001: task_newtask: pid=4250 comm=java clone_flags=3d0f00 oom_score_adj=0
  *             java-4242    [000] ...1. 11314.626798: tracing_mark_write: some text
  * CPU:1 [LOST 311 EVENTS]
+ * CPU:0 [LOST EVENTS]
  * </pre>
  *
  * A task's name ({@code comm}, at most 15 bytes) may hold spaces, brackets, dashes and even
@@ -31,6 +33,7 @@ public final class SchedEventParser {
     public static final int MIGRATE = 4;
     public static final int MARKER = 5;
     public static final int LOST = 6;
+    public static final int NEW_TASK = 7;
 
     // "<comm>-<pid> [cpu] flags secs.usecs: event: payload", with an optional "(tgid)" (option record-tgid)
     // and optional flags (option irq-info off).
@@ -43,16 +46,23 @@ public final class SchedEventParser {
             "^comm=(.{0,16}) pid=(\\d+) prio=(-?\\d+)(?: success=\\d+)? target_cpu=(\\d+)$");
     private static final Pattern MIGRATE_ARGS = Pattern.compile(
             "^comm=(.{0,16}) pid=(\\d+) prio=(-?\\d+) orig_cpu=(\\d+) dest_cpu=(\\d+)$");
-    private static final Pattern LOST_LINE = Pattern.compile("^\\s*CPU:(\\d+) \\[LOST (\\d+) EVENTS\\]\\s*$");
+    private static final Pattern NEW_TASK_ARGS = Pattern.compile(
+            "^pid=(\\d+) comm=(.{0,16}) clone_flags=([0-9a-fA-F]{1,16}) oom_score_adj=(-?\\d+)$");
+    private static final Pattern LOST_LINE = Pattern.compile("^\\s*CPU:(\\d+) \\[LOST(?: (\\d+))? EVENTS\\]\\s*$");
 
     private final Matcher header = HEADER.matcher("");
     private final Matcher switchArgs = SWITCH_ARGS.matcher("");
     private final Matcher wakeupArgs = WAKEUP_ARGS.matcher("");
     private final Matcher migrateArgs = MIGRATE_ARGS.matcher("");
+    private final Matcher newTaskArgs = NEW_TASK_ARGS.matcher("");
     private final Matcher lostLine = LOST_LINE.matcher("");
 
     /** What the last line was: one of the constants above. */
     public int kind;
+    /** The task that was current on the CPU (the header's pid): for task_newtask, the creating one. */
+    public int currentPid;
+    /** task_newtask: the new task's clone flags ({@code CLONE_THREAD}, 0x10000: a thread of the creator's process). */
+    public long cloneFlags;
     /** The CPU the event happened on (for {@link #LOST}: whose buffer lost them). */
     public int cpu;
     /** The event's time, in the instance clock's nanoseconds (microsecond precision). */
@@ -71,7 +81,7 @@ public final class SchedEventParser {
     public int targetCpu;
     /** tracing_mark_write: the text. */
     public String text;
-    /** {@link #LOST}: how many events the kernel dropped. */
+    /** {@link #LOST}: how many events the kernel dropped; -1 when it does not know ({@code [LOST EVENTS]}). */
     public long lost;
 
     /**
@@ -94,11 +104,13 @@ public final class SchedEventParser {
         if (!header.reset(line).matches()) {
             if (lostLine.reset(line).matches()) {
                 cpu = Integer.parseInt(lostLine.group(1));
-                lost = Long.parseLong(lostLine.group(2));
+                String n = lostLine.group(2);
+                lost = n != null ? Long.parseLong(n) : -1;
                 kind = LOST;
             }
             return kind;
         }
+        currentPid = Integer.parseInt(header.group(1));
         cpu = Integer.parseInt(header.group(2));
         ts = timestamp(header.group(3), header.group(4));
         String event = header.group(5);
@@ -131,6 +143,14 @@ public final class SchedEventParser {
                     pid = Integer.parseInt(migrateArgs.group(2));
                     targetCpu = Integer.parseInt(migrateArgs.group(5));
                     kind = MIGRATE;
+                }
+                break;
+            case "task_newtask":
+                if (newTaskArgs.reset(args).matches()) {
+                    pid = Integer.parseInt(newTaskArgs.group(1));
+                    comm = newTaskArgs.group(2);
+                    cloneFlags = Long.parseUnsignedLong(newTaskArgs.group(3), 16);
+                    kind = NEW_TASK;
                 }
                 break;
             case "tracing_mark_write":

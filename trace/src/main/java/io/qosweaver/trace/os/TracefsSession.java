@@ -56,7 +56,11 @@ public final class TracefsSession implements Runnable {
     /** The instances' name prefix; the traced process's pid follows. */
     public static final String PREFIX = "qosweaver-";
     static final int BUFFER_KB_PER_CPU = 4096;
-    private static final String[] EVENTS = {"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task"};
+    /** The events recorded; the last two are optional (older kernels may lack them). */
+    private static final String[] EVENTS = {"sched/sched_switch", "sched/sched_wakeup", "sched/sched_wakeup_new",
+        "sched/sched_migrate_task", "task/task_newtask"};
+    private static final int REQUIRED_EVENTS = 3;
+    private static final long CLONE_THREAD = 0x10000;
     private static final long REFRESH_NANOS = 1_000_000_000L;
     /** Reads smaller than this sleep before the next, so that events come in batches, not one wake-up each. */
     private static final int SMALL_READ = 16 << 10;
@@ -83,6 +87,12 @@ public final class TracefsSession implements Runnable {
     private volatile long events;
     private volatile long lost;
     private volatile long unparsed;
+    /** The newest event applied: the time the reader has reached (it may be behind the clock). */
+    private long lastTs = Long.MIN_VALUE;
+    /** How far behind the clock the newest event read was, at worst (after a read; includes the batching sleep's effect). */
+    private volatile long maxLagNanos;
+    /** Known threads not listed at the last refresh: ended at the next one if still not listed. */
+    private final Set<Integer> missing = new HashSet<>();
     /** 1: the clock probe was bracketed by nanoTime; 0: it was not (clocks differ); -1: not seen. */
     private volatile int clockCheck = -1;
     private long clockBefore;
@@ -150,9 +160,9 @@ public final class TracefsSession implements Runnable {
             return (uid != 0 ? "not root (uid " + uid + ")" : "root") + " and " + instances
                     + " is not writable (permission denied)";
         }
-        for (String e : EVENTS) {
-            if (!e.equals("sched_migrate_task") && !Files.isDirectory(root.resolve("events/sched/" + e))) {
-                return "this kernel's tracefs has no sched/" + e + " event";
+        for (int i = 0; i < REQUIRED_EVENTS; i++) {
+            if (!Files.isDirectory(root.resolve("events/" + EVENTS[i]))) {
+                return "this kernel's tracefs has no " + EVENTS[i] + " event";
             }
         }
         try {
@@ -260,12 +270,12 @@ public final class TracefsSession implements Runnable {
             throw new IOException("process " + pid + " has no threads in " + tasks);
         }
         filter(now, true);
-        for (String e : EVENTS) {
-            Path enable = instance.resolve("events/sched/" + e + "/enable");
+        for (int i = 0; i < EVENTS.length; i++) {
+            Path enable = instance.resolve("events/" + EVENTS[i] + "/enable");
             if (Files.exists(enable)) {
                 write(enable, "1");
-            } else if (!e.equals("sched_migrate_task")) {
-                throw new IOException("no event sched/" + e + " in " + instance);
+            } else if (i < REQUIRED_EVENTS) {
+                throw new IOException("no event " + EVENTS[i] + " in " + instance);
             }
         }
     }
@@ -318,8 +328,12 @@ public final class TracefsSession implements Runnable {
         return out;
     }
 
-    /** Starts recording on the reading thread; waits (2 s at most) until tracing is on. */
-    public void start() {
+    /**
+     * Starts recording on the reading thread; waits (2 s at most) until tracing is on.
+     *
+     * @return false when the reader failed at once ({@link #failure} says why): nothing is recorded
+     */
+    public boolean start() {
         reader.start();
         try {
             Runtime.getRuntime().addShutdownHook(hook);
@@ -331,6 +345,7 @@ public final class TracefsSession implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return failure == null;
     }
 
     /** Whether {@code tid} is a thread of the traced process (not the reader): cached, refreshed every second. */
@@ -445,6 +460,9 @@ public final class TracefsSession implements Runnable {
                 System.arraycopy(buf, lineStart, buf, 0, carry);
             }
             long now = System.nanoTime();
+            if (lastTs != Long.MIN_VALUE && now - lastTs > maxLagNanos) {
+                maxLagNanos = now - lastTs;
+            }
             if (now >= nextRefresh) {
                 refresh(now);
                 if (cpuTime) {
@@ -466,7 +484,7 @@ public final class TracefsSession implements Runnable {
     private boolean line(String line) {
         switch (parser.parse(line)) {
             case SchedEventParser.LOST:
-                lost += parser.lost;
+                lost += parser.lost > 0 ? parser.lost : 1; // "[LOST EVENTS]": at least one, how many unknown
                 return false;
             case SchedEventParser.MARKER:
                 if (parser.text.equals(stopMarker)) {
@@ -484,14 +502,31 @@ public final class TracefsSession implements Runnable {
             case SchedEventParser.UNKNOWN:
                 unparsed++;
                 return false;
+            case SchedEventParser.NEW_TASK:
+                // a thread created by one of ours is ours, known at once (not when the reader, behind, finds
+                // it in /proc: a short-lived thread may be gone by then)
+                if ((parser.cloneFlags & CLONE_THREAD) != 0 && ours(parser.currentPid)) {
+                    foreign.remove(parser.pid);
+                    tids.add(parser.pid);
+                }
+                return false;
             default:
                 events++;
                 states.apply(parser);
+                if (parser.kind == SchedEventParser.SWITCH && (parser.prevState == 'X' || parser.prevState == 'Z')) {
+                    tids.remove(parser.pid); // its last switch: a later thread may reuse the tid
+                }
+                lastTs = parser.ts;
                 return false;
         }
     }
 
-    /** Lists the threads again: new ones join the kernel's filter, ended ones end their slice. */
+    /**
+     * Lists the threads again: new ones join the kernel's filter; a known thread missing from two
+     * listings in a row (it ended without its last switch being read, e.g. lost) ends at the time
+     * the reader has reached. Threads normally leave at their last switch ({@code X}/{@code Z}); the
+     * listing is never trusted for a thread the reader has not caught up with.
+     */
     private void refresh(long now) {
         List<Integer> listed = listTids();
         if (listed.isEmpty()) {
@@ -499,7 +534,6 @@ public final class TracefsSession implements Runnable {
         }
         Set<Integer> set = new HashSet<>(listed);
         set.remove(readerTid);
-        tids.retainAll(set);
         tids.addAll(set);
         foreign.clear();
         filtered.retainAll(set);
@@ -511,12 +545,16 @@ public final class TracefsSession implements Runnable {
         List<Integer> ended = new ArrayList<>();
         for (Iterator<Integer> it = states.tids(); it.hasNext(); ) {
             Integer t = it.next();
-            if (!set.contains(t)) {
+            if (set.contains(t)) {
+                missing.remove(t);
+            } else if (!missing.add(t)) {
                 ended.add(t);
             }
         }
         for (Integer t : ended) {
-            states.gone(now, t);
+            missing.remove(t);
+            tids.remove(t);
+            states.gone(lastTs == Long.MIN_VALUE ? now : lastTs, t);
         }
     }
 
@@ -549,7 +587,28 @@ public final class TracefsSession implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        long overrun = overrun();
+        if (overrun > lost) { // the same losses as the pipe's markers, counted by the buffers themselves
+            lost = overrun;
+        }
         removeInstance();
+    }
+
+    /** The per-CPU buffers' own count of events overwritten or dropped ({@code per_cpu/cpuN/stats}), 0 when unreadable. */
+    private long overrun() {
+        long sum = 0;
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(instance.resolve("per_cpu"), "cpu*")) {
+            for (Path cpu : ds) {
+                for (String line : Files.readAllLines(cpu.resolve("stats"))) {
+                    if (line.startsWith("overrun:") || line.startsWith("dropped events:")) {
+                        sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the markers' count stands
+        }
+        return sum;
     }
 
     private void removeInstance() {
@@ -570,7 +629,10 @@ public final class TracefsSession implements Runnable {
         return events;
     }
 
-    /** Events the kernel lost (its {@code [LOST N EVENTS]} lines: the reader fell behind a full buffer). */
+    /**
+     * Events the kernel lost: the reader fell behind and a full buffer overwrote them (the pipe's
+     * {@code [LOST N EVENTS]} lines, or, after {@link #stop}, the buffers' own overrun count when larger).
+     */
     public long lost() {
         return lost;
     }
@@ -592,7 +654,8 @@ public final class TracefsSession implements Runnable {
 
     /** The statistics this source adds to the trace's closing instant. */
     public void statistics(Args a) {
-        a.add("osEvents", events).add("osLostEvents", lost).add("osUnparsedLines", unparsed).add("osClockCheck", clockCheck);
+        a.add("osEvents", events).add("osLostEvents", lost).add("osUnparsedLines", unparsed).add("osClockCheck", clockCheck)
+                .add("osReaderMaxLagMs", maxLagNanos / 1_000_000);
     }
 
     /** The timeline's OS level as {@link SchedStates}' sink. */

@@ -88,6 +88,11 @@ class SchedEventParserTest {
                 + "orig_cpu=1 dest_cpu=0")).isEqualTo(SchedEventParser.MIGRATE);
         assertThat(p.pid).isEqualTo(4250);
         assertThat(p.targetCpu).isZero();
+        assertThat(p.parse("            java-2627    [001] ..... 11900.000001: task_newtask: pid=2660 comm=java "
+                + "clone_flags=3d0f00 oom_score_adj=0")).isEqualTo(SchedEventParser.NEW_TASK);
+        assertThat(p.currentPid).isEqualTo(2627);
+        assertThat(p.pid).isEqualTo(2660);
+        assertThat(p.cloneFlags & 0x10000).isNotZero();
         assertThat(p.parse("            bash-26543   [000] ...1. 11314.626798: tracing_mark_write: qosweaver-stop 123"))
                 .isEqualTo(SchedEventParser.MARKER);
         assertThat(p.text).isEqualTo("qosweaver-stop 123");
@@ -99,6 +104,8 @@ class SchedEventParserTest {
         assertThat(p.parse("CPU:1 [LOST 311 EVENTS]")).isEqualTo(SchedEventParser.LOST);
         assertThat(p.cpu).isEqualTo(1);
         assertThat(p.lost).isEqualTo(311);
+        assertThat(p.parse("CPU:0 [LOST EVENTS]")).isEqualTo(SchedEventParser.LOST);
+        assertThat(p.lost).isEqualTo(-1);
         assertThat(p.parse("            bash-26543   [000] ..... 11314.525211: sched_process_fork: comm=bash pid=26543 "
                 + "child_comm=bash child_pid=26546")).isEqualTo(SchedEventParser.UNKNOWN);
         assertThat(p.parse("")).isEqualTo(SchedEventParser.UNKNOWN);
