@@ -217,6 +217,24 @@ class TracefsTraceTest {
     }
 
     @Test
+    void whereTracefsCannotBeUsedItIsRefusedSayingWhyAndAutoFallsBackToProc() throws Exception {
+        String why = TracefsSession.unavailable();
+        Assumptions.assumeTrue(why != null, "tracefs can be used here: its refusal is tested where it cannot (not root)");
+        Path f = dir.resolve("refused.pftrace");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Tracer.start(TraceOptions.parse(Map.of("trace",
+                f.toString(), "traceLevels", "os", "traceOs", "tracefs")), m -> { }))
+                .isInstanceOf(IllegalStateException.class).hasMessage("traceOs=tracefs: tracefs cannot be used: " + why);
+        assertThat(f).doesNotExist();
+        assertThat(Tracer.partial(f)).doesNotExist();
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        Tracer tracer = Tracer.start(TraceOptions.parse(Map.of("trace", f.toString(), "traceLevels", "os",
+                "traceDuration", "300ms")), log::add);
+        assertThat(tracer.osSource()).isEqualTo("proc");
+        assertThat(tracer.awaitStop(10_000)).isTrue();
+        assertThat(log).anySatisfy(l -> assertThat(l).contains("tracefs not used: " + why));
+    }
+
+    @Test
     void theProcSourceCanBeChosenAndIsRecorded() throws Exception {
         Path f = dir.resolve("proc.pftrace");
         List<String> log = Collections.synchronizedList(new ArrayList<>());

@@ -142,6 +142,21 @@ public final class TracefsSession implements Runnable {
         return null;
     }
 
+    /** The mount table's first tracefs mount point, whether or not this process may enter it; null when none. */
+    private static Path mounted() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/mounts"))) {
+                String[] f = line.split(" ");
+                if (f.length > 2 && f[2].equals("tracefs")) {
+                    return Path.of(f[1].replace("\\040", " "));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no mount table
+        }
+        return null;
+    }
+
     /** Null when tracefs can be used here, else why not (one line). */
     public static String unavailable() {
         String os = System.getProperty("os.name", "");
@@ -150,15 +165,19 @@ public final class TracefsSession implements Runnable {
         }
         Path root = find();
         int uid = effectiveUid();
+        String who = uid == 0 ? "root" : "not root (uid " + uid + ")";
         if (root == null) {
+            Path m = mounted();
+            if (m != null) {
+                return who + " and " + m + " cannot be entered (permission denied)";
+            }
             return uid != 0 && Files.isDirectory(Path.of("/sys/kernel/debug")) && !Files.isReadable(Path.of("/sys/kernel/debug"))
-                    ? "tracefs not found (not root, uid " + uid + ", and /sys/kernel/debug is not readable)"
+                    ? "tracefs not found: " + who + " and /sys/kernel/debug is not readable"
                     : "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
         }
         Path instances = root.resolve("instances");
         if (!Files.isWritable(instances)) {
-            return (uid != 0 ? "not root (uid " + uid + ")" : "root") + " and " + instances
-                    + " is not writable (permission denied)";
+            return who + " and " + instances + " is not writable (permission denied)";
         }
         for (int i = 0; i < REQUIRED_EVENTS; i++) {
             if (!Files.isDirectory(root.resolve("events/" + EVENTS[i]))) {
