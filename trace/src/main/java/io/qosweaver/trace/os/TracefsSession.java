@@ -175,6 +175,10 @@ public final class TracefsSession implements Runnable {
                     ? "tracefs not found: " + who + " and /sys/kernel/debug is not readable"
                     : "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
         }
+        String ns = pidNamespace();
+        if (ns != null) {
+            return ns;
+        }
         Path instances = root.resolve("instances");
         if (!Files.isWritable(instances)) {
             return who + " and " + instances + " is not writable (permission denied)";
@@ -190,6 +194,24 @@ public final class TracefsSession implements Runnable {
             }
         } catch (IOException e) {
             return "cannot read " + root.resolve("trace_clock") + " (" + e.getMessage() + ")";
+        }
+        return null;
+    }
+
+    /**
+     * Null when this process sees the kernel's pids, else why not: in a pid namespace of its own (a
+     * container) its thread ids are not the ones the kernel's events carry.
+     */
+    private static String pidNamespace() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("NSpid:") && line.substring(6).strip().split("\\s+").length > 1) {
+                    return "this process is in a pid namespace of its own (a container): its thread ids are not the "
+                            + "kernel's (" + line.substring(6).strip() + ")";
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no status: assume the kernel's pids
         }
         return null;
     }
@@ -579,15 +601,13 @@ public final class TracefsSession implements Runnable {
 
     /**
      * Stops recording: the reader reads up to the stop marker, every slice ends, tracing goes off and
-     * the instance is removed. Idempotent; never throws.
+     * the instance is removed. Idempotent (a second call waits for the first to finish); never throws.
      */
-    public void stop() {
-        synchronized (this) {
-            if (stopped) {
-                return;
-            }
-            stopped = true;
+    public synchronized void stop() { // whole: a second caller (the other shutdown hook) returns only when it is done
+        if (stopped) {
+            return;
         }
+        stopped = true;
         stopping = true;
         if (Thread.currentThread() != hook) {
             try {
