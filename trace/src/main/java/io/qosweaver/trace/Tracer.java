@@ -401,7 +401,8 @@ public final class Tracer implements AutoCloseable {
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             log.accept("trace written: " + options.out().toAbsolutePath() + " (" + Files.size(options.out()) + " bytes, "
                     + timeline.written() + " events, " + lost() + " lost; " + osDescription().substring(2)
-                    + (tracefs != null ? ", " + tracefs.events() + " scheduler events, " + tracefs.lost() + " lost by the kernel" : "")
+                    + (tracefs != null ? ", " + tracefs.events() + " scheduler events, " + tracefs.lost() + " lost by the kernel"
+                            + (tracefs.pausedEvents() > 0 ? ", " + tracefs.pausedEvents() + " not applied (merge full)" : "") : "")
                     + "; stopping took " + (System.nanoTime() - closeStarted)
                     / 1_000_000 + " ms); open it in ui.perfetto.dev" + page);
         } catch (IOException e) {

@@ -191,6 +191,9 @@ class TracefsTraceTest {
                 .isEqualTo(1);
         assertThat(TracerTest.arg(stats, "osEvents")).isGreaterThan(0);
         assertThat(TracerTest.arg(stats, "osLostEvents")).isZero();
+        assertThat(TracerTest.arg(stats, "osReaderMaxLagMs")).as("the reader keeps within the merge's lag")
+                .isLessThan(Tracer.LAG_NANOS / 1_000_000);
+        assertThat(TracerTest.arg(stats, "lostLate")).isZero();
         assertThat(log).anySatisfy(l -> assertThat(l).startsWith("trace written:").contains("OS level from tracefs"));
     }
 

@@ -62,8 +62,12 @@ public final class TracefsSession implements Runnable {
     private static final int REQUIRED_EVENTS = 3;
     private static final long CLONE_THREAD = 0x10000;
     private static final long REFRESH_NANOS = 1_000_000_000L;
-    /** Reads smaller than this sleep before the next, so that events come in batches, not one wake-up each. */
-    private static final int SMALL_READ = 16 << 10;
+    /**
+     * A read that returned less than this found the pipe nearly drained and sleeps {@value #BATCH_MILLIS} ms
+     * before the next, so that events come in batches, not a wake-up each; a fuller one reads on at once.
+     * (The kernel returns at most one page-sized buffer of text a read, 8 KiB on this machine's kernel.)
+     */
+    private static final int SMALL_READ = 2 << 10;
     private static final long BATCH_MILLIS = 20;
 
     private final Timeline timeline;
@@ -91,6 +95,11 @@ public final class TracefsSession implements Runnable {
     private long lastTs = Long.MIN_VALUE;
     /** How far behind the clock the newest event read was, at worst (after a read; includes the batching sleep's effect). */
     private volatile long maxLagNanos;
+    private static final int MERGE_CHECK_EVERY = 1024;
+    private int sinceMergeCheck;
+    private boolean paused;
+    private int pauses;
+    private volatile long pausedEvents;
     /** Known threads not listed at the last refresh: ended at the next one if still not listed. */
     private final Set<Integer> missing = new HashSet<>();
     /** 1: the clock probe was bracketed by nanoTime; 0: it was not (clocks differ); -1: not seen. */
@@ -552,13 +561,46 @@ public final class TracefsSession implements Runnable {
                 }
                 return false;
             default:
-                events++;
-                states.apply(parser);
+                if (++sinceMergeCheck >= MERGE_CHECK_EVERY) {
+                    sinceMergeCheck = 0;
+                    checkMerge();
+                }
+                if (paused) {
+                    pausedEvents++;
+                } else {
+                    events++;
+                    states.apply(parser);
+                }
                 if (parser.kind == SchedEventParser.SWITCH && (parser.prevState == 'X' || parser.prevState == 'Z')) {
                     tids.remove(parser.pid); // its last switch: a later thread may reuse the tid
                 }
                 lastTs = parser.ts;
                 return false;
+        }
+    }
+
+    /**
+     * Pauses the OS level while the merge is three quarters full (a process switching faster than the
+     * trace can be merged): every open slice ends where the reader is, and events are only counted
+     * ({@code osPausedEvents}) until the merge is down to a quarter; then every thread is seeded again
+     * from {@code /proc} and events apply again. The level has a gap instead of slices broken at random
+     * by the merge's own drops, and the other levels keep their room.
+     */
+    private void checkMerge() {
+        int pending = timeline.pending();
+        int max = timeline.maxPending();
+        if (!paused && pending > max / 4 * 3) {
+            paused = true;
+            pauses++;
+            states.closeAll(lastTs == Long.MIN_VALUE ? System.nanoTime() : lastTs);
+            if (pauses == 1) {
+                log.accept("the trace's merge is nearly full (" + pending + " events pending): the OS level pauses"
+                        + " until it drains (events counted as osPausedEvents; this process switches faster than"
+                        + " the trace can merge)");
+            }
+        } else if (paused && pending < max / 4) {
+            paused = false;
+            seed();
         }
     }
 
@@ -676,6 +718,11 @@ public final class TracefsSession implements Runnable {
         return lost;
     }
 
+    /** Events read while the OS level was paused for a merge nearly full (not applied). */
+    public long pausedEvents() {
+        return pausedEvents;
+    }
+
     /** Lines that were none of the events asked for. */
     public long unparsed() {
         return unparsed;
@@ -694,7 +741,8 @@ public final class TracefsSession implements Runnable {
     /** The statistics this source adds to the trace's closing instant. */
     public void statistics(Args a) {
         a.add("osEvents", events).add("osLostEvents", lost).add("osUnparsedLines", unparsed).add("osClockCheck", clockCheck)
-                .add("osReaderMaxLagMs", maxLagNanos / 1_000_000);
+                .add("osReaderMaxLagMs", maxLagNanos / 1_000_000)
+                .add("osPausedEvents", pausedEvents);
     }
 
     /** The timeline's OS level as {@link SchedStates}' sink. */
