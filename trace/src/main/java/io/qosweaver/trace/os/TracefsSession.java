@@ -530,8 +530,18 @@ public final class TracefsSession implements Runnable {
         }
     }
 
+    /** A session on {@code instance} that is not created nor configured: {@link #line} is fed by a test. */
+    static TracefsSession forTest(Timeline timeline, int pid, Path instance, Consumer<String> log) {
+        return new TracefsSession(timeline, pid, instance, log);
+    }
+
+    /** The state of thread {@code tid} now (null: none), for tests. */
+    String state(int tid) {
+        return states.state(tid);
+    }
+
     /** One line of the pipe; true at the stop marker. */
-    private boolean line(String line) {
+    boolean line(String line) {
         switch (parser.parse(line)) {
             case SchedEventParser.LOST:
                 lost += parser.lost > 0 ? parser.lost : 1; // "[LOST EVENTS]": at least one, how many unknown
