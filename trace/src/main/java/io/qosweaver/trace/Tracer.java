@@ -204,7 +204,7 @@ public final class Tracer implements AutoCloseable {
         }
         t.main.start();
         Runtime.getRuntime().addShutdownHook(t.hook);
-        log.accept("tracing " + o.levels() + " into " + o.out().toAbsolutePath() + t.osDescription()
+        log.accept("tracing " + o.levels() + " into " + o.out().toAbsolutePath() + t.osDescription(true)
                 + (o.durationNanos() > 0 ? " for " + Duration.ofNanos(o.durationNanos()) : " until the JVM exits")
                 + " (started in " + (System.nanoTime() - t.start) / 1_000_000 + " ms)");
         return t;
@@ -400,7 +400,7 @@ public final class Tracer implements AutoCloseable {
             Files.move(partial(options.out()), options.out(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             log.accept("trace written: " + options.out().toAbsolutePath() + " (" + Files.size(options.out()) + " bytes, "
-                    + timeline.written() + " events, " + lost() + " lost; " + osDescription().substring(2)
+                    + timeline.written() + " events, " + lost() + " lost; " + osDescription(false).substring(2)
                     + (tracefs != null ? ", " + tracefs.events() + " scheduler events, " + tracefs.lost() + " lost by the kernel"
                             + (tracefs.pausedEvents() > 0 ? ", " + tracefs.pausedEvents() + " not applied (merge full)" : "") : "")
                     + "; stopping took " + (System.nanoTime() - closeStarted)
@@ -413,11 +413,11 @@ public final class Tracer implements AutoCloseable {
         }
     }
 
-    /** ", OS level from ...": which source the OS level's states come from. */
-    private String osDescription() {
+    /** ", OS level from ...": which source the OS level's states come from (at start, with the tracefs instance). */
+    private String osDescription(boolean atStart) {
         switch (osSource) {
             case "tracefs":
-                return ", OS level from tracefs sched_switch/sched_wakeup (" + tracefs.instance() + ")";
+                return ", OS level from tracefs sched_switch/sched_wakeup" + (atStart ? " (" + tracefs.instance() + ")" : "");
             case "proc":
                 return ", OS level from /proc sampled at " + options.osHz() + " Hz";
             default:
