@@ -17,7 +17,7 @@ import java.util.Set;
  * @param out the Perfetto trace file
  * @param durationNanos how long to trace from start; 0: until the JVM exits
  * @param levels the levels to record (all by default)
- * @param osHz the OS level's sampling rate (default 100 Hz: a state change is placed within 10 ms)
+ * @param osHz the OS level's sampling rate with the /proc source (default 100 Hz: a state change is placed within 10 ms)
  * @param maxBytes the cap on the file's size (default 256 MiB)
  * @param ringEvents each thread's ring, in events (default 1024: about 32 KiB a thread, 500 requests between two drains)
  * @param thresholdNanos JFR's threshold for monitor enter, wait and park events (default 1 ms)

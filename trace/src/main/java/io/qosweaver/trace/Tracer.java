@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * One tracing session of this JVM: starts the sources of the levels asked for, drains the
  * application threads' rings, merges everything in timestamp order and writes the Perfetto file.
  * Its threads are daemons of its own: "qosweaver-trace" (drain, merge, write; every
- * {@value #TICK_MILLIS} ms), "qosweaver-trace-os" (the OS sampler) and JFR's stream thread. It
+ * {@value #TICK_MILLIS} ms), "qosweaver-trace-os" (the OS level: the tracefs reader or the /proc sampler) and JFR's stream thread. It
  * stops after the duration asked for, on {@link #close()}, or when the JVM exits (a shutdown hook),
  * whichever comes first, and always leaves a complete file with its loss statistics.
  */
