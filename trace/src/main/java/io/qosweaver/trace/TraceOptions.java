@@ -12,31 +12,57 @@ import java.util.Set;
 
 /**
  * What the tracer is told, as agent arguments:
- * {@code trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app+server+user][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]}.
+ * {@code trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app+server+user][,traceOs=auto][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]}.
  *
  * @param out the Perfetto trace file
  * @param durationNanos how long to trace from start; 0: until the JVM exits
  * @param levels the levels to record (all by default)
- * @param osHz the OS level's sampling rate (default 100 Hz: a state change is placed within 10 ms)
+ * @param osHz the OS level's sampling rate with the /proc source (default 100 Hz: a state change is placed within 10 ms)
  * @param maxBytes the cap on the file's size (default 256 MiB)
  * @param ringEvents each thread's ring, in events (default 1024: about 32 KiB a thread, 500 requests between two drains)
  * @param thresholdNanos JFR's threshold for monitor enter, wait and park events (default 1 ms)
  * @param html whether the statistics view ({@code OUT.html}, beside the trace) is written too (default yes)
+ * @param osSource where the OS level's states come from (default {@link OsSource#AUTO})
  */
 public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int osHz, long maxBytes, int ringEvents,
-        long thresholdNanos, boolean html) {
+        long thresholdNanos, boolean html, OsSource osSource) {
+
+    /** The OS level's source: the kernel's scheduler events (tracefs) or {@code /proc} sampled at {@code osHz}. */
+    public enum OsSource {
+        /** tracefs when it can be used (root, tracefs mounted and writable), else {@code /proc}. */
+        AUTO,
+        /** tracefs or no trace: the trace does not start, and says why. */
+        TRACEFS,
+        /** {@code /proc} sampled at {@code osHz}. */
+        PROC;
+
+        public String key() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** {@code auto}, {@code tracefs} or {@code proc}. */
+        public static OsSource parse(String key, String v) {
+            for (OsSource s : values()) {
+                if (s.key().equals(v.strip().toLowerCase(Locale.ROOT))) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException(key + "=" + v + " must be auto, tracefs or proc");
+        }
+    }
 
     public static final List<String> KEYS = List.of("trace", "traceDuration", "traceLevels", "traceOsHz", "traceMaxSize",
-            "traceBuffer", "traceThreshold", "traceHtml");
+            "traceBuffer", "traceThreshold", "traceHtml", "traceOs");
     public static final String USAGE = "trace=OUT.pftrace[,traceDuration=30s][,traceLevels=os+jvm+scheduler+app+server+user]"
-            + "[,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]";
+            + "[,traceOs=auto|tracefs|proc][,traceOsHz=100][,traceMaxSize=256m][,traceBuffer=1024][,traceThreshold=1ms][,traceHtml=false]";
 
     public TraceOptions {
+        osSource = osSource == null ? OsSource.AUTO : osSource;
         levels = levels.isEmpty() ? EnumSet.noneOf(Level.class) : EnumSet.copyOf(levels);
     }
 
     public static TraceOptions defaults(Path out) {
-        return new TraceOptions(out, 0, EnumSet.allOf(Level.class), 100, 256L << 20, 1024, 1_000_000, true);
+        return new TraceOptions(out, 0, EnumSet.allOf(Level.class), 100, 256L << 20, 1024, 1_000_000, true, OsSource.AUTO);
     }
 
     /** The trace options among raw agent arguments, and the rest of them (for the scheduling agent). */
@@ -86,7 +112,8 @@ public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int 
             }
             html = v.equals("true");
         }
-        return new TraceOptions(d.out(), duration, levels, hz, max, ring, threshold, html);
+        OsSource os = kv.containsKey("traceOs") ? OsSource.parse("traceOs", kv.get("traceOs")) : d.osSource();
+        return new TraceOptions(d.out(), duration, levels, hz, max, ring, threshold, html, os);
     }
 
     /** {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}, {@code 100us}, {@code 0}. */
@@ -204,6 +231,9 @@ public record TraceOptions(Path out, long durationNanos, Set<Level> levels, int 
         }
         if (!html) {
             b.append(",traceHtml=false");
+        }
+        if (osSource != d.osSource()) {
+            b.append(",traceOs=").append(osSource.key());
         }
         return b.toString();
     }

@@ -8,6 +8,7 @@ import io.qosweaver.trace.buffer.EventRing;
 import io.qosweaver.trace.buffer.ThreadRings;
 import io.qosweaver.trace.jvm.JfrSource;
 import io.qosweaver.trace.os.OsSampler;
+import io.qosweaver.trace.os.TracefsSession;
 import io.qosweaver.trace.proto.Args;
 import io.qosweaver.trace.proto.PerfettoWriter;
 import io.qosweaver.trace.server.ServerLevel;
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
  * One tracing session of this JVM: starts the sources of the levels asked for, drains the
  * application threads' rings, merges everything in timestamp order and writes the Perfetto file.
  * Its threads are daemons of its own: "qosweaver-trace" (drain, merge, write; every
- * {@value #TICK_MILLIS} ms), "qosweaver-trace-os" (the OS sampler) and JFR's stream thread. It
+ * {@value #TICK_MILLIS} ms), "qosweaver-trace-os" (the OS level: the tracefs reader or the /proc sampler) and JFR's stream thread. It
  * stops after the duration asked for, on {@link #close()}, or when the JVM exits (a shutdown hook),
  * whichever comes first, and always leaves a complete file with its loss statistics.
  */
@@ -48,6 +49,9 @@ public final class Tracer implements AutoCloseable {
     private final ThreadRings rings;
     private final OsSampler os;
     private final Thread osThread;
+    private final TracefsSession tracefs;
+    /** Where the OS level's states come from: {@code tracefs}, {@code proc} or {@code none}. */
+    private volatile String osSource;
     private final JfrSource jfr;
     private final Thread main;
     private final Thread hook;
@@ -65,6 +69,12 @@ public final class Tracer implements AutoCloseable {
         this.options = o;
         this.log = log;
         int pid = (int) LinuxThreads.pid();
+        if (o.levels().contains(Level.OS) && o.osSource() == TraceOptions.OsSource.TRACEFS) {
+            String why = TracefsSession.unavailable();
+            if (why != null) {
+                throw new IllegalStateException("traceOs=tracefs: tracefs cannot be used: " + why);
+            }
+        }
         PerfettoWriter w;
         try {
             w = new PerfettoWriter(partial(o.out()), o.maxBytes(), 64 << 10);
@@ -84,16 +94,45 @@ public final class Tracer implements AutoCloseable {
 
         OsSampler sampler = null;
         Thread st = null;
+        TracefsSession tfs = null;
+        String source = "none";
         if (levels.contains(Level.OS)) {
-            String why = OsSampler.unavailable();
-            if (why != null) {
-                log.accept(why);
-            } else {
-                sampler = new OsSampler(timeline, o.osHz());
-                st = new Thread(sampler, "qosweaver-trace-os");
-                st.setDaemon(true);
+            String whyNot = null;
+            if (o.osSource() != TraceOptions.OsSource.PROC) {
+                try {
+                    tfs = TracefsSession.open(timeline, pid, log);
+                    source = "tracefs";
+                } catch (IOException | RuntimeException e) {
+                    whyNot = e.getMessage();
+                    if (o.osSource() == TraceOptions.OsSource.TRACEFS) {
+                        w.close();
+                        Files.deleteIfExists(partial(o.out()));
+                        throw new IllegalStateException("traceOs=tracefs: tracefs cannot be used: " + whyNot, e);
+                    }
+                }
+            }
+            // with auto, the sampler is also made ready (not started) in case tracefs' reader fails at start
+            if (tfs == null || o.osSource() == TraceOptions.OsSource.AUTO) {
+                String why = OsSampler.unavailable();
+                if (why != null) {
+                    if (tfs == null) {
+                        log.accept(why);
+                    }
+                } else {
+                    sampler = new OsSampler(timeline, o.osHz());
+                    st = new Thread(sampler, "qosweaver-trace-os");
+                    st.setDaemon(true);
+                    if (tfs == null) {
+                        source = "proc";
+                        if (whyNot != null) {
+                            log.accept("OS level: /proc sampled at " + o.osHz() + " Hz (tracefs not used: " + whyNot + ")");
+                        }
+                    }
+                }
             }
         }
+        this.tracefs = tfs;
+        this.osSource = source;
         this.os = sampler;
         this.osThread = st;
 
@@ -129,10 +168,25 @@ public final class Tracer implements AutoCloseable {
         }
         Tracer t = new Tracer(o, log);
         if (!ACTIVE.compareAndSet(null, t)) {
+            if (t.tracefs != null) {
+                t.tracefs.stop();
+            }
             t.timeline.writer().close();
             throw new IllegalStateException("a trace of this JVM is already being written");
         }
-        if (t.osThread != null) {
+        if (t.tracefs != null && !t.tracefs.start()) {
+            t.tracefs.stop();
+            if (o.osSource() == TraceOptions.OsSource.TRACEFS) {
+                t.close();
+                Files.deleteIfExists(o.out());
+                Files.deleteIfExists(StatsPage.besideTrace(o.out()));
+                throw new IllegalStateException("traceOs=tracefs: tracefs cannot be used: " + t.tracefs.failure());
+            }
+            t.osSource = t.os != null ? "proc" : "none";
+            log.accept("OS level: " + (t.os != null ? "/proc sampled at " + o.osHz() + " Hz" : "none")
+                    + " (tracefs failed at start: " + t.tracefs.failure() + ")");
+        }
+        if (t.osThread != null && !"tracefs".equals(t.osSource)) {
             t.osThread.start();
         }
         if (t.jfr != null) {
@@ -150,7 +204,7 @@ public final class Tracer implements AutoCloseable {
         }
         t.main.start();
         Runtime.getRuntime().addShutdownHook(t.hook);
-        log.accept("tracing " + o.levels() + " into " + o.out().toAbsolutePath()
+        log.accept("tracing " + o.levels() + " into " + o.out().toAbsolutePath() + t.osDescription(true)
                 + (o.durationNanos() > 0 ? " for " + Duration.ofNanos(o.durationNanos()) : " until the JVM exits")
                 + " (started in " + (System.nanoTime() - t.start) / 1_000_000 + " ms)");
         return t;
@@ -252,13 +306,14 @@ public final class Tracer implements AutoCloseable {
     }
 
     /**
-     * Events lost so far: rings full, late in the merge, pending list full, size cap. Ends without
+     * Events lost so far: rings full, late in the merge, pending list full, size cap, the kernel's
+     * scheduler events lost (tracefs' buffer overrun). Ends without
      * their begin are not counted: they are ends of what began before the trace did (or of a begin
      * already counted as late).
      */
     long lost() {
         return (rings != null ? rings.dropped() : 0) + timeline.late() + timeline.overflow()
-                + timeline.writer().droppedPackets();
+                + timeline.writer().droppedPackets() + (tracefs != null ? tracefs.lost() : 0);
     }
 
     /** Stops every source, writes what is left and the statistics, closes the file. Idempotent. */
@@ -288,6 +343,9 @@ public final class Tracer implements AutoCloseable {
             // then no fence arrives, and waiting longer than a flush period gains nothing.
             fence = jfr.stop(Thread.currentThread() == hook ? 1_500 : 3_000);
         }
+        if (tracefs != null) {
+            tracefs.stop(); // never throws: the instance is removed, or the log says how to
+        }
         if (os != null) {
             os.stop();
             try {
@@ -316,8 +374,12 @@ public final class Tracer implements AutoCloseable {
                     .add("lostSizeCap", w.droppedPackets())
                     .add("osSamples", os != null ? os.samples() : 0)
                     .add("osHz", options.osHz())
+                    .add("osSource", osSource)
                     .add("jfrEvents", jfr != null ? jfr.events() : 0)
                     .add("jfrDrained", fence ? 1 : 0);
+            if (tracefs != null) {
+                tracefs.statistics(stats);
+            }
             if (server != null) {
                 server.statistics(stats, end);
             }
@@ -338,7 +400,10 @@ public final class Tracer implements AutoCloseable {
             Files.move(partial(options.out()), options.out(), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             log.accept("trace written: " + options.out().toAbsolutePath() + " (" + Files.size(options.out()) + " bytes, "
-                    + timeline.written() + " events, " + lost() + " lost; stopping took " + (System.nanoTime() - closeStarted)
+                    + timeline.written() + " events, " + lost() + " lost; " + osDescription(false).substring(2)
+                    + (tracefs != null ? ", " + tracefs.events() + " scheduler events, " + tracefs.lost() + " lost by the kernel"
+                            + (tracefs.pausedEvents() > 0 ? ", " + tracefs.pausedEvents() + " not applied (merge full)" : "") : "")
+                    + "; stopping took " + (System.nanoTime() - closeStarted)
                     / 1_000_000 + " ms); open it in ui.perfetto.dev" + page);
         } catch (IOException e) {
             log.accept("closing the trace " + options.out().toAbsolutePath() + " failed: " + e);
@@ -346,6 +411,23 @@ public final class Tracer implements AutoCloseable {
             ACTIVE.compareAndSet(this, null);
             done.countDown();
         }
+    }
+
+    /** ", OS level from ...": which source the OS level's states come from (at start, with the tracefs instance). */
+    private String osDescription(boolean atStart) {
+        switch (osSource) {
+            case "tracefs":
+                return ", OS level from tracefs sched_switch/sched_wakeup" + (atStart ? " (" + tracefs.instance() + ")" : "");
+            case "proc":
+                return ", OS level from /proc sampled at " + options.osHz() + " Hz";
+            default:
+                return ", no OS level";
+        }
+    }
+
+    /** Where the OS level's states come from: {@code tracefs}, {@code proc}, or {@code none}. */
+    public String osSource() {
+        return osSource;
     }
 
     /** Waits until the trace file is complete (its duration ran out, or it was closed); false on timeout. */

@@ -20,6 +20,9 @@ class TraceOptionsTest {
         assertThat(o.levels()).containsExactlyInAnyOrder(Level.OS, Level.JVM);
         assertThat(o.osHz()).isEqualTo(250);
         assertThat(o.maxBytes()).isEqualTo(1L << 30);
+        assertThat(o.osSource()).isEqualTo(TraceOptions.OsSource.AUTO);
+        assertThat(TraceOptions.split("trace=/r,traceOs=tracefs").options().osSource())
+                .isEqualTo(TraceOptions.OsSource.TRACEFS);
         assertThat(TraceOptions.split("policy=/p.yaml").options()).isNull();
     }
 
@@ -32,13 +35,15 @@ class TraceOptionsTest {
                 .hasMessageContaining("unknown level 'kernel'");
         assertThatThrownBy(() -> TraceOptions.split("trace=a.pftrace,traceOsHz=0")).hasMessageContaining("1 to 10000");
         assertThatThrownBy(() -> TraceOptions.split("trace=a.pftrace,traceMaxSize=1k")).hasMessageContaining("at least 64k");
+        assertThatThrownBy(() -> TraceOptions.split("trace=a.pftrace,traceOs=ebpf"))
+                .hasMessageContaining("traceOs=ebpf must be auto, tracefs or proc");
         assertThatThrownBy(() -> TraceOptions.split("traceDuration=30s")).hasMessageContaining("need trace=OUT.pftrace");
     }
 
     @Test
     void agentArgumentsSayTheOptionsAgain() {
         TraceOptions o = new TraceOptions(Path.of("/x/r.pftrace"), 5_000_000_000L, EnumSet.of(Level.OS, Level.APP), 50,
-                1L << 20, 2048, 2_000_000, false);
+                1L << 20, 2048, 2_000_000, false, TraceOptions.OsSource.PROC);
         TraceOptions back = TraceOptions.split(o.toAgentArgs()).options();
         assertThat(back).isEqualTo(o);
         assertThat(TraceOptions.defaults(Path.of("/r")).toAgentArgs()).isEqualTo("trace=/r");

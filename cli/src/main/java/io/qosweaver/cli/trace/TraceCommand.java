@@ -48,6 +48,11 @@ public final class TraceCommand implements Callable<Integer> {
     @Option(names = "--os-hz", paramLabel = "N", description = "the OS level's sampling rate (default: 100)")
     Integer osHz;
 
+    @Option(names = "--os-source", paramLabel = "SOURCE", description = "where the OS level's thread states come from: "
+            + "tracefs (the kernel's sched_switch/sched_wakeup: exact; needs root and tracefs mounted), proc (/proc sampled "
+            + "at --os-hz) or auto (default: tracefs when it can be used, else proc)")
+    String osSource;
+
     @Option(names = "--max-size", paramLabel = "SIZE", description = "cap on the trace file (default: 256m)")
     String maxSize;
 
@@ -68,7 +73,7 @@ public final class TraceCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TraceOptions options;
         try {
-            options = options(out, duration, levels, osHz, maxSize, !noHtml);
+            options = options(out, duration, levels, osHz, maxSize, !noHtml, osSource);
         } catch (IllegalArgumentException e) {
             System.err.println("qosweaver trace: " + e.getMessage());
             return 2;
@@ -95,7 +100,16 @@ public final class TraceCommand implements Callable<Integer> {
      * @throws IllegalArgumentException with the agent's message
      */
     static TraceOptions options(Path out, String duration, String levels, Integer osHz, String maxSize, boolean html) {
+        return options(out, duration, levels, osHz, maxSize, html, null);
+    }
+
+    /** The same, with {@code --os-source} ({@code auto}, {@code tracefs} or {@code proc}; null: auto). */
+    static TraceOptions options(Path out, String duration, String levels, Integer osHz, String maxSize, boolean html,
+            String osSource) {
         Map<String, String> kv = new LinkedHashMap<>();
+        if (osSource != null) {
+            kv.put("traceOs", osSource);
+        }
         if (!html) {
             kv.put("traceHtml", "false");
         }

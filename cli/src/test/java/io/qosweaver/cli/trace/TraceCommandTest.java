@@ -27,7 +27,10 @@ class TraceCommandTest {
         assertThat(cmd.get(1)).isEqualTo("-javaagent:" + agent.toAbsolutePath() + "=trace=" + dir.resolve("run.pftrace")
                 + ",traceDuration=30000ms,traceLevels=os+jvm,traceOsHz=50,policy=" + policy.toAbsolutePath());
         assertThat(cmd.subList(2, 5)).containsExactly("-Xmx1g", "-jar", "app.jar");
-        assertThat(TraceCommand.rewrite(List.of("java", "-version"), agent, o, null).get(1)).doesNotContain("policy=");
+        assertThat(TraceCommand.rewrite(List.of("java", "-version"), agent, o, null).get(1)).doesNotContain("policy=")
+                .doesNotContain("traceOs=");
+        TraceOptions tracefs = TraceCommand.options(dir.resolve("run.pftrace"), null, null, null, null, true, "tracefs");
+        assertThat(TraceCommand.rewrite(List.of("java", "-version"), agent, tracefs, null).get(1)).endsWith(",traceOs=tracefs");
     }
 
     @Test
@@ -36,6 +39,8 @@ class TraceCommandTest {
                 .hasMessageContaining("traceDuration=thirty is not a duration");
         assertThatThrownBy(() -> TraceCommand.options(dir.resolve("r.pftrace"), null, "os+disk", null, null, true))
                 .hasMessageContaining("unknown level 'disk'");
+        assertThatThrownBy(() -> TraceCommand.options(dir.resolve("r.pftrace"), null, null, null, null, true, "ebpf"))
+                .hasMessageContaining("traceOs=ebpf must be auto, tracefs or proc");
         PrintStream err = System.err;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         System.setErr(new PrintStream(buf, true));

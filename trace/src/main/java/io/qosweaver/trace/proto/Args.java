@@ -38,7 +38,8 @@ public final class Args {
     /** A null value is left out. */
     public Args add(String name, String value) {
         if (value != null) {
-            strings[slot(name)] = value;
+            int i = slot(name); // before reading the field: slot() may replace the array
+            strings[i] = value;
         }
         return this;
     }

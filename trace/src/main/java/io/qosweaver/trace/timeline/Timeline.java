@@ -306,6 +306,11 @@ public final class Timeline {
         return pending.size();
     }
 
+    /** The most events that may wait for the merge; past it they are dropped and counted ({@link #overflow}). */
+    public int maxPending() {
+        return maxPending;
+    }
+
     /** Closing statistics that may use the writer's reserve. */
     public synchronized void closingInstant(long ts, String name, Args args) throws IOException {
         out.forceNext();
