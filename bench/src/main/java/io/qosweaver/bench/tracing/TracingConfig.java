@@ -9,17 +9,25 @@ import java.util.List;
  * scheduler and the request integrations do), so that the tracer is the only difference.
  *
  * @param levels the agent's {@code traceLevels}, or null: no tracing
+ * @param osSource the agent's {@code traceOs} (auto, tracefs or proc)
  */
-public record TracingConfig(String name, String levels, String description) {
+public record TracingConfig(String name, String levels, String osSource, String description) {
     public static final TracingConfig OFF = new TracingConfig("off", null, "agent and policy, no tracer");
     public static final List<TracingConfig> ALL = List.of(OFF,
-            new TracingConfig("os", "os", "OS level alone: /proc sampled"),
+            new TracingConfig("os", "os", "proc", "OS level alone: /proc sampled"),
+            // refused, with the agent's reason as the configuration's error, where tracefs cannot be used
+            new TracingConfig("os-tracefs", "os", "tracefs", "OS level alone: the kernel's scheduler events (tracefs)"),
             new TracingConfig("jvm", "jvm", "JVM level alone: JFR monitor, park, GC events"),
             new TracingConfig("scheduler", "scheduler", "scheduler level alone: the scheduler's JFR events"),
             new TracingConfig("app", "app", "application level alone: requests into per-thread rings"),
             new TracingConfig("server", "server", "server level alone: Jetty's connections, parsing and service"),
             // user events: the river monitor has none, so the level is on in "all" only (it costs nothing unasked)
-            new TracingConfig("all", "os+jvm+scheduler+app+server+user", "every level"));
+            new TracingConfig("all", "os+jvm+scheduler+app+server+user", "every level (the OS level's default source)"));
+
+    /** A configuration with the OS level's default source ({@code auto}). */
+    public TracingConfig(String name, String levels, String description) {
+        this(name, levels, "auto", description);
+    }
 
     public static List<String> names() {
         List<String> n = new ArrayList<>();
@@ -43,6 +51,6 @@ public record TracingConfig(String name, String levels, String description) {
             return "";
         }
         return ",trace=" + traceFile.toAbsolutePath() + ",traceLevels=" + levels + (osHz != 100 ? ",traceOsHz=" + osHz
-                : "");
+                : "") + (osSource.equals("auto") ? "" : ",traceOs=" + osSource);
     }
 }
