@@ -28,15 +28,22 @@ class AgentStartIT {
 
     private record Run(int exit, String out, String err) {}
 
+    private static final String IMPORTANCE = """
+            taskClasses:
+              - name: main
+                entry: execution(void io.qosweaver.e2e.StartMain.run())
+                importance: high
+            policy:
+              name: importance
+            """;
+
     private Run start(String java, String agentArgs, String... mainArgs) throws IOException, InterruptedException {
-        Path policy = Files.writeString(dir.resolve("p.yaml"), """
-                taskClasses:
-                  - name: main
-                    entry: execution(void io.qosweaver.e2e.StartMain.run())
-                    importance: high
-                policy:
-                  name: importance
-                """);
+        return startWithPolicy(IMPORTANCE, java, agentArgs, mainArgs);
+    }
+
+    private Run startWithPolicy(String policyText, String java, String agentArgs, String... mainArgs)
+            throws IOException, InterruptedException {
+        Path policy = Files.writeString(dir.resolve("p.yaml"), policyText);
         Path out = dir.resolve("out.txt"), err = dir.resolve("err.txt");
         List<String> cmd = new ArrayList<>(List.of(java,
                 "-javaagent:" + ChildJvms.agentJar() + "=" + agentArgs.replace("POLICY", policy.toString()),
@@ -85,6 +92,27 @@ class AgentStartIT {
         Run r = start(java.get().toString(), "policy=POLICY,debug=true", "3000");
         assertCleanStart(r);
         assertThat(r.err()).as("the rehearsal ran in the JVM's lifetime").contains("swap rehearsed");
+        assertThat(r.err()).doesNotContain("restricted method").doesNotContain("--enable-native-access=ALL-UNNAMED to avoid");
+    }
+
+    /**
+     * A policy with a tick (MTR-LS) asks at install whether handed-off threads can be placed on a
+     * CPU: the answer must not load JNA on JDK 24+ without native access (placement is optional).
+     */
+    @Test
+    void onJdk24OrNewerAPolicyWithATickCallsNoNativeCodeThatWarns() throws Exception {
+        Optional<Path> java = Jdks.atLeast(24);
+        Assumptions.assumeTrue(java.isPresent(), "SKIPPED: no JDK 24+ found (set JAVA21_HOME to one)");
+        Run r = startWithPolicy("""
+                taskClasses:
+                  - name: main
+                    entry: execution(void io.qosweaver.e2e.StartMain.run())
+                    fraction: 0.5
+                policy:
+                  name: mtr-ls
+                """, java.get().toString(), "policy=POLICY");
+        assertThat(r.exit()).as("exit; stderr:%n%s", r.err()).isZero();
+        assertThat(r.err()).contains("[qosweaver] agent started: policy");
         assertThat(r.err()).doesNotContain("restricted method").doesNotContain("--enable-native-access=ALL-UNNAMED to avoid");
     }
 

@@ -260,8 +260,16 @@ public final class NativePriorities {
             return delegate().getNice(tid);
         }
 
+        /**
+         * -1 without loading JNA when loading it would make the JVM print its restricted-method
+         * warning: the scheduler asks this to decide on an optional placement, which must never
+         * be what makes every JVM print that warning.
+         */
         @Override
         public int currentCpu() {
+            if (delegate == null && loadingWouldWarn()) {
+                return -1;
+            }
             return delegate().currentCpu();
         }
 
