@@ -392,6 +392,49 @@ public final class Aspects {
         return "no aspect " + name;
     }
 
+    /**
+     * The counters of the aspect registered last under {@code name}, as {@code ctl status --json}
+     * gives them (agent/README.md, "ctl status --json"), or null when there is none.
+     */
+    public static java.util.Map<String, Object> stateLatest(String name) {
+        Object[] r = registry;
+        for (int i = r.length - 1; i >= 0; i--) {
+            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            if (r[i] instanceof Bulkhead b && b.name.equals(name)) {
+                m.put("limit", b.limit);
+                m.put("running", b.limit - b.permits.availablePermits());
+                m.put("waiting", b.waiting.get());
+                m.put("queue", b.queue);
+                m.put("timeoutMs", b.timeoutNanos / 1_000_000);
+                m.put("admitted", b.admitted.get());
+                m.put("rejected", b.rejected.get());
+                return m;
+            }
+            if (r[i] instanceof Serializer s && s.name.equals(name)) {
+                m.put("entered", s.entered.get());
+                m.put("waiting", s.lock.getQueueLength());
+                return m;
+            }
+            if (r[i] instanceof Signal g && g.name.equals(name)) {
+                m.put("waits", g.waits.get());
+                m.put("signals", g.signals.get());
+                m.put("waiting", g.permits.getQueueLength());
+                m.put("permits", g.permits.availablePermits());
+                m.put("timedOut", g.timedOut.get());
+                return m;
+            }
+            if (r[i] instanceof Timeout t && t.name.equals(name)) {
+                m.put("afterMs", t.afterNanos / 1_000_000);
+                m.put("action", t.interrupt ? "interrupt" : "fail");
+                m.put("started", t.started.get());
+                m.put("timedOut", t.timedOut.get());
+                m.put(t.interrupt ? "interrupted" : "failed", t.acted.get());
+                return m;
+            }
+        }
+        return null;
+    }
+
     /** The aspect registered under {@code index}. */
     public static Object get(int index) {
         return registry[index];

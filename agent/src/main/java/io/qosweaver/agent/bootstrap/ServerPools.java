@@ -227,6 +227,47 @@ public final class ServerPools {
         return b.toString();
     }
 
+    /**
+     * The pools known, for {@code ctl status --json}: each its {@code server}, {@code pool},
+     * {@code min}, {@code max}, {@code idleTimeoutMs} now, {@code was} (the same three before the
+     * first change; absent while unchanged) and {@code note} (absent when there is nothing to say).
+     */
+    public static java.util.List<java.util.Map<String, Object>> states() {
+        java.util.List<java.util.Map<String, Object>> all = new java.util.ArrayList<>();
+        synchronized (LOCK) {
+            for (Pool p : prune()) {
+                Object pool = p.ref.get();
+                if (pool == null) {
+                    continue;
+                }
+                java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+                m.put("server", NAMES[p.kind]);
+                m.put("pool", p.name);
+                try {
+                    m.putAll(valueMap(read(p.kind, pool)));
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    m.put("unreadable", e.toString());
+                }
+                if (p.original != null) {
+                    m.put("was", valueMap(p.original));
+                }
+                if (!p.note.isEmpty()) {
+                    m.put("note", p.note);
+                }
+                all.add(m);
+            }
+        }
+        return all;
+    }
+
+    private static java.util.Map<String, Object> valueMap(int[] v) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("min", v[0]);
+        m.put("max", v[1]);
+        m.put("idleTimeoutMs", v[2]);
+        return m;
+    }
+
     private static String values(int[] v) {
         return "min " + v[0] + ", max " + v[1] + ", idleTimeout " + v[2] + " ms";
     }

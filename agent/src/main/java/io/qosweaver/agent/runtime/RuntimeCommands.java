@@ -227,6 +227,54 @@ final class RuntimeCommands implements LocalControl.Handler {
         return Json.write(m);
     }
 
+    /**
+     * The dynamic aspects of the policy in force, under the policy file's section names, each
+     * entry its {@code location} (file:line), its pointcut text, {@code registered} and, when
+     * registered, its live counters (what the text status prints on the aspect's line); {@code
+     * threadPools} lists the server pools seen, with their values now and, when changed, before.
+     */
+    private static Map<String, Object> aspectsJson(PolicyFile p) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        List<Object> bulkheads = new ArrayList<>();
+        for (PolicyFile.BulkheadDef d : p.bulkheads()) {
+            bulkheads.add(aspectJson(d.location(), d.location(), Map.of("pointcut", d.text())));
+        }
+        a.put("bulkheads", bulkheads);
+        List<Object> semaphores = new ArrayList<>();
+        for (PolicyFile.SemaphoreDef d : p.semaphores()) {
+            Map<String, Object> def = new LinkedHashMap<>();
+            def.put("name", d.name());
+            def.put("wait", d.waitText());
+            def.put("signal", d.signalText());
+            semaphores.add(aspectJson(d.location(), d.name() + " (" + d.location() + ")", def));
+        }
+        a.put("semaphores", semaphores);
+        List<Object> synchronize = new ArrayList<>();
+        for (PolicyFile.SynchronizeDef d : p.synchronizations()) {
+            synchronize.add(aspectJson(d.location(), d.location(), Map.of("pointcut", d.text())));
+        }
+        a.put("synchronize", synchronize);
+        List<Object> timeouts = new ArrayList<>();
+        for (PolicyFile.TimeoutDef d : p.timeouts()) {
+            timeouts.add(aspectJson(d.location(), d.location(), Map.of("pointcut", d.text())));
+        }
+        a.put("timeouts", timeouts);
+        a.put("threadPools", new ArrayList<Object>(io.qosweaver.agent.bootstrap.ServerPools.states()));
+        return a;
+    }
+
+    private static Map<String, Object> aspectJson(String location, String registeredAs, Map<String, Object> def) {
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("location", location);
+        one.putAll(def);
+        Map<String, Object> state = io.qosweaver.agent.bootstrap.Aspects.stateLatest(registeredAs);
+        one.put("registered", state != null);
+        if (state != null) {
+            one.putAll(state);
+        }
+        return one;
+    }
+
     String statusJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         PolicyFile p = runtime.policy();
@@ -255,6 +303,7 @@ final class RuntimeCommands implements LocalControl.Handler {
                 pointcuts.add(one);
             }
             m.put("pointcuts", pointcuts);
+            m.put("aspects", aspectsJson(p));
             SchedulerStats st = SchedulerGateway.stats();
             if (st != null) {
                 Map<String, Object> sched = new LinkedHashMap<>();

@@ -145,6 +145,16 @@ class ServerPoolsWeavingTest {
                     .contains(": min 3, max 7, idleTimeout 12000 ms (was min 5, max 40, idleTimeout 60000 ms)")
                     .contains(": min 3, max 7, idleTimeout 12000 ms (was min 4, max 30, idleTimeout 45000 ms)")
                     .contains(": min 2, max 9, idleTimeout 15000 ms (was min 4, max 30, idleTimeout 60000 ms)");
+            // the same for ctl status --json
+            assertThat(ServerPools.states()).anySatisfy(m -> {
+                assertThat(m).containsEntry("server", "tomcat").containsEntry("min", 2).containsEntry("max", 9)
+                        .containsEntry("idleTimeoutMs", 15_000).containsEntry("was",
+                                java.util.Map.of("min", 4, "max", 30, "idleTimeoutMs", 60_000))
+                        .doesNotContainKey("note");
+                assertThat((String) m.get("pool")).startsWith("org.apache.tomcat.util.net.");
+            }).anySatisfy(m -> assertThat(m).containsEntry("server", "jetty").containsEntry("min", 3)
+                    .containsEntry("max", 7).containsEntry("idleTimeoutMs", 12_000)
+                    .containsEntry("was", java.util.Map.of("min", 5, "max", 40, "idleTimeoutMs", 60_000)));
             assertThat(ServerPools.found(ServerPools.JETTY)).isGreaterThanOrEqualTo(2);
             assertThat(ServerPools.found(ServerPools.TOMCAT)).isGreaterThanOrEqualTo(1);
 
@@ -164,6 +174,7 @@ class ServerPoolsWeavingTest {
             assertThat(values(before)).containsExactly(5, 40, 60_000);
             assertThat(values(after)).containsExactly(4, 30, 45_000);
             assertThat(values(connector)).isEqualTo(tomcatOwn);
+            assertThat(ServerPools.states()).isNotEmpty().allSatisfy(m -> assertThat(m).doesNotContainKey("was"));
         } finally {
             if (weaving != null) {
                 weaving.reset();

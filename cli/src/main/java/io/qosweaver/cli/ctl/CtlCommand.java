@@ -17,12 +17,15 @@ import picocli.CommandLine.Parameters;
  * (one line saying why), 2 for a bad command line.
  */
 @Command(name = "ctl", mixinStandardHelpOptions = true,
-        description = "Control a JVM running the QoSWeaver agent: status, swap FILE, set policy.KEY=VALUE ..., unweave.",
+        description = "Control a JVM running the QoSWeaver agent: status, swap FILE, set policy.KEY=VALUE ..., unweave;"
+                + " profile start|stop|status when it runs in its profiling mode.",
         footer = {"%nExamples:",
                 "  qosweaver ctl 4242 status",
                 "  qosweaver ctl 4242 swap examples/policies/versions/admission.yaml",
                 "  qosweaver ctl 4242 set policy.lowLimit=2",
                 "  qosweaver ctl 4242 unweave",
+                "  qosweaver ctl 4242 status --json   (the JSON's keys: agent/README.md, \"status --json\")",
+                "  qosweaver ctl 4242 profile start   (after qosweaver attach 4242 --profile OUT.qwp --include PKG)",
                 "%nA swap is all or nothing: the new file is read and checked before the old policy is unwoven;"
                         + " on any failure the old one keeps running. Tasks already running when the policy changes"
                         + " finish unmanaged; those that start after it are scheduled by the new one."})
@@ -30,10 +33,11 @@ public final class CtlCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID", description = "the JVM's process id")
     long pid;
 
-    @Parameters(index = "1", paramLabel = "COMMAND", description = "status | swap | set | unweave | hooks")
+    @Parameters(index = "1", paramLabel = "COMMAND", description = "status | swap | set | unweave | hooks | profile")
     String command;
 
-    @Parameters(index = "2..*", paramLabel = "ARG", description = "swap: a policy file; set: policy.KEY=VALUE ...")
+    @Parameters(index = "2..*", paramLabel = "ARG",
+            description = "swap: a policy file; set: policy.KEY=VALUE ...; profile: start | stop | status")
     List<String> args = new ArrayList<>();
 
     @Option(names = "--json", description = "answer in JSON (for scripts)")

@@ -371,6 +371,86 @@ class AttachAndCtlTest {
         assertThat(nap(port, 600).body()).isEqualTo("slept, interrupted after false\n");
     }
 
+    /**
+     * {@code ctl status --json} carries the dynamic aspects the text status prints: a bulkhead and
+     * a time-out at once, their counters after requests, the thread-pool section's pools (none
+     * here); a swap to a file without aspects empties them.
+     */
+    @Test
+    void statusJsonCarriesTheDynamicAspects() throws Exception {
+        int port = startApp();
+        get(port);
+        Path aspects = policy("aspects.yaml", LOW + """
+                aspects:
+                  bulkheads:
+                    - pointcut: execution(long demo.workserver.WorkServer.work(int))
+                      limit: 2
+                      queue: 3
+                      timeout: 5s
+                  timeouts:
+                    - pointcut: execution(String demo.workserver.WorkServer.nap(long))
+                      after: 300ms
+                      action: interrupt
+                  threadPools:
+                    - server: jetty
+                      max: 4
+                """);
+        CliRun attach = CliRun.of("attach", pid(), "--policy", aspects.toString());
+        assertThat(attach.exit()).as(attach.err()).isZero();
+        get(port);
+        get(port);
+        assertThat(nap(port, 20_000).body()).isEqualTo("interrupted, interrupted after false\n");
+
+        CliRun status = CliRun.of("ctl", pid(), "status", "--json");
+        assertThat(status.exit()).as(status.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(status.out());
+        assertThat(json.path("inForce").asBoolean()).isTrue();
+        com.fasterxml.jackson.databind.JsonNode a = json.path("aspects");
+        assertThat(a.isObject()).as(status.out()).isTrue();
+        com.fasterxml.jackson.databind.JsonNode bulkheads = a.path("bulkheads");
+        assertThat(bulkheads.size()).as(status.out()).isEqualTo(1);
+        com.fasterxml.jackson.databind.JsonNode b = bulkheads.get(0);
+        assertThat(b.path("location").asText()).isEqualTo(aspects + ":12");
+        assertThat(b.path("pointcut").asText()).isEqualTo("execution(long demo.workserver.WorkServer.work(int))");
+        assertThat(b.path("registered").asBoolean()).isTrue();
+        assertThat(b.path("limit").asInt()).isEqualTo(2);
+        assertThat(b.path("queue").asInt()).isEqualTo(3);
+        assertThat(b.path("timeoutMs").asLong()).isEqualTo(5000);
+        assertThat(b.path("running").asInt()).isZero();
+        assertThat(b.path("waiting").asInt()).isZero();
+        assertThat(b.path("admitted").asLong()).isEqualTo(2);
+        assertThat(b.path("rejected").asLong()).isZero();
+        com.fasterxml.jackson.databind.JsonNode timeouts = a.path("timeouts");
+        assertThat(timeouts.size()).as(status.out()).isEqualTo(1);
+        com.fasterxml.jackson.databind.JsonNode t = timeouts.get(0);
+        assertThat(t.path("location").asText()).isEqualTo(aspects + ":17");
+        assertThat(t.path("registered").asBoolean()).isTrue();
+        assertThat(t.path("afterMs").asLong()).isEqualTo(300);
+        assertThat(t.path("action").asText()).isEqualTo("interrupt");
+        assertThat(t.path("started").asLong()).isEqualTo(1);
+        assertThat(t.path("timedOut").asLong()).isEqualTo(1);
+        assertThat(t.path("interrupted").asLong()).isEqualTo(1);
+        assertThat(a.path("synchronize").isArray()).isTrue();
+        assertThat(a.path("synchronize").size()).isZero();
+        assertThat(a.path("semaphores").size()).isZero();
+        assertThat(a.path("threadPools").isArray()).as("no server pool in this JVM").isTrue();
+        assertThat(a.path("threadPools").size()).isZero();
+        // the same counters as the text status
+        assertThat(CliRun.of("ctl", pid(), "status").out())
+                .contains("bulkhead " + aspects + ":12: limit 2, running 0, waiting 0 (at most 3), admitted 2, rejected 0")
+                .contains("timeout " + aspects + ":17: after 300ms interrupt, started 1, timed out 1, interrupted 1");
+
+        CliRun swap = CliRun.of("ctl", pid(), "swap", policy("low.yaml", LOW).toString());
+        assertThat(swap.exit()).as(swap.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode after = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(CliRun.of("ctl", pid(), "status", "--json").out()).path("aspects");
+        for (String kind : List.of("bulkheads", "semaphores", "synchronize", "timeouts", "threadPools")) {
+            assertThat(after.path(kind).isArray()).as(kind).isTrue();
+            assertThat(after.path(kind).size()).as(kind).isZero();
+        }
+    }
+
     /** A policy that sizes a server's pool in a JVM without that server: status and the match check say so. */
     @Test
     void threadPoolsOfAServerThatIsNotThereAreReported() throws Exception {
