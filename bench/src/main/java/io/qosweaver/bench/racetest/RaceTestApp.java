@@ -144,31 +144,59 @@ public final class RaceTestApp {
      */
     static final long CONTROL_POINT_MASK = 15;
 
+    /**
+     * Loops per slice: a runner calls a slice method over and over (about 256 us each), never one
+     * endless loop. An endless loop runs as on-stack-replaced code; a thread that entered it while it
+     * was compiled at C1's profiling tier stays in that code for good (compiled code does not migrate
+     * to a later OSR version), and the rare branch that published the loops every 2^20 iterations sent
+     * every thread back there through an uncommon trap: with the endless loop, 5 of 10 plain runners
+     * did 1.75x fewer loops per CPU second than the 5 others for a whole run (`-XX:+PrintCompilation`:
+     * the C2 OSR version made not entrant 4 s in, tier 3 compiled again). A slice returns, so each call
+     * enters the method's current code, and the launch keeps it from being inlined into the endless
+     * loop ({@link #DONT_INLINE}). One runner in most JVMs still does 4-5x fewer loops per CPU second
+     * than the others, for the whole run, with or without padding around its counter and state
+     * (tried): not explained; shares are judged in CPU time.
+     */
+    static final int SLICE = 256;
+    /** The JVM options that keep the slice methods out of the runners' endless loops. */
+    static final java.util.List<String> DONT_INLINE = java.util.List.of("-XX:CompileCommand=quiet",
+            "-XX:CompileCommand=dontinline,io.qosweaver.bench.racetest.RaceTestApp::*Slice");
+
     private static void plain(AtomicLong count) {
         Dhrystone d = new Dhrystone();
-        long x = 0;
-        for (long n = 1; ; n++) {
-            x += d.loop();
-            count.lazySet(n); // a plain store on x86 and ARM: the counter costs the loop nothing
-            if ((n & 0xFFFFF) == 0) {
-                sink = x;
-            }
+        for (long n = 0; ; ) {
+            n = plainSlice(d, count, n);
         }
+    }
+
+    private static long plainSlice(Dhrystone d, AtomicLong count, long n) {
+        long x = 0;
+        for (int i = 0; i < SLICE; i++) {
+            x += d.loop();
+            count.lazySet(++n); // a plain store on x86 and ARM: the counter costs the loop nothing
+        }
+        sink = x;
+        return n;
     }
 
     private static void managed(AtomicLong count) {
         Dhrystone d = new Dhrystone();
+        for (long n = 0; ; ) {
+            n = managedSlice(d, count, n);
+        }
+    }
+
+    private static long managedSlice(Dhrystone d, AtomicLong count, long n) {
         long x = 0;
-        for (long n = 1; ; n++) {
+        for (int i = 0; i < SLICE; i++) {
             x += d.loop();
-            count.lazySet(n);
+            count.lazySet(++n);
             if ((n & CONTROL_POINT_MASK) == 0) {
                 Shares.controlPoint(); // where the scheduler may preempt the runner (Q-JVM: anywhere)
             }
-            if ((n & 0xFFFFF) == 0) {
-                sink = x;
-            }
         }
+        sink = x;
+        return n;
     }
 
     @SuppressWarnings("deprecation") // getId: Java 17

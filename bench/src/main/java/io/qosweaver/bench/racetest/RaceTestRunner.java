@@ -40,6 +40,7 @@ final class RaceTestRunner {
         }
         cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
                 "-Xshare:auto"));
+        cmd.addAll(RaceTestApp.DONT_INLINE);
         if (spec.managed()) {
             Path policy = Files.writeString(workDir.resolve(spec.id() + ".yaml"), policy(spec));
             cmd.add("-javaagent:" + agentJar + "=policy=" + policy.toAbsolutePath());
