@@ -514,22 +514,20 @@ public final class StateMachine implements Control {
         ThreadState s = t.successor;
         if (s != null) {
             t.successor = null;
-            s.predecessor = null;
-            s.wakeDeferred = false;
-            handedOff++;
-            if (parking) {
-                effects.wakeInPlaceOf(s, t);
-            } else {
-                effects.wake(s);
-            }
+            wakeDeferred(s, parking ? t : null);
         }
     }
 
-    private void wakeDeferred(ThreadState s) {
+    /** Ends {@code s}'s deferral and wakes it: in place of {@code demoted} when that one is about to park. */
+    private void wakeDeferred(ThreadState s, ThreadState demoted) {
         s.predecessor = null;
         s.wakeDeferred = false;
         handedOff++;
-        effects.wake(s);
+        if (demoted != null) {
+            effects.wakeInPlaceOf(s, demoted);
+        } else {
+            effects.wake(s);
+        }
     }
 
     /**
@@ -553,7 +551,7 @@ public final class StateMachine implements Control {
             ThreadState s = d.successor;
             if (s != null) {
                 d.successor = null;
-                wakeDeferred(s);
+                wakeDeferred(s, null);
             }
         }
     }
