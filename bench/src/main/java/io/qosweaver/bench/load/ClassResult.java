@@ -7,10 +7,15 @@ import java.util.Map;
  * they cover successful responses only (status below 400); errors are counted apart, by kind
  * ({@code status 503}, {@code HttpTimeoutException}, {@code overflow} for an open-loop request
  * that could not start because {@code clients} were already in flight).
+ *
+ * <p>{@code requests} and {@code throughputPerS} count every success that arrived in the window;
+ * the latencies are those of the requests issued in it. {@code issuedBeforeWindow} of the
+ * {@code requests} were issued before the window began (during a warm-up) and have no latency
+ * here.
  */
 public record ClassResult(String name, String mode, int clients, Double targetRatePerS,
                           long requests, long errors, Map<String, Long> errorKinds,
                           double throughputPerS,
                           Double meanMs, Double stddevMs, Double p50Ms, Double p90Ms, Double p99Ms,
-                          Double p999Ms, Double maxMs) {
+                          Double p999Ms, Double maxMs, long issuedBeforeWindow) {
 }

@@ -14,7 +14,7 @@ import java.util.Map;
 public record LoadResult(long windowStartMs, double windowSeconds, Map<String, ClassResult> classes,
                          List<Sample> timeSeries) {
 
-    /** One second of one class: completions, errors and latency percentiles of that second. */
+    /** One second of one class: completions, errors and latency percentiles (of requests issued in the window) of that second. */
     public record Sample(double offsetS, String name, long requests, long errors, Double p50Ms, Double p99Ms) {
     }
 

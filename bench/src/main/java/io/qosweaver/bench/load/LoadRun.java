@@ -97,7 +97,7 @@ public final class LoadRun implements AutoCloseable {
                     break;
                 }
                 if (resp.statusCode() < 400) {
-                    cs.success(latency);
+                    cs.success(t0, latency);
                 } else {
                     cs.error("status " + resp.statusCode());
                     // a refusal (429, 503) costs the server little and comes back at once: a
@@ -152,7 +152,7 @@ public final class LoadRun implements AutoCloseable {
                             Throwable c = err.getCause() != null ? err.getCause() : err;
                             cs.error(c.getClass().getSimpleName());
                         } else if (resp.statusCode() < 400) {
-                            cs.success(System.nanoTime() - intended);
+                            cs.success(intended, System.nanoTime() - intended);
                         } else {
                             cs.error("status " + resp.statusCode());
                         }
@@ -181,9 +181,10 @@ public final class LoadRun implements AutoCloseable {
         for (ClassStats cs : stats) {
             Histogram h = cs.drain(true);
             long errs = cs.errorsSinceLastSample();
+            long done = cs.completedSinceLastSample();
             if (timeSeries) {
                 boolean any = h.getTotalCount() > 0;
-                samples.add(new LoadResult.Sample(round(offset), cs.spec.name(), h.getTotalCount(), errs,
+                samples.add(new LoadResult.Sample(round(offset), cs.spec.name(), done, errs,
                         any ? ClassStats.ms(h.getValueAtPercentile(50)) : null,
                         any ? ClassStats.ms(h.getValueAtPercentile(99)) : null));
             }
@@ -196,7 +197,7 @@ public final class LoadRun implements AutoCloseable {
         windowStartNanos = System.nanoTime();
         windowStartMs = System.currentTimeMillis();
         samples.clear();
-        stats.forEach(ClassStats::beginWindow);
+        stats.forEach(cs -> cs.beginWindow(windowStartNanos));
     }
 
     /** The window so far, from {@link #beginWindow} to now; the load keeps running. */

@@ -30,7 +30,7 @@ class AdaptiveTest {
             total += perSecond[i];
         }
         ClassResult c = new ClassResult(name, "closed", 1, null, total, 0, Map.of(), total / (double) perSecond.length,
-                name.equals("levels") ? 80.0 : 9000.0, null, null, null, 200.0, null, null);
+                name.equals("levels") ? 80.0 : 9000.0, null, null, null, 200.0, null, null, 0);
         return new LoadResult(0, perSecond.length, Map.of(name, c), s);
     }
 

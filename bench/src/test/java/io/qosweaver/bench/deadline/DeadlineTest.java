@@ -185,6 +185,24 @@ public class DeadlineTest {
                 new LinkedHashMap<>(), Map.of(), dir, "test", Progress.NONE, fake)).hasMessageContaining("repeat");
     }
 
+    /** The summary says how the period compares with the best version's loaded collection time. */
+    @Test
+    void theSummaryJudgesTheCalibrationFromTheBestCollectionTime(@TempDir Path dir) throws Exception {
+        Deadline.WindowRunner fake = (v, h, log) -> new RunResult(v.name(), null, TestResults.scenario(v.name(), 1000,
+                v.name().equals("jetty-qos") ? new long[] {400, 400} : new long[] {2000, 2000}, null, 100.0, 0),
+                log.toString());
+        Map<String, Object> tight = new LinkedHashMap<>(Map.of("period_s", 1.0));
+        DeadlineResult r = Deadline.run(Versions.resolve(List.of("original", "jetty-qos")), List.of(3), true,
+                tight, Map.of(), dir, "test", Progress.NONE, fake);
+        assertThat(r.summary().get(0)).isEqualTo("Calibration: the period (1.00 s) is 2.5x the best mean loaded "
+                + "collection (jetty-qos, 400 ms), close enough to twice it for a version that is slower than the best "
+                + "to miss.");
+        Map<String, Object> loose = new LinkedHashMap<>(Map.of("period_s", 15.0));
+        r = Deadline.run(Versions.resolve(List.of("original", "jetty-qos")), List.of(3), true, loose, Map.of(), dir,
+                "test", Progress.NONE, fake);
+        assertThat(r.summary().get(0)).contains("37.5x the best", "cannot be told from this calibration");
+    }
+
     @Test
     void aWindowKeyNamesItsRound() {
         assertThat(Deadline.key(12, 1)).isEqualTo("12");

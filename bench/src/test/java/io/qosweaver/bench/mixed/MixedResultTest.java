@@ -24,7 +24,7 @@ class MixedResultTest {
 
     private static ClassResult cls(String name, double throughput, double p99, long errors, Map<String, Long> kinds) {
         return new ClassResult(name, name.equals("heavy") ? "closed" : "open", 16, name.equals("heavy") ? null : 20.0,
-                (long) (throughput * 100), errors, kinds, throughput, p99 / 2, 1.0, p99 / 3, p99 / 2, p99, p99, p99 * 1.5);
+                (long) (throughput * 100), errors, kinds, throughput, p99 / 2, 1.0, p99 / 3, p99 / 2, p99, p99, p99 * 1.5, 0);
     }
 
     private static LoadResult loaded(double heavy, double lightP99, long heavyErrors) {

@@ -31,7 +31,7 @@ public final class TestResults {
         }
         ClassResult chart = new ClassResult("chart", "closed", 40, null, 100, chartErrors,
                 chartErrors == 0 ? Map.of() : Map.of("status 429", chartErrors), 10, 300.0, 50.0, chartP50Ms,
-                400.0, 900.0, 950.0, 1000.0);
+                400.0, 900.0, 950.0, 1000.0, 0);
         LoadResult load = new LoadResult(1000, 10, Map.of("chart", chart), List.of());
         PrometheusScrape after = suspensionP50S == null ? null : PrometheusScrape.parse(
                 "qosweaver_suspension_time_seconds{quantile=\"0.5\"} " + suspensionP50S + "\n"

@@ -20,8 +20,8 @@ import picocli.CommandLine;
 /** {@code qosweaver bench deadline}: every version, every chart window, one invocation (issue 4). */
 @Command(name = "deadline", mixinStandardHelpOptions = true,
         description = "Collection deadline per version under the flash crowd, for each chart window "
-                + "(paper Table 2, Fig. 14, 15, 17). Versions: original, admission, java-priority, linux-priority, "
-                + "qosweaver, concurrency-limits, jetty-qos.")
+                + "(paper Table 2, Fig. 14, 15, 17): the paper's versions, QoSWeaver's and today's tools "
+                + "(--versions lists them).")
 final class DeadlineCommand implements Callable<Integer> {
     @Mixin
     ReportOptions report = new ReportOptions();
