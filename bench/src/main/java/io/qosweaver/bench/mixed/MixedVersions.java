@@ -25,6 +25,8 @@ public final class MixedVersions {
     public static final String UNSCHEDULED_END = "unscheduled-end";
     /** The hand-written policy with {@code suspendAtEntry: true}; run when named. */
     public static final String QOSWEAVER_AT_ENTRY = "qosweaver-at-entry";
+    /** The hand-written policy with {@code lowLimit} at the cores: a light request parks no heavy one; run when named. */
+    public static final String QOSWEAVER_NO_PARKING = "qosweaver-no-parking";
 
     public static final List<String> ALL = List.of(UNSCHEDULED, QOSWEAVER, QOSWEAVER_GENERATED, JETTY_QOS,
             CONCURRENCY_LIMITS, UNSCHEDULED_END);
@@ -58,6 +60,9 @@ public final class MixedVersions {
         m.put(QOSWEAVER_AT_ENTRY, new Version(QOSWEAVER_AT_ENTRY, "the hand-written policy with suspendAtEntry: "
                 + "an aggregate over the cap waits before it starts", List.of(),
                 "examples/third-party/" + app.name() + "/policies/handwritten-at-entry.yaml", null));
+        m.put(QOSWEAVER_NO_PARKING, new Version(QOSWEAVER_NO_PARKING, "the hand-written policy with lowLimit 1x: "
+                + "a light request runs beside the capped heavy ones instead of parking one", List.of(),
+                "examples/third-party/" + app.name() + "/policies/handwritten-no-parking.yaml", null));
         m.put(UNSCHEDULED_END, new Version(UNSCHEDULED_END, "the unmodified app, no agent, run again last (the "
                 + "baseline is the mean of both unscheduled runs)", List.of(), null, null));
         return m;

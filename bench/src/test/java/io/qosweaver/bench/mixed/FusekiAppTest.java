@@ -60,4 +60,32 @@ class FusekiAppTest {
         assertThat(app.policy(true)).isEqualTo("examples/third-party/fuseki/policies/generated.yaml");
         assertThat(app.fetchScript()).isEqualTo("examples/third-party/fuseki/fetch.sh");
     }
+
+    /** Every committed Fuseki policy loads as the agent reads it and selects the two endpoints. */
+    @Test
+    void theCommittedPoliciesLoadAndSelectTheTwoEndpoints() throws Exception {
+        Path root = Layout.find().root();
+        for (String name : List.of("handwritten", "generated", "handwritten-at-entry",
+                "handwritten-no-parking")) {
+            Path file = root.resolve("examples/third-party/fuseki/policies/" + name + ".yaml");
+            io.qosweaver.model.policy.PolicyFile policy = io.qosweaver.model.policy.PolicyFile.load(file);
+            assertThat(policy.controlPoints()).as(name).isNotEmpty();
+            assertThat(Files.readString(file)).as(name).contains("{path: /ds/query}").contains("{path: /ds/analytics}")
+                    .contains("lowCap: 1x");
+        }
+        // the no-parking version differs from the hand-written one in its low limit only
+        assertThat(Files.readString(root.resolve("examples/third-party/fuseki/policies/handwritten-no-parking.yaml")))
+                .contains("lowLimit: 1x");
+        // every version's policy file is committed
+        for (io.qosweaver.bench.run.Versions.Version v : MixedVersions.of(new FusekiApp()).values()) {
+            if (v.policy() != null) {
+                assertThat(root.resolve(v.policy())).as(v.name()).isRegularFile();
+            }
+        }
+        for (io.qosweaver.bench.run.Versions.Version v : MixedVersions.of(new TikaApp()).values()) {
+            if (v.policy() != null) {
+                assertThat(root.resolve(v.policy())).as(v.name()).isRegularFile();
+            }
+        }
+    }
 }
