@@ -6,7 +6,8 @@ import java.nio.file.Files;
  * An embedded Tomcat with a connector of its own pool sizes (min spare 4, max 30 threads) and an
  * empty context (every request ends in Tomcat's 404), run in a child JVM whose class path holds
  * Tomcat's jars and these test classes only. Built by reflection, so that this module's test
- * sources need no Tomcat to compile. Prints {@code PORT=N} once it listens.
+ * sources need no Tomcat to compile and the same class runs Tomcat 9 (javax) to 11 (jakarta).
+ * Prints {@code PORT=N VERSION=V} (Tomcat's own server number) once it listens.
  */
 public final class TomcatPoolsApp {
     private TomcatPoolsApp() {}
@@ -26,7 +27,8 @@ public final class TomcatPoolsApp {
         tomcatClass.getMethod("setConnector", connectorClass).invoke(tomcat, connector);
         tomcatClass.getMethod("addContext", String.class, String.class).invoke(tomcat, "", null);
         tomcatClass.getMethod("start").invoke(tomcat);
-        System.out.println("PORT=" + connectorClass.getMethod("getLocalPort").invoke(connector));
+        System.out.println("PORT=" + connectorClass.getMethod("getLocalPort").invoke(connector) + " VERSION="
+                + Class.forName("org.apache.catalina.util.ServerInfo").getMethod("getServerNumber").invoke(null));
         System.out.flush();
         Object server = tomcatClass.getMethod("getServer").invoke(tomcat);
         server.getClass().getMethod("await").invoke(server);

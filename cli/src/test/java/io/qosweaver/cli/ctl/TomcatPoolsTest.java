@@ -21,12 +21,14 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The {@code threadPools} aspect on Tomcat through the packaged agent: an embedded Tomcat 11 with
- * pool sizes of its own (min spare 4, max 30) runs in a child JVM started without any agent;
+ * The {@code threadPools} aspect on Tomcat through the packaged agent, on Tomcat 9 (javax), 10.1
+ * and 11 (jakarta), each from Maven Central in a child JVM of its own: an embedded Tomcat with
+ * pool sizes of its own (min spare 4, max 30) runs started without any agent;
  * {@code attach} weaves a policy with a {@code threadPools} section, {@code ctl status} (text and
  * JSON) reads the new sizes back through Tomcat's own getters, a swap that changes only the sizes
  * resizes the pool, and a swap to a policy without the section gives Tomcat its own values back.
@@ -62,10 +64,11 @@ class TomcatPoolsTest {
         }
     }
 
-    /** Tomcat's jars (copied by this module's build, not on the tests' class path) and the test classes. */
-    private static String classPath() throws Exception {
-        Path servers = Layout.find().root().resolve("cli/target/servers/tomcat-11");
-        assertThat(servers).as("run the cli module's build first (package): it copies Tomcat there").isDirectory();
+    /** One Tomcat's jars (copied by this module's build, not on the tests' class path) and the test classes. */
+    private static String classPath(String server) throws Exception {
+        Path servers = Layout.find().root().resolve("cli/target/servers").resolve(server);
+        assertThat(servers).as("run the cli module's build first (generate-test-resources): it copies Tomcat there")
+                .isDirectory();
         Path testClasses = Path.of(demo.tomcatpools.TomcatPoolsApp.class.getProtectionDomain().getCodeSource()
                 .getLocation().toURI());
         try (Stream<Path> jars = Files.list(servers)) {
@@ -74,16 +77,18 @@ class TomcatPoolsTest {
         }
     }
 
-    private int startTomcat() throws Exception {
+    /** Tomcat started from {@code server}'s jars, its version checked; its port. */
+    private int startTomcat(String server, String version) throws Exception {
         Path out = dir.resolve("tomcat.log");
         app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:off",
-                "-Xmx256m", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+EnableDynamicAgentLoading", "-cp", classPath(),
-                "demo.tomcatpools.TomcatPoolsApp").redirectErrorStream(true).redirectOutput(out.toFile()).start();
+                "-Xmx256m", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+EnableDynamicAgentLoading", "-cp",
+                classPath(server), "demo.tomcatpools.TomcatPoolsApp").redirectErrorStream(true).redirectOutput(out.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        Pattern port = Pattern.compile("PORT=(\\d+)");
+        Pattern port = Pattern.compile("PORT=(\\d+) VERSION=(\\S+)");
         while (true) {
             Matcher m = port.matcher(Files.readString(out));
             if (m.find()) {
+                assertThat(m.group(2)).as("the Tomcat of " + server).startsWith(version);
                 return Integer.parseInt(m.group(1));
             }
             assertThat(app.isAlive()).as("Tomcat runs; its output:%n%s", Files.readString(out)).isTrue();
@@ -131,9 +136,11 @@ class TomcatPoolsTest {
         return pools.get(0);
     }
 
-    @Test
-    void attachSizesTomcatsPoolAndASwapGivesItsOwnValuesBack() throws Exception {
-        int port = startTomcat();
+    // the same endpoint API (AbstractEndpoint's createExecutor, processSocket and pool setters) since 9.0
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"tomcat-9, 9.0.", "tomcat-10, 10.1.", "tomcat-11, 11.0."})
+    void attachSizesTomcatsPoolAndASwapGivesItsOwnValuesBack(String server, String version) throws Exception {
+        int port = startTomcat(server, version);
         assertThat(get(port)).isEqualTo(404); // the connector's code is loaded before the agent
         Path pools = Files.writeString(dir.resolve("pools.yaml"), POOLS);
         CliRun attach = CliRun.of("attach", pid(), "--policy", pools.toString());
