@@ -7,6 +7,7 @@ import io.qosweaver.trace.TraceChecks;
 import io.qosweaver.trace.stats.PageData;
 import java.io.File;
 import java.io.FileInputStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,12 +22,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.api.Session;
+import org.eclipse.jetty.http2.api.Stream;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +50,8 @@ import perfetto.protos.TrackEventOuterClass.TrackEvent;
 /**
  * The trace's server level and user events in child JVMs running real servers under
  * {@code -javaagent:...=trace=...}, each on plain HTTP and HTTPS (a self-signed key store made by
- * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12,
+ * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12 (and
+ * its HTTP/2, h2c),
  * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO, JSSE) and Undertow 2. The trace is read
  * back with Perfetto's schema.
  */
@@ -155,6 +166,139 @@ class ServerTraceIT {
                 .anyMatch(r -> r.totalUs("server:service") > 0 && r.totalUs("server:parsing") > 0);
         assertThat(page.threads.values()).as("a thread row with the user events' column")
                 .anyMatch(r -> r.totalUs("user:respond") > 0);
+    }
+
+    /**
+     * HTTP/2 on Jetty 12 (h2c, prior knowledge, Jetty's own HTTP/2 client in this JVM): three
+     * streams sent together on one connection, then a fourth IDLE_MS after they completed. Each
+     * stream is a parsing and a service slice of its connection and stream id; the three are
+     * served at once on distinct threads; the connection's lane shows the four requests, and its
+     * keep-alive idle runs from the last concurrent stream's service end to the fourth's read.
+     */
+    @Test
+    void jettyHttp2StreamsAreParsedAndServedAsRequestsOfOneConnection() throws Exception {
+        Path out = dir.resolve("jetty-h2.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, jettyClassPath(), E2eHttp2TraceApp.class.getName());
+        int port = Integer.parseInt(awaitPorts(c).group(1));
+        HTTP2Client client = new HTTP2Client();
+        client.start();
+        try {
+            Session session = client.connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
+                    .get(20, TimeUnit.SECONDS);
+            List<CompletableFuture<Integer>> together = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                together.add(h2Get(session, port, "/s" + i));
+            }
+            for (CompletableFuture<Integer> f : together) {
+                assertThat(f.get(20, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+            Thread.sleep(IDLE_MS);
+            assertThat(h2Get(session, port, "/late").get(20, TimeUnit.SECONDS)).isEqualTo(200);
+            Thread.sleep(2_500); // the server closes the connection after 1 s idle
+        } finally {
+            client.stop();
+        }
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection").hasSize(1);
+        long conn = accepts.keySet().iterator().next();
+        assertThat(connsOf(t, "close")).containsOnlyKeys(conn);
+        Set<Long> streams = Set.of(1L, 3L, 5L, 7L); // a client's streams are odd, in order
+        List<TracePacket> requests = t.events.stream().filter(p -> "request".equals(p.getTrackEvent().getName()))
+                .collect(Collectors.toList());
+        assertThat(requests).extracting(p -> number(p.getTrackEvent(), "stream")).as("a request per stream")
+                .containsExactlyInAnyOrderElementsOf(streams);
+        assertThat(requests).extracting(p -> number(p.getTrackEvent(), "conn")).containsOnly(conn);
+        assertThat(requests).extracting(p -> t.tracks.get(p.getTrackEvent().getTrackUuid()).getName())
+                .as("on one connection lane").containsOnly("connections 1");
+
+        // begin, end, tid of each stream's parsing and service
+        Map<Long, long[]> parsing = streamSlices(t, "parsing", conn);
+        Map<Long, long[]> service = streamSlices(t, "service", conn);
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(streams);
+        assertThat(service.keySet()).as("a service slice per stream").isEqualTo(streams);
+        for (long s : streams) {
+            assertThat(parsing.get(s)[1]).as("stream %d parsed before its service", s).isLessThanOrEqualTo(service.get(s)[0]);
+            assertThat(service.get(s)[1] - service.get(s)[0]).as("stream %d's service", s)
+                    .isGreaterThanOrEqualTo((E2eHttp2TraceApp.SERVICE_MS - 20) * 1_000_000L);
+        }
+        long[] s1 = service.get(1L);
+        long[] s3 = service.get(3L);
+        long[] s5 = service.get(5L);
+        assertThat(Set.of(s1[2], s3[2], s5[2])).as("the three streams sent together served on distinct threads").hasSize(3);
+        long latestBegin = Math.max(s1[0], Math.max(s3[0], s5[0]));
+        long earliestEnd = Math.min(s1[1], Math.min(s3[1], s5[1]));
+        assertThat(latestBegin).as("and at once").isLessThan(earliestEnd);
+        long lastEnd = Math.max(s1[1], Math.max(s3[1], s5[1]));
+        checkKeepAliveIdle(t);
+        List<TrackEvent> idles = named(t, "keep-alive idle");
+        assertThat(t.events.stream().filter(p -> "keep-alive idle".equals(p.getTrackEvent().getName()))
+                .map(TracePacket::getTimestamp)).as("idle only once no stream is in service, %s", idles)
+                .allMatch(ts -> ts >= lastEnd);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+        assertThat(number(stats, "connectionsAccepted")).isEqualTo(1);
+    }
+
+    /** A GET on a new stream of {@code session}: its response's status. */
+    private static CompletableFuture<Integer> h2Get(Session session, int port, String path) {
+        CompletableFuture<Integer> status = new CompletableFuture<>();
+        MetaData.Request request = new MetaData.Request("GET", HttpURI.from("http://127.0.0.1:" + port + path),
+                HttpVersion.HTTP_2, HttpFields.EMPTY);
+        session.newStream(new HeadersFrame(request, null, true), new Stream.Listener() {
+            private int code;
+
+            @Override
+            public void onHeaders(Stream stream, HeadersFrame frame) {
+                if (frame.getMetaData() instanceof MetaData.Response r) {
+                    code = r.getStatus();
+                }
+                Stream.Listener.super.onHeaders(stream, frame);
+            }
+
+            @Override
+            public void onClosed(Stream stream) {
+                status.complete(code);
+            }
+        }).whenComplete((stream, failure) -> {
+            if (failure != null) {
+                status.completeExceptionally(failure);
+            }
+        });
+        return status;
+    }
+
+    /**
+     * The {@code name} slices of {@code conn} on {@code server} tracks by their {@code stream} (one
+     * each, checked): begin, end and tid; each also says it is HTTP/2.
+     */
+    private static Map<Long, long[]> streamSlices(TraceChecks t, String name, long conn) {
+        Map<Long, long[]> out = new HashMap<>();
+        Map<Long, List<TracePacket>> open = new HashMap<>();
+        for (TracePacket p : t.events) {
+            TrackEvent e = p.getTrackEvent();
+            TrackDescriptor d = t.tracks.get(e.getTrackUuid());
+            if (d == null || !"server".equals(d.getName())) {
+                continue;
+            }
+            List<TracePacket> stack = open.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
+            if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
+                stack.add(p);
+            } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
+                TracePacket b = stack.remove(stack.size() - 1);
+                if (name.equals(b.getTrackEvent().getName())) {
+                    TrackEvent be = b.getTrackEvent();
+                    assertThat(number(be, "conn")).as("%s of the connection", name).isEqualTo(conn);
+                    assertThat(string(be, "protocol")).isEqualTo("HTTP/2");
+                    int tid = t.tracks.get(d.getParentUuid()).getThread().getTid();
+                    long[] prev = out.put(number(be, "stream"), new long[] {b.getTimestamp(), p.getTimestamp(), tid});
+                    assertThat(prev).as("one %s slice of stream %d", name, number(be, "stream")).isNull();
+                }
+            }
+        }
+        return out;
     }
 
     /**

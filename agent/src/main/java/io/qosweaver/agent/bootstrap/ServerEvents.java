@@ -18,9 +18,15 @@ public final class ServerEvents {
     private ServerEvents() {}
 
     private static final MethodType TO_OBJECT = MethodType.methodType(Object.class, Object.class);
+    private static final MethodType TO_INT = MethodType.methodType(int.class, Object.class);
 
     /** A public no-argument method of the supertype {@code owner} of a class, typed (Object) Object; null if none. */
     private static ClassValue<MethodHandle> getter(String owner, String name) {
+        return getter(owner, name, TO_OBJECT);
+    }
+
+    /** As above, typed {@code handleType} (an int getter as (Object) int, so that nothing is boxed). */
+    private static ClassValue<MethodHandle> getter(String owner, String name, MethodType handleType) {
         return new ClassValue<>() {
             @Override
             protected MethodHandle computeValue(Class<?> type) {
@@ -29,7 +35,7 @@ public final class ServerEvents {
                     return null;
                 }
                 try {
-                    return PublicApi.method(api, name).asType(TO_OBJECT);
+                    return PublicApi.method(api, name).asType(handleType);
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     return null;
                 }
@@ -45,6 +51,18 @@ public final class ServerEvents {
             getter("org.eclipse.jetty.io.ssl.SslConnection$DecryptedEndPoint", "getSslConnection");
     private static final ClassValue<MethodHandle> JETTY_SSL_ENGINE = getter("org.eclipse.jetty.io.ssl.SslConnection", "getSSLEngine");
     private static final ClassValue<MethodHandle> JETTY_CREATED = getter("org.eclipse.jetty.io.EndPoint", "getCreatedTimeStamp");
+    private static final ClassValue<MethodHandle> JETTY_REQUEST_CONNECTION =
+            getter("org.eclipse.jetty.server.Request", "getConnectionMetaData");
+    private static final ClassValue<MethodHandle> JETTY_REQUEST_ID = getter("org.eclipse.jetty.server.Request", "getId");
+    private static final ClassValue<MethodHandle> JETTY_STREAM_ID =
+            getter("org.eclipse.jetty.http2.frames.StreamFrame", "getStreamId", TO_INT);
+    /** Whether a Jetty 12 request's connection (its {@code ConnectionMetaData}) is an HTTP/2 one. */
+    private static final ClassValue<Boolean> JETTY_HTTP2 = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return PublicApi.supertype(type, "org.eclipse.jetty.http2.HTTP2Connection") != null;
+        }
+    };
     private static final ClassValue<MethodHandle> TOMCAT_SOCKET = getter("org.apache.tomcat.util.net.SocketWrapperBase", "getSocket");
     private static final ClassValue<MethodHandle> TOMCAT_CHANNEL = getter("org.apache.tomcat.util.net.NioChannel", "getIOChannel");
     private static final ClassValue<MethodHandle> TOMCAT_HANDSHAKE_COMPLETE =
@@ -149,6 +167,56 @@ public final class ServerEvents {
             } catch (Throwable e) {
                 // unreadable: not traced
             }
+        }
+    }
+
+    /**
+     * Jetty 12: {@code HTTP2Connection.HTTP2Producer.produce()} begins reading (and parsing the
+     * frames of) an HTTP/2 connection.
+     */
+    public static void jettyHttp2Read(Object http2Connection) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.parseBeginMultiplexed(jettyConn(http2Connection));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Jetty 12: {@code HTTP2ServerConnection.onNewStream} took a new stream's {@code HeadersFrame}: a request's headers are parsed. */
+    public static void jettyHttp2Headers(Object headersFrame) {
+        if (ServerTrace.on()) {
+            try {
+                MethodHandle h = headersFrame == null ? null : JETTY_STREAM_ID.get(headersFrame.getClass());
+                if (h != null) {
+                    ServerTrace.streamHeadersDone((int) h.invokeExact(headersFrame));
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Jetty 12: {@code Server.handle(Request, Response, Callback)} begins. An HTTP/2 request's
+     * service names its connection and stream (its thread may not be the one that parsed it, and
+     * several streams of one connection are served at once); an HTTP/1 one's is the connection
+     * its thread just parsed.
+     */
+    public static void jetty12Service(Object request) {
+        if (ServerTrace.on()) {
+            try {
+                Object connection = call(JETTY_REQUEST_CONNECTION, request);
+                if (connection != null && JETTY_HTTP2.get(connection.getClass())
+                        && call(JETTY_REQUEST_ID, request) instanceof String id) {
+                    ServerTrace.streamServiceBegin(jettyConn(connection), Integer.parseInt(id));
+                    return;
+                }
+            } catch (Throwable e) {
+                // unreadable: the service without its stream
+            }
+            ServerTrace.serviceBegin();
         }
     }
 
