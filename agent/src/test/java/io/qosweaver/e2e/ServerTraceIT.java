@@ -50,10 +50,9 @@ import perfetto.protos.TrackEventOuterClass.TrackEvent;
 /**
  * The trace's server level and user events in child JVMs running real servers under
  * {@code -javaagent:...=trace=...}, each on plain HTTP and HTTPS (a self-signed key store made by
- * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12 (and
- * its HTTP/2, h2c),
- * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO, JSSE) and Undertow 2. The trace is read
- * back with Perfetto's schema.
+ * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12,
+ * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO and NIO2, JSSE) and Undertow 2; and Jetty 12's
+ * HTTP/2 in cleartext (h2c). The trace is read back with Perfetto's schema.
  */
 class ServerTraceIT {
     private static final Pattern PORTS = Pattern.compile("PORTS http=(\\d+)(?: https=(\\d+))?");
@@ -302,12 +301,16 @@ class ServerTraceIT {
     }
 
     /**
-     * Tomcat 11 (this module's test dependency), 10.1 and 9.0 (the jars the build copied): a servlet
-     * answers 200 on 11 and 10.1, the mapper 404 on 9.0 (an app built by reflection, as 9.0 is {@code javax}).
+     * Tomcat 11 (this module's test dependency), 10.1 and 9.0 (the jars the build copied), with the
+     * NIO connector and ({@code -nio2}) the NIO2 one: a servlet answers 200 on 11 and 10.1, the
+     * mapper 404 on 9.0 (an app built by reflection, as 9.0 is {@code javax}).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"tomcat-11", "tomcat-10", "tomcat-9"})
-    void tomcatConnectionsHandshakesAndRequestPhasesAreTraced(String version) throws Exception {
+    @ValueSource(strings = {"tomcat-11", "tomcat-10", "tomcat-9", "tomcat-11-nio2", "tomcat-10-nio2", "tomcat-9-nio2"})
+    void tomcatConnectionsHandshakesAndRequestPhasesAreTraced(String variant) throws Exception {
+        boolean nio2 = variant.endsWith("-nio2");
+        String version = nio2 ? variant.substring(0, variant.length() - "-nio2".length()) : variant;
+        String protocol = nio2 ? "org.apache.coyote.http11.Http11Nio2Protocol" : "org.apache.coyote.http11.Http11NioProtocol";
         String classPath = ChildJvms.tomcatClassPath();
         if (!version.equals("tomcat-11")) {
             Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(version);
@@ -318,14 +321,15 @@ class ServerTraceIT {
             }
         }
         Path ks = keyStore();
-        Path out = dir.resolve(version + ".pftrace");
+        Path out = dir.resolve(variant + ".pftrace");
         jvms = new ChildJvms(dir);
         boolean javax = version.equals("tomcat-9");
         int status = javax ? 404 : 200;
         ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath,
-                (javax ? E2eTomcatTraceAnyApp.class : E2eTomcatTraceApp.class).getName(), ks.toString(), "changeit");
+                (javax ? E2eTomcatTraceAnyApp.class : E2eTomcatTraceApp.class).getName(), ks.toString(), "changeit", protocol);
         Matcher ports = awaitPorts(c);
-        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".");
+        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".")
+                .contains("PROTOCOL=" + protocol);
         int http = Integer.parseInt(ports.group(1));
         int https = Integer.parseInt(ports.group(2));
         HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

@@ -68,6 +68,12 @@ public final class ServerEvents {
     private static final ClassValue<MethodHandle> TOMCAT_HANDSHAKE_COMPLETE =
             getter("org.apache.tomcat.util.net.NioChannel", "isHandshakeComplete");
     private static final ClassValue<MethodHandle> TOMCAT_SSL_ENGINE = getter("org.apache.tomcat.util.net.SecureNioChannel", "getSslEngine");
+    // The NIO2 connector's channels, the same methods on classes that share no supertype with NIO's
+    private static final ClassValue<MethodHandle> TOMCAT_NIO2_CHANNEL = getter("org.apache.tomcat.util.net.Nio2Channel", "getIOChannel");
+    private static final ClassValue<MethodHandle> TOMCAT_NIO2_HANDSHAKE_COMPLETE =
+            getter("org.apache.tomcat.util.net.Nio2Channel", "isHandshakeComplete");
+    private static final ClassValue<MethodHandle> TOMCAT_NIO2_SSL_ENGINE =
+            getter("org.apache.tomcat.util.net.SecureNio2Channel", "getSslEngine");
 
     private static final ClassValue<MethodHandle> UNDERTOW_SOURCE = getter("org.xnio.StreamConnection", "getSourceChannel");
     private static final ClassValue<MethodHandle> UNDERTOW_SSL_SESSION = getter("org.xnio.ssl.SslConnection", "getSslSession");
@@ -184,7 +190,10 @@ public final class ServerEvents {
         }
     }
 
-    /** Jetty 12: {@code HTTP2ServerConnection.onNewStream} took a new stream's {@code HeadersFrame}: a request's headers are parsed. */
+    /**
+     * Jetty 12: {@code HTTP2ServerConnection.onNewStream} took a new stream's {@code HeadersFrame}:
+     * a request's headers are parsed.
+     */
     public static void jettyHttp2Headers(Object headersFrame) {
         if (ServerTrace.on()) {
             try {
@@ -222,8 +231,17 @@ public final class ServerEvents {
 
     /** Tomcat: a socket wrapper's channel; 0 if none. */
     static int tomcatConn(Object socketWrapper) throws Throwable {
-        Object ch = call(TOMCAT_CHANNEL, call(TOMCAT_SOCKET, socketWrapper));
+        Object ch = tomcatIoChannel(call(TOMCAT_SOCKET, socketWrapper));
         return ch == null ? 0 : System.identityHashCode(ch);
+    }
+
+    /**
+     * Tomcat: the JDK channel ({@code SocketChannel}, NIO2's {@code AsynchronousSocketChannel}) under
+     * an {@code NioChannel} or {@code Nio2Channel}.
+     */
+    private static Object tomcatIoChannel(Object channel) throws Throwable {
+        Object ch = call(TOMCAT_CHANNEL, channel);
+        return ch != null ? ch : call(TOMCAT_NIO2_CHANNEL, channel);
     }
 
     /** Tomcat: {@code Http11Processor.service} begins reading a connection. */
@@ -237,7 +255,10 @@ public final class ServerEvents {
         }
     }
 
-    /** Tomcat: {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)}, in the accept: a TLS connection opens. */
+    /**
+     * Tomcat: {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)} (NIO2:
+     * {@code SecureNio2Channel.reset(AsynchronousSocketChannel, SocketWrapperBase)}), in the accept: a TLS connection opens.
+     */
     public static void tomcatTlsOpen(Object socketChannel) {
         if (ServerTrace.on() && socketChannel != null) {
             tlsOpened(System.identityHashCode(socketChannel));
@@ -257,11 +278,18 @@ public final class ServerEvents {
         return session != null && TLS_CONN[slot] == c && session.getCreationTime() < TLS_OPENED[slot];
     }
 
-    /** Tomcat: whether a {@code SecureNioChannel}'s handshake was already complete (true when unreadable or off). */
+    /**
+     * Tomcat: whether a {@code SecureNioChannel}'s (or {@code SecureNio2Channel}'s) handshake was
+     * already complete (true when unreadable or off).
+     */
     public static boolean tomcatHandshakeComplete(Object secureChannel) {
         if (ServerTrace.on()) {
             try {
-                return !(call(TOMCAT_HANDSHAKE_COMPLETE, secureChannel) instanceof Boolean b) || b;
+                Object complete = call(TOMCAT_HANDSHAKE_COMPLETE, secureChannel);
+                if (complete == null) {
+                    complete = call(TOMCAT_NIO2_HANDSHAKE_COMPLETE, secureChannel);
+                }
+                return !(complete instanceof Boolean b) || b;
             } catch (Throwable e) {
                 return true;
             }
@@ -276,12 +304,15 @@ public final class ServerEvents {
     public static void tomcatTlsDone(Object secureChannel) {
         if (ServerTrace.on()) {
             try {
-                Object ch = call(TOMCAT_CHANNEL, secureChannel);
+                Object ch = tomcatIoChannel(secureChannel);
                 if (ch == null) {
                     return;
                 }
                 int c = System.identityHashCode(ch);
                 SSLEngine engine = (SSLEngine) call(TOMCAT_SSL_ENGINE, secureChannel);
+                if (engine == null) {
+                    engine = (SSLEngine) call(TOMCAT_NIO2_SSL_ENGINE, secureChannel);
+                }
                 ServerTrace.tlsEnd(c, resumed(c, engine == null ? null : engine.getSession()));
             } catch (Throwable e) {
                 // unreadable: not traced
