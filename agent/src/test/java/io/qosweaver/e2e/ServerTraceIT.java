@@ -52,7 +52,7 @@ import perfetto.protos.TrackEventOuterClass.TrackEvent;
  * {@code -javaagent:...=trace=...}, each on plain HTTP and HTTPS (a self-signed key store made by
  * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12,
  * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO and NIO2, JSSE) and Undertow 2; and Jetty 12's
- * HTTP/2 in cleartext (h2c). The trace is read back with Perfetto's schema.
+ * HTTP/2 (h2c, and h2 over TLS). The trace is read back with Perfetto's schema.
  */
 class ServerTraceIT {
     private static final Pattern PORTS = Pattern.compile("PORTS http=(\\d+)(?: https=(\\d+))?");
@@ -214,18 +214,15 @@ class ServerTraceIT {
                 .as("on one connection lane").containsOnly("connections 1");
 
         // begin, end, tid of each stream's parsing and service
-        Map<Long, long[]> parsing = streamSlices(t, "parsing", conn);
-        Map<Long, long[]> service = streamSlices(t, "service", conn);
-        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(streams);
-        assertThat(service.keySet()).as("a service slice per stream").isEqualTo(streams);
-        for (long s : streams) {
-            assertThat(parsing.get(s)[1]).as("stream %d parsed before its service", s).isLessThanOrEqualTo(service.get(s)[0]);
-            assertThat(service.get(s)[1] - service.get(s)[0]).as("stream %d's service", s)
-                    .isGreaterThanOrEqualTo((E2eHttp2TraceApp.SERVICE_MS - 20) * 1_000_000L);
-        }
-        long[] s1 = service.get(1L);
-        long[] s3 = service.get(3L);
-        long[] s5 = service.get(5L);
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing");
+        Map<List<Long>, long[]> service = streamSlices(t, "service");
+        Set<List<Long>> keys = streams.stream().map(s -> List.of(conn, s)).collect(Collectors.toSet());
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(keys);
+        assertThat(service.keySet()).as("a service slice per stream").isEqualTo(keys);
+        checkStreamPhases(parsing, service);
+        long[] s1 = service.get(List.of(conn, 1L));
+        long[] s3 = service.get(List.of(conn, 3L));
+        long[] s5 = service.get(List.of(conn, 5L));
         assertThat(Set.of(s1[2], s3[2], s5[2])).as("the three streams sent together served on distinct threads").hasSize(3);
         long latestBegin = Math.max(s1[0], Math.max(s3[0], s5[0]));
         long earliestEnd = Math.min(s1[1], Math.min(s3[1], s5[1]));
@@ -239,6 +236,76 @@ class ServerTraceIT {
         TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
         assertThat(number(stats, "requestsParsed")).isEqualTo(4);
         assertThat(number(stats, "connectionsAccepted")).isEqualTo(1);
+    }
+
+    /**
+     * HTTP/2 over TLS on Jetty 12 (negotiated by ALPN, the JDK's client): one request, then two at
+     * once on the same connection; a second client on the same SSLContext resumes the session for
+     * a fourth. A full then a resumed handshake; each stream parsed and served as on h2c, on its
+     * connection.
+     */
+    @Test
+    void jettyHttp2OverTlsHandshakesAndStreamsAreTraced() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("jetty-h2-tls.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, jettyClassPath(), E2eHttp2TraceApp.class.getName(),
+                ks.toString(), "changeit");
+        String base = "https://127.0.0.1:" + awaitPorts(c).group(2);
+        SSLContext ssl = trusting(ks);
+        HttpClient first = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(ssl).build();
+        assertThat(first.send(h2Request(base + "/a"), HttpResponse.BodyHandlers.ofString()).version())
+                .isEqualTo(HttpClient.Version.HTTP_2);
+        List<CompletableFuture<HttpResponse<String>>> together = new ArrayList<>();
+        for (String path : List.of("/b", "/c")) {
+            together.add(first.sendAsync(h2Request(base + path), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> f : together) {
+            assertThat(f.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        Thread.sleep(200);
+        HttpClient second = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(ssl).build();
+        HttpResponse<String> last = second.send(h2Request(base + "/d"), HttpResponse.BodyHandlers.ofString());
+        assertThat(last.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(last.statusCode()).isEqualTo(200);
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection per client").hasSize(2);
+        assertThat(connsOf(t, "close").keySet()).containsAll(accepts.keySet());
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        long firstConn = number(handshakes.get(0), "conn");
+        long secondConn = number(handshakes.get(1), "conn");
+        assertThat(accepts.keySet()).containsExactlyInAnyOrder(firstConn, secondConn);
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing");
+        Map<List<Long>, long[]> service = streamSlices(t, "service");
+        Map<Long, Long> streamsPerConn = service.keySet().stream().collect(Collectors.groupingBy(k -> k.get(0), Collectors.counting()));
+        assertThat(streamsPerConn).as("three streams on the first connection, one on the second")
+                .containsOnly(Map.entry(firstConn, 3L), Map.entry(secondConn, 1L));
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(service.keySet());
+        assertThat(named(t, "request")).extracting(e -> List.of(number(e, "conn"), number(e, "stream")))
+                .as("a request on its connection's lane per stream").containsExactlyInAnyOrderElementsOf(service.keySet());
+        checkStreamPhases(parsing, service);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+    }
+
+    private static HttpRequest h2Request(String uri) {
+        return HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(20)).build();
+    }
+
+    /** Each stream parsed before its service began, and served for the app's SERVICE_MS. */
+    private static void checkStreamPhases(Map<List<Long>, long[]> parsing, Map<List<Long>, long[]> service) {
+        for (Map.Entry<List<Long>, long[]> e : service.entrySet()) {
+            assertThat(parsing.get(e.getKey())[1]).as("%s parsed before its service", e.getKey())
+                    .isLessThanOrEqualTo(e.getValue()[0]);
+            assertThat(e.getValue()[1] - e.getValue()[0]).as("%s's service", e.getKey())
+                    .isGreaterThanOrEqualTo((E2eHttp2TraceApp.SERVICE_MS - 20) * 1_000_000L);
+        }
     }
 
     /** A GET on a new stream of {@code session}: its response's status. */
@@ -270,11 +337,11 @@ class ServerTraceIT {
     }
 
     /**
-     * The {@code name} slices of {@code conn} on {@code server} tracks by their {@code stream} (one
+     * The {@code name} slices on {@code server} tracks by their connection and {@code stream} (one
      * each, checked): begin, end and tid; each also says it is HTTP/2.
      */
-    private static Map<Long, long[]> streamSlices(TraceChecks t, String name, long conn) {
-        Map<Long, long[]> out = new HashMap<>();
+    private static Map<List<Long>, long[]> streamSlices(TraceChecks t, String name) {
+        Map<List<Long>, long[]> out = new HashMap<>();
         Map<Long, List<TracePacket>> open = new HashMap<>();
         for (TracePacket p : t.events) {
             TrackEvent e = p.getTrackEvent();
@@ -289,10 +356,10 @@ class ServerTraceIT {
                 TracePacket b = stack.remove(stack.size() - 1);
                 if (name.equals(b.getTrackEvent().getName())) {
                     TrackEvent be = b.getTrackEvent();
-                    assertThat(number(be, "conn")).as("%s of the connection", name).isEqualTo(conn);
                     assertThat(string(be, "protocol")).isEqualTo("HTTP/2");
                     int tid = t.tracks.get(d.getParentUuid()).getThread().getTid();
-                    long[] prev = out.put(number(be, "stream"), new long[] {b.getTimestamp(), p.getTimestamp(), tid});
+                    long[] prev = out.put(List.of(number(be, "conn"), number(be, "stream")),
+                            new long[] {b.getTimestamp(), p.getTimestamp(), tid});
                     assertThat(prev).as("one %s slice of stream %d", name, number(be, "stream")).isNull();
                 }
             }

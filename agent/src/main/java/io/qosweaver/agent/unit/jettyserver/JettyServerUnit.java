@@ -17,8 +17,8 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * {@code handshakeSucceeded()}, itself called on every later read and write, moves the handshake to
  * succeeded), reads in {@code HttpConnection.onFillable()} (package {@code server.internal}) ended
  * early by {@code HttpConnection.RequestHandler.headerComplete()}, the service in
- * {@code Server.handle(Request, Response, Callback)}. Jetty 12's HTTP/2 (checked on 12.0 with h2c;
- * accept, close and TLS are the connection's join points above): reads in
+ * {@code Server.handle(Request, Response, Callback)}. Jetty 12's HTTP/2 (checked on 12.0, h2c and
+ * h2 over TLS; accept, close and TLS are the connection's join points above): reads in
  * {@code HTTP2Connection.HTTP2Producer.produce()}, each new stream's headers in
  * {@code HTTP2ServerConnection.onNewStream(HTTP2Stream, HeadersFrame)}, the service tagged with the
  * stream from its request. Jetty 9.4 to 11 share the accept,
