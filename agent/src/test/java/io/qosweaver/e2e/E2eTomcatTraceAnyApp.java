@@ -3,8 +3,9 @@ package io.qosweaver.e2e;
 import java.nio.file.Files;
 
 /**
- * Embedded Tomcat 9, 10 or 11 (whichever the class path holds) on plain HTTP and HTTPS (NIO with
- * JSSE; a key store and its password as arguments), closing connections idle for 1 s, with one
+ * Embedded Tomcat 9, 10 or 11 (whichever the class path holds) on plain HTTP and HTTPS (NIO, or
+ * the protocol handler named by a third argument, with JSSE; a key store and its password as the
+ * first two), closing connections idle for 1 s, with one
  * empty context: built by reflection so that it runs on Tomcat 9's {@code javax} as on the later
  * {@code jakarta}; every request ends in the mapper's 404.
  */
@@ -16,8 +17,10 @@ public final class E2eTomcatTraceAnyApp {
         Object tomcat = tomcatType.getConstructor().newInstance();
         tomcatType.getMethod("setBaseDir", String.class).invoke(tomcat, Files.createTempDirectory("e2e-tomcat").toString());
         Class<?> connectorType = Class.forName("org.apache.catalina.connector.Connector");
-        Object http = connectorType.getConstructor().newInstance();
-        Object https = connectorType.getConstructor().newInstance();
+        // args[2]: the protocol handler (Http11Nio2Protocol for NIO2), else Tomcat's default (NIO)
+        String protocol = args.length > 2 ? args[2] : "HTTP/1.1";
+        Object http = connectorType.getConstructor(String.class).newInstance(protocol);
+        Object https = connectorType.getConstructor(String.class).newInstance(protocol);
         for (Object c : new Object[] {http, https}) {
             connectorType.getMethod("setPort", int.class).invoke(c, 0);
             connectorType.getMethod("setProperty", String.class, String.class).invoke(c, "address", "127.0.0.1");
@@ -47,7 +50,8 @@ public final class E2eTomcatTraceAnyApp {
         tomcatType.getMethod("start").invoke(tomcat);
         System.out.println("PORTS http=" + connectorType.getMethod("getLocalPort").invoke(http)
                 + " https=" + connectorType.getMethod("getLocalPort").invoke(https) + " VERSION="
-                + Class.forName("org.apache.catalina.util.ServerInfo").getMethod("getServerNumber").invoke(null));
+                + Class.forName("org.apache.catalina.util.ServerInfo").getMethod("getServerNumber").invoke(null)
+                + " PROTOCOL=" + connectorType.getMethod("getProtocolHandlerClassName").invoke(http));
         System.out.flush();
         Object server = tomcatType.getMethod("getServer").invoke(tomcat);
         server.getClass().getMethod("await").invoke(server);

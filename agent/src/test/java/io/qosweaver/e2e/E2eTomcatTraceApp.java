@@ -13,7 +13,8 @@ import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
 /**
  * An embedded Tomcat on plain HTTP (NIO) closing connections idle for 1 s, for the trace's server
- * level; with a key store and its password as arguments, also on HTTPS (NIO with JSSE).
+ * level; with a key store and its password as arguments, also on HTTPS (JSSE); a third argument
+ * names the protocol handler of both (NIO2: {@code org.apache.coyote.http11.Http11Nio2Protocol}).
  */
 public final class E2eTomcatTraceApp {
     private E2eTomcatTraceApp() {}
@@ -31,7 +32,9 @@ public final class E2eTomcatTraceApp {
     public static void main(String[] args) throws Exception {
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(Files.createTempDirectory("e2e-tomcat-trace").toString());
-        Connector connector = new Connector();
+        // args[2]: the protocol handler (Http11Nio2Protocol for NIO2), else Tomcat's default (NIO)
+        String protocol = args.length > 2 ? args[2] : "HTTP/1.1";
+        Connector connector = new Connector(protocol);
         connector.setPort(0);
         connector.setProperty("address", "127.0.0.1");
         connector.setProperty("keepAliveTimeout", "1000");
@@ -40,8 +43,8 @@ public final class E2eTomcatTraceApp {
         Tomcat.addServlet(context, "ok", new OkServlet());
         context.addServletMappingDecoded("/ok", "ok");
         Connector https = null;
-        if (args.length == 2) {
-            https = new Connector();
+        if (args.length >= 2) {
+            https = new Connector(protocol);
             https.setPort(0);
             https.setProperty("address", "127.0.0.1");
             https.setProperty("keepAliveTimeout", "1000");
@@ -61,7 +64,8 @@ public final class E2eTomcatTraceApp {
         }
         tomcat.start();
         System.out.println("PORTS http=" + connector.getLocalPort() + (https == null ? "" : " https=" + https.getLocalPort())
-                + " VERSION=" + org.apache.catalina.util.ServerInfo.getServerNumber());
+                + " VERSION=" + org.apache.catalina.util.ServerInfo.getServerNumber()
+                + " PROTOCOL=" + connector.getProtocolHandlerClassName());
         System.out.flush();
         tomcat.getServer().await();
     }

@@ -7,6 +7,7 @@ import io.qosweaver.trace.TraceChecks;
 import io.qosweaver.trace.stats.PageData;
 import java.io.File;
 import java.io.FileInputStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,12 +22,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.api.Session;
+import org.eclipse.jetty.http2.api.Stream;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,8 +51,8 @@ import perfetto.protos.TrackEventOuterClass.TrackEvent;
  * The trace's server level and user events in child JVMs running real servers under
  * {@code -javaagent:...=trace=...}, each on plain HTTP and HTTPS (a self-signed key store made by
  * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12,
- * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO, JSSE) and Undertow 2. The trace is read
- * back with Perfetto's schema.
+ * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO and NIO2, JSSE) and Undertow 2; and Jetty 12's
+ * HTTP/2 (h2c, and h2 over TLS). The trace is read back with Perfetto's schema.
  */
 class ServerTraceIT {
     private static final Pattern PORTS = Pattern.compile("PORTS http=(\\d+)(?: https=(\\d+))?");
@@ -158,12 +168,216 @@ class ServerTraceIT {
     }
 
     /**
-     * Tomcat 11 (this module's test dependency), 10.1 and 9.0 (the jars the build copied): a servlet
-     * answers 200 on 11 and 10.1, the mapper 404 on 9.0 (an app built by reflection, as 9.0 is {@code javax}).
+     * HTTP/2 on Jetty 12 (h2c, prior knowledge, Jetty's own HTTP/2 client in this JVM): three
+     * streams sent together on one connection, then a fourth IDLE_MS after they completed. Each
+     * stream is a parsing and a service slice of its connection and stream id; the three are
+     * served at once on distinct threads; the connection's lane shows the four requests, and its
+     * keep-alive idle runs from the last concurrent stream's service end to the fourth's read.
+     */
+    @Test
+    void jettyHttp2StreamsAreParsedAndServedAsRequestsOfOneConnection() throws Exception {
+        Path out = dir.resolve("jetty-h2.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, jettyClassPath(), E2eHttp2TraceApp.class.getName());
+        int port = Integer.parseInt(awaitPorts(c).group(1));
+        HTTP2Client client = new HTTP2Client();
+        client.start();
+        try {
+            Session session = client.connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
+                    .get(20, TimeUnit.SECONDS);
+            List<CompletableFuture<Integer>> together = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                together.add(h2Get(session, port, "/s" + i));
+            }
+            for (CompletableFuture<Integer> f : together) {
+                assertThat(f.get(20, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+            Thread.sleep(IDLE_MS);
+            assertThat(h2Get(session, port, "/late").get(20, TimeUnit.SECONDS)).isEqualTo(200);
+            Thread.sleep(2_500); // the server closes the connection after 1 s idle
+        } finally {
+            client.stop();
+        }
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection").hasSize(1);
+        long conn = accepts.keySet().iterator().next();
+        assertThat(connsOf(t, "close")).containsOnlyKeys(conn);
+        Set<Long> streams = Set.of(1L, 3L, 5L, 7L); // a client's streams are odd, in order
+        List<TracePacket> requests = t.events.stream().filter(p -> "request".equals(p.getTrackEvent().getName()))
+                .collect(Collectors.toList());
+        assertThat(requests).extracting(p -> number(p.getTrackEvent(), "stream")).as("a request per stream")
+                .containsExactlyInAnyOrderElementsOf(streams);
+        assertThat(requests).extracting(p -> number(p.getTrackEvent(), "conn")).containsOnly(conn);
+        assertThat(requests).extracting(p -> t.tracks.get(p.getTrackEvent().getTrackUuid()).getName())
+                .as("on one connection lane").containsOnly("connections 1");
+
+        // begin, end, tid of each stream's parsing and service
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing");
+        Map<List<Long>, long[]> service = streamSlices(t, "service");
+        Set<List<Long>> keys = streams.stream().map(s -> List.of(conn, s)).collect(Collectors.toSet());
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(keys);
+        assertThat(service.keySet()).as("a service slice per stream").isEqualTo(keys);
+        checkStreamPhases(parsing, service);
+        long[] s1 = service.get(List.of(conn, 1L));
+        long[] s3 = service.get(List.of(conn, 3L));
+        long[] s5 = service.get(List.of(conn, 5L));
+        assertThat(Set.of(s1[2], s3[2], s5[2])).as("the three streams sent together served on distinct threads").hasSize(3);
+        long latestBegin = Math.max(s1[0], Math.max(s3[0], s5[0]));
+        long earliestEnd = Math.min(s1[1], Math.min(s3[1], s5[1]));
+        assertThat(latestBegin).as("and at once").isLessThan(earliestEnd);
+        long lastEnd = Math.max(s1[1], Math.max(s3[1], s5[1]));
+        checkKeepAliveIdle(t);
+        List<TrackEvent> idles = named(t, "keep-alive idle");
+        assertThat(t.events.stream().filter(p -> "keep-alive idle".equals(p.getTrackEvent().getName()))
+                .map(TracePacket::getTimestamp)).as("idle only once no stream is in service, %s", idles)
+                .allMatch(ts -> ts >= lastEnd);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+        assertThat(number(stats, "connectionsAccepted")).isEqualTo(1);
+    }
+
+    /**
+     * HTTP/2 over TLS on Jetty 12 (negotiated by ALPN, the JDK's client): one request, then two at
+     * once on the same connection; a second client on the same SSLContext resumes the session for
+     * a fourth. A full then a resumed handshake; each stream parsed and served as on h2c, on its
+     * connection.
+     */
+    @Test
+    void jettyHttp2OverTlsHandshakesAndStreamsAreTraced() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("jetty-h2-tls.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, jettyClassPath(), E2eHttp2TraceApp.class.getName(),
+                ks.toString(), "changeit");
+        String base = "https://127.0.0.1:" + awaitPorts(c).group(2);
+        SSLContext ssl = trusting(ks);
+        HttpClient first = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(ssl).build();
+        assertThat(first.send(h2Request(base + "/a"), HttpResponse.BodyHandlers.ofString()).version())
+                .isEqualTo(HttpClient.Version.HTTP_2);
+        List<CompletableFuture<HttpResponse<String>>> together = new ArrayList<>();
+        for (String path : List.of("/b", "/c")) {
+            together.add(first.sendAsync(h2Request(base + path), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> f : together) {
+            assertThat(f.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        Thread.sleep(200);
+        HttpClient second = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(ssl).build();
+        HttpResponse<String> last = second.send(h2Request(base + "/d"), HttpResponse.BodyHandlers.ofString());
+        assertThat(last.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(last.statusCode()).isEqualTo(200);
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection per client").hasSize(2);
+        assertThat(connsOf(t, "close").keySet()).containsAll(accepts.keySet());
+        List<TrackEvent> handshakes = named(t, "TLS handshake ends");
+        assertThat(handshakes).extracting(e -> string(e, "handshake")).as("full, then resumed").containsExactly("full", "resumed");
+        long firstConn = number(handshakes.get(0), "conn");
+        long secondConn = number(handshakes.get(1), "conn");
+        assertThat(accepts.keySet()).containsExactlyInAnyOrder(firstConn, secondConn);
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing");
+        Map<List<Long>, long[]> service = streamSlices(t, "service");
+        Map<Long, Long> streamsPerConn = service.keySet().stream().collect(Collectors.groupingBy(k -> k.get(0), Collectors.counting()));
+        assertThat(streamsPerConn).as("three streams on the first connection, one on the second")
+                .containsOnly(Map.entry(firstConn, 3L), Map.entry(secondConn, 1L));
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(service.keySet());
+        assertThat(named(t, "request")).extracting(e -> List.of(number(e, "conn"), number(e, "stream")))
+                .as("a request on its connection's lane per stream").containsExactlyInAnyOrderElementsOf(service.keySet());
+        checkStreamPhases(parsing, service);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
+        assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+    }
+
+    private static HttpRequest h2Request(String uri) {
+        return HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(20)).build();
+    }
+
+    /** Each stream parsed before its service began, and served for the app's SERVICE_MS. */
+    private static void checkStreamPhases(Map<List<Long>, long[]> parsing, Map<List<Long>, long[]> service) {
+        for (Map.Entry<List<Long>, long[]> e : service.entrySet()) {
+            assertThat(parsing.get(e.getKey())[1]).as("%s parsed before its service", e.getKey())
+                    .isLessThanOrEqualTo(e.getValue()[0]);
+            assertThat(e.getValue()[1] - e.getValue()[0]).as("%s's service", e.getKey())
+                    .isGreaterThanOrEqualTo((E2eHttp2TraceApp.SERVICE_MS - 20) * 1_000_000L);
+        }
+    }
+
+    /** A GET on a new stream of {@code session}: its response's status. */
+    private static CompletableFuture<Integer> h2Get(Session session, int port, String path) {
+        CompletableFuture<Integer> status = new CompletableFuture<>();
+        MetaData.Request request = new MetaData.Request("GET", HttpURI.from("http://127.0.0.1:" + port + path),
+                HttpVersion.HTTP_2, HttpFields.EMPTY);
+        session.newStream(new HeadersFrame(request, null, true), new Stream.Listener() {
+            private int code;
+
+            @Override
+            public void onHeaders(Stream stream, HeadersFrame frame) {
+                if (frame.getMetaData() instanceof MetaData.Response r) {
+                    code = r.getStatus();
+                }
+                Stream.Listener.super.onHeaders(stream, frame);
+            }
+
+            @Override
+            public void onClosed(Stream stream) {
+                status.complete(code);
+            }
+        }).whenComplete((stream, failure) -> {
+            if (failure != null) {
+                status.completeExceptionally(failure);
+            }
+        });
+        return status;
+    }
+
+    /**
+     * The {@code name} slices on {@code server} tracks by their connection and {@code stream} (one
+     * each, checked): begin, end and tid; each also says it is HTTP/2.
+     */
+    private static Map<List<Long>, long[]> streamSlices(TraceChecks t, String name) {
+        Map<List<Long>, long[]> out = new HashMap<>();
+        Map<Long, List<TracePacket>> open = new HashMap<>();
+        for (TracePacket p : t.events) {
+            TrackEvent e = p.getTrackEvent();
+            TrackDescriptor d = t.tracks.get(e.getTrackUuid());
+            if (d == null || !"server".equals(d.getName())) {
+                continue;
+            }
+            List<TracePacket> stack = open.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
+            if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
+                stack.add(p);
+            } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
+                TracePacket b = stack.remove(stack.size() - 1);
+                if (name.equals(b.getTrackEvent().getName())) {
+                    TrackEvent be = b.getTrackEvent();
+                    assertThat(string(be, "protocol")).isEqualTo("HTTP/2");
+                    int tid = t.tracks.get(d.getParentUuid()).getThread().getTid();
+                    long[] prev = out.put(List.of(number(be, "conn"), number(be, "stream")),
+                            new long[] {b.getTimestamp(), p.getTimestamp(), tid});
+                    assertThat(prev).as("one %s slice of stream %d", name, number(be, "stream")).isNull();
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Tomcat 11 (this module's test dependency), 10.1 and 9.0 (the jars the build copied), with the
+     * NIO connector and ({@code -nio2}) the NIO2 one: a servlet answers 200 on 11 and 10.1, the
+     * mapper 404 on 9.0 (an app built by reflection, as 9.0 is {@code javax}).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"tomcat-11", "tomcat-10", "tomcat-9"})
-    void tomcatConnectionsHandshakesAndRequestPhasesAreTraced(String version) throws Exception {
+    @ValueSource(strings = {"tomcat-11", "tomcat-10", "tomcat-9", "tomcat-11-nio2", "tomcat-10-nio2", "tomcat-9-nio2"})
+    void tomcatConnectionsHandshakesAndRequestPhasesAreTraced(String variant) throws Exception {
+        boolean nio2 = variant.endsWith("-nio2");
+        String version = nio2 ? variant.substring(0, variant.length() - "-nio2".length()) : variant;
+        String protocol = nio2 ? "org.apache.coyote.http11.Http11Nio2Protocol" : "org.apache.coyote.http11.Http11NioProtocol";
         String classPath = ChildJvms.tomcatClassPath();
         if (!version.equals("tomcat-11")) {
             Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(version);
@@ -174,14 +388,15 @@ class ServerTraceIT {
             }
         }
         Path ks = keyStore();
-        Path out = dir.resolve(version + ".pftrace");
+        Path out = dir.resolve(variant + ".pftrace");
         jvms = new ChildJvms(dir);
         boolean javax = version.equals("tomcat-9");
         int status = javax ? 404 : 200;
         ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath,
-                (javax ? E2eTomcatTraceAnyApp.class : E2eTomcatTraceApp.class).getName(), ks.toString(), "changeit");
+                (javax ? E2eTomcatTraceAnyApp.class : E2eTomcatTraceApp.class).getName(), ks.toString(), "changeit", protocol);
         Matcher ports = awaitPorts(c);
-        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".");
+        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".")
+                .contains("PROTOCOL=" + protocol);
         int http = Integer.parseInt(ports.group(1));
         int https = Integer.parseInt(ports.group(2));
         HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

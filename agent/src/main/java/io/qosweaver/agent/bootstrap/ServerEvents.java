@@ -18,9 +18,15 @@ public final class ServerEvents {
     private ServerEvents() {}
 
     private static final MethodType TO_OBJECT = MethodType.methodType(Object.class, Object.class);
+    private static final MethodType TO_INT = MethodType.methodType(int.class, Object.class);
 
     /** A public no-argument method of the supertype {@code owner} of a class, typed (Object) Object; null if none. */
     private static ClassValue<MethodHandle> getter(String owner, String name) {
+        return getter(owner, name, TO_OBJECT);
+    }
+
+    /** As above, typed {@code handleType} (an int getter as (Object) int, so that nothing is boxed). */
+    private static ClassValue<MethodHandle> getter(String owner, String name, MethodType handleType) {
         return new ClassValue<>() {
             @Override
             protected MethodHandle computeValue(Class<?> type) {
@@ -29,7 +35,7 @@ public final class ServerEvents {
                     return null;
                 }
                 try {
-                    return PublicApi.method(api, name).asType(TO_OBJECT);
+                    return PublicApi.method(api, name).asType(handleType);
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     return null;
                 }
@@ -45,11 +51,29 @@ public final class ServerEvents {
             getter("org.eclipse.jetty.io.ssl.SslConnection$DecryptedEndPoint", "getSslConnection");
     private static final ClassValue<MethodHandle> JETTY_SSL_ENGINE = getter("org.eclipse.jetty.io.ssl.SslConnection", "getSSLEngine");
     private static final ClassValue<MethodHandle> JETTY_CREATED = getter("org.eclipse.jetty.io.EndPoint", "getCreatedTimeStamp");
+    private static final ClassValue<MethodHandle> JETTY_REQUEST_CONNECTION =
+            getter("org.eclipse.jetty.server.Request", "getConnectionMetaData");
+    private static final ClassValue<MethodHandle> JETTY_REQUEST_ID = getter("org.eclipse.jetty.server.Request", "getId");
+    private static final ClassValue<MethodHandle> JETTY_STREAM_ID =
+            getter("org.eclipse.jetty.http2.frames.StreamFrame", "getStreamId", TO_INT);
+    /** Whether a Jetty 12 request's connection (its {@code ConnectionMetaData}) is an HTTP/2 one. */
+    private static final ClassValue<Boolean> JETTY_HTTP2 = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return PublicApi.supertype(type, "org.eclipse.jetty.http2.HTTP2Connection") != null;
+        }
+    };
     private static final ClassValue<MethodHandle> TOMCAT_SOCKET = getter("org.apache.tomcat.util.net.SocketWrapperBase", "getSocket");
     private static final ClassValue<MethodHandle> TOMCAT_CHANNEL = getter("org.apache.tomcat.util.net.NioChannel", "getIOChannel");
     private static final ClassValue<MethodHandle> TOMCAT_HANDSHAKE_COMPLETE =
             getter("org.apache.tomcat.util.net.NioChannel", "isHandshakeComplete");
     private static final ClassValue<MethodHandle> TOMCAT_SSL_ENGINE = getter("org.apache.tomcat.util.net.SecureNioChannel", "getSslEngine");
+    // The NIO2 connector's channels, the same methods on classes that share no supertype with NIO's
+    private static final ClassValue<MethodHandle> TOMCAT_NIO2_CHANNEL = getter("org.apache.tomcat.util.net.Nio2Channel", "getIOChannel");
+    private static final ClassValue<MethodHandle> TOMCAT_NIO2_HANDSHAKE_COMPLETE =
+            getter("org.apache.tomcat.util.net.Nio2Channel", "isHandshakeComplete");
+    private static final ClassValue<MethodHandle> TOMCAT_NIO2_SSL_ENGINE =
+            getter("org.apache.tomcat.util.net.SecureNio2Channel", "getSslEngine");
 
     private static final ClassValue<MethodHandle> UNDERTOW_SOURCE = getter("org.xnio.StreamConnection", "getSourceChannel");
     private static final ClassValue<MethodHandle> UNDERTOW_SSL_SESSION = getter("org.xnio.ssl.SslConnection", "getSslSession");
@@ -152,10 +176,72 @@ public final class ServerEvents {
         }
     }
 
+    /**
+     * Jetty 12: {@code HTTP2Connection.HTTP2Producer.produce()} begins reading (and parsing the
+     * frames of) an HTTP/2 connection.
+     */
+    public static void jettyHttp2Read(Object http2Connection) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.parseBeginMultiplexed(jettyConn(http2Connection));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Jetty 12: {@code HTTP2ServerConnection.onNewStream} took a new stream's {@code HeadersFrame}:
+     * a request's headers are parsed.
+     */
+    public static void jettyHttp2Headers(Object headersFrame) {
+        if (ServerTrace.on()) {
+            try {
+                MethodHandle h = headersFrame == null ? null : JETTY_STREAM_ID.get(headersFrame.getClass());
+                if (h != null) {
+                    ServerTrace.streamHeadersDone((int) h.invokeExact(headersFrame));
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Jetty 12: {@code Server.handle(Request, Response, Callback)} begins. An HTTP/2 request's
+     * service names its connection and stream (its thread may not be the one that parsed it, and
+     * several streams of one connection are served at once); an HTTP/1 one's is the connection
+     * its thread just parsed.
+     */
+    public static void jetty12Service(Object request) {
+        if (ServerTrace.on()) {
+            try {
+                Object connection = call(JETTY_REQUEST_CONNECTION, request);
+                if (connection != null && JETTY_HTTP2.get(connection.getClass())
+                        && call(JETTY_REQUEST_ID, request) instanceof String id) {
+                    ServerTrace.streamServiceBegin(jettyConn(connection), Integer.parseInt(id));
+                    return;
+                }
+            } catch (Throwable e) {
+                // unreadable: the service without its stream
+            }
+            ServerTrace.serviceBegin();
+        }
+    }
+
     /** Tomcat: a socket wrapper's channel; 0 if none. */
     static int tomcatConn(Object socketWrapper) throws Throwable {
-        Object ch = call(TOMCAT_CHANNEL, call(TOMCAT_SOCKET, socketWrapper));
+        Object ch = tomcatIoChannel(call(TOMCAT_SOCKET, socketWrapper));
         return ch == null ? 0 : System.identityHashCode(ch);
+    }
+
+    /**
+     * Tomcat: the JDK channel ({@code SocketChannel}, NIO2's {@code AsynchronousSocketChannel}) under
+     * an {@code NioChannel} or {@code Nio2Channel}.
+     */
+    private static Object tomcatIoChannel(Object channel) throws Throwable {
+        Object ch = call(TOMCAT_CHANNEL, channel);
+        return ch != null ? ch : call(TOMCAT_NIO2_CHANNEL, channel);
     }
 
     /** Tomcat: {@code Http11Processor.service} begins reading a connection. */
@@ -169,7 +255,10 @@ public final class ServerEvents {
         }
     }
 
-    /** Tomcat: {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)}, in the accept: a TLS connection opens. */
+    /**
+     * Tomcat: {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)} (NIO2:
+     * {@code SecureNio2Channel.reset(AsynchronousSocketChannel, SocketWrapperBase)}), in the accept: a TLS connection opens.
+     */
     public static void tomcatTlsOpen(Object socketChannel) {
         if (ServerTrace.on() && socketChannel != null) {
             tlsOpened(System.identityHashCode(socketChannel));
@@ -189,11 +278,18 @@ public final class ServerEvents {
         return session != null && TLS_CONN[slot] == c && session.getCreationTime() < TLS_OPENED[slot];
     }
 
-    /** Tomcat: whether a {@code SecureNioChannel}'s handshake was already complete (true when unreadable or off). */
+    /**
+     * Tomcat: whether a {@code SecureNioChannel}'s (or {@code SecureNio2Channel}'s) handshake was
+     * already complete (true when unreadable or off).
+     */
     public static boolean tomcatHandshakeComplete(Object secureChannel) {
         if (ServerTrace.on()) {
             try {
-                return !(call(TOMCAT_HANDSHAKE_COMPLETE, secureChannel) instanceof Boolean b) || b;
+                Object complete = call(TOMCAT_HANDSHAKE_COMPLETE, secureChannel);
+                if (complete == null) {
+                    complete = call(TOMCAT_NIO2_HANDSHAKE_COMPLETE, secureChannel);
+                }
+                return !(complete instanceof Boolean b) || b;
             } catch (Throwable e) {
                 return true;
             }
@@ -208,12 +304,15 @@ public final class ServerEvents {
     public static void tomcatTlsDone(Object secureChannel) {
         if (ServerTrace.on()) {
             try {
-                Object ch = call(TOMCAT_CHANNEL, secureChannel);
+                Object ch = tomcatIoChannel(secureChannel);
                 if (ch == null) {
                     return;
                 }
                 int c = System.identityHashCode(ch);
                 SSLEngine engine = (SSLEngine) call(TOMCAT_SSL_ENGINE, secureChannel);
+                if (engine == null) {
+                    engine = (SSLEngine) call(TOMCAT_NIO2_SSL_ENGINE, secureChannel);
+                }
                 ServerTrace.tlsEnd(c, resumed(c, engine == null ? null : engine.getSession()));
             } catch (Throwable e) {
                 // unreadable: not traced

@@ -15,12 +15,19 @@ public final class ServerTrace {
     public static final int TLS_BEGIN = 12;
     /** {@code number}: the connection in the low 32 bits, 1 in the high ones for a resumed session. */
     public static final int TLS_END = 13;
+    /**
+     * {@code number}: the connection in the low 32 bits, 1 in the high ones for a multiplexed
+     * connection (HTTP/2), whose read may bring the headers of several streams.
+     */
     public static final int PARSE_BEGIN = 14;
-    /** The request line and headers are read: the parsing ends. */
+    /** The request line and headers are read: the parsing ends ({@code number}: 0, or an HTTP/2 stream's id). */
     public static final int HEADERS_DONE = 15;
     /** The read that began the parsing returns (ends the parsing if no request was complete). */
     public static final int READ_END = 16;
-    /** {@code number}: 0, or the connection in the low 32 bits and 1 in the high ones (a service on a thread that did not parse it). */
+    /**
+     * {@code number}: 0, or the connection in the low 32 bits, 1 in bit 32 (a service on a thread
+     * that did not parse it) and an HTTP/2 stream's id (31 bits) above it.
+     */
     public static final int SERVICE_BEGIN = 17;
     /** {@code number}: 1 when the request may go on elsewhere (its connection's idle begins at {@link #REQUEST_DONE}). */
     public static final int SERVICE_END = 18;
@@ -71,6 +78,24 @@ public final class ServerTrace {
 
     public static void headersDone() {
         offer(HEADERS_DONE, 0);
+    }
+
+    /**
+     * This thread starts reading what arrived on the HTTP/2 connection {@code conn}: the headers
+     * of several streams may follow, each reported by {@link #streamHeadersDone}.
+     */
+    public static void parseBeginMultiplexed(int conn) {
+        offer(PARSE_BEGIN, (conn & 0xFFFFFFFFL) | 1L << 32);
+    }
+
+    /** The headers of the HTTP/2 stream {@code stream} (a new request) are parsed, in the read of this thread. */
+    public static void streamHeadersDone(int stream) {
+        offer(HEADERS_DONE, stream & 0x7FFFFFFFL);
+    }
+
+    /** The service of HTTP/2 stream {@code stream} of {@code conn} begins, on any thread. */
+    public static void streamServiceBegin(int conn, int stream) {
+        offer(SERVICE_BEGIN, (conn & 0xFFFFFFFFL) | 1L << 32 | (stream & 0x7FFFFFFFL) << 33);
     }
 
     public static void readEnd() {

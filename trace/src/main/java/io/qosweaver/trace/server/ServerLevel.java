@@ -22,6 +22,12 @@ import java.util.Map;
  * that brought the next request's headers, or the close) nested in it. Every event carries the connection as
  * {@code conn}.
  *
+ * <p>HTTP/2 (a multiplexed connection): a read may bring the headers of several streams, so each
+ * stream gets its own {@code parsing} slice (from the read's beginning or the previous stream's
+ * headers to its own), and its {@code service} slice, on whichever thread runs it, carries the
+ * connection and the {@code stream}; the connection's lane gets a {@code request} instant per
+ * stream, and its keep-alive idle begins only when none of its streams is in service.
+ *
  * <p>A connection's events come from several threads' rings, drained one ring after the other,
  * so each drain's events are sorted by time before they are interpreted ({@link #flush}).
  * Connections accepted before the trace began have no lane: their closes and handshakes are only
@@ -35,6 +41,8 @@ public final class ServerLevel {
         boolean handshaking;
         long idleSince = -1;
         long lastParse = Long.MIN_VALUE;
+        /** HTTP/2: streams whose headers were parsed and whose service has not ended. */
+        int activeStreams;
 
         Conn(int lane) {
             this.lane = lane;
@@ -43,7 +51,11 @@ public final class ServerLevel {
 
     private static final class PerThread {
         boolean parsing;
+        /** The read in progress is of an HTTP/2 connection (its parsing slices are written per stream). */
+        boolean multiplexed;
         int conn;
+        /** The HTTP/2 stream of the service in progress; 0 for HTTP/1. */
+        int stream;
         int serviceDepth;
         long serviceBegan;
         long parseBegan;
@@ -141,9 +153,12 @@ public final class ServerLevel {
                     return; // a nested read: the outer one's parsing goes on
                 }
                 t.parsing = true;
+                t.multiplexed = (e.number >>> 32) != 0;
                 t.conn = c;
                 t.parseBegan = e.ts;
-                timeline.begin(e.ts, track, "parsing", "server", conn(c));
+                if (!t.multiplexed) {
+                    timeline.begin(e.ts, track, "parsing", "server", conn(c));
+                }
                 Conn k = conns.get(c);
                 if (k != null) {
                     k.lastParse = e.ts;
@@ -158,10 +173,16 @@ public final class ServerLevel {
                     if (k != null) {
                         endIdle(k, t.parseBegan);
                     }
+                    if (t.parsing && t.multiplexed) {
+                        streamParsed(e.ts, track, t, k, (int) e.number);
+                        return; // the read goes on: the headers of more streams may follow
+                    }
                 }
                 if (t.parsing) {
                     t.parsing = false;
-                    timeline.end(e.ts, track);
+                    if (!t.multiplexed) {
+                        timeline.end(e.ts, track);
+                    }
                 }
             }
             case ServerTrace.SERVICE_BEGIN -> {
@@ -169,8 +190,9 @@ public final class ServerLevel {
                     if ((e.number >>> 32) != 0) {
                         t.conn = c; // dispatched: this thread did not parse it
                     }
+                    t.stream = (int) (e.number >>> 33);
                     t.serviceBegan = e.ts;
-                    timeline.begin(e.ts, track, "service", "server", conn(t.conn));
+                    timeline.begin(e.ts, track, "service", "server", t.stream == 0 ? conn(t.conn) : stream(t.conn, t.stream));
                 }
             }
             case ServerTrace.SERVICE_END -> {
@@ -182,6 +204,14 @@ public final class ServerLevel {
                     return; // the request goes on elsewhere: its REQUEST_DONE begins the idle
                 }
                 Conn k = conns.get(t.conn);
+                if (t.stream != 0) {
+                    // HTTP/2: the connection is idle once none of its streams is in service.
+                    if (k != null && k.activeStreams > 0 && --k.activeStreams == 0 && k.idleSince < 0 && !k.handshaking) {
+                        k.idleSince = e.ts;
+                        timeline.begin(e.ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(t.conn));
+                    }
+                    return;
+                }
                 // The connection waits for its next request, unless that request's parsing already
                 // began (the response reached the client before this thread left the handler).
                 if (k != null && k.idleSince < 0 && !k.handshaking && k.lastParse <= t.serviceBegan) {
@@ -199,6 +229,26 @@ public final class ServerLevel {
             default -> {
                 // not a server event
             }
+        }
+    }
+
+    private static Args stream(int c, int stream) {
+        return conn(c).add("stream", stream).add("protocol", "HTTP/2");
+    }
+
+    /**
+     * HTTP/2: the headers of {@code stream} were parsed in the read of thread {@code t}. Its
+     * parsing slice runs from the read's beginning, or from the previous stream's headers in the
+     * same read, and is written whole now that its stream is known (a read that brings no new
+     * stream, only frames of streams already parsed, gets none). The connection's lane gets a
+     * {@code request} instant, so that concurrent streams show as distinct requests of one connection.
+     */
+    private void streamParsed(long ts, long track, PerThread t, Conn k, int stream) {
+        timeline.slice(t.parseBegan, ts, track, "parsing", "server", stream(t.conn, stream));
+        t.parseBegan = ts;
+        if (k != null) {
+            k.activeStreams++;
+            timeline.instant(ts, laneTracks.get(k.lane), "request", "server", stream(t.conn, stream));
         }
     }
 

@@ -87,6 +87,74 @@ class ServerLevelTest {
         assertThat(number(stats, "connectionsClosed")).isEqualTo(1);
     }
 
+    /**
+     * HTTP/2: one read brings the headers of streams 1 and 3, each its own parsing slice; the
+     * streams are served on two threads at once, each service tagged with its stream; the
+     * connection's lane shows both requests, and its idle begins only when the last service ends.
+     */
+    @Test
+    void concurrentHttp2StreamsAreDistinctRequestsOfOneConnection() throws Exception {
+        Path f = dir.resolve("h2.pftrace");
+        PerfettoWriter w = new PerfettoWriter(f, 1 << 20, 4096);
+        Timeline t = new Timeline(w, 100, "p", null, 0, 0, 1000);
+        ServerLevel level = new ServerLevel(t);
+        level.event(IO, 100 * MS, ServerTrace.ACCEPT, CONN);
+        level.event(IO, 200 * MS, ServerTrace.PARSE_BEGIN, CONN | 1L << 32);
+        level.event(IO, 210 * MS, ServerTrace.HEADERS_DONE, 1);
+        level.event(IO, 215 * MS, ServerTrace.HEADERS_DONE, 3);
+        level.event(IO, 220 * MS, ServerTrace.READ_END, 0);
+        level.event(IO, 230 * MS, ServerTrace.SERVICE_BEGIN, CONN | 1L << 32 | 1L << 33);
+        level.event(WORKER, 231 * MS, ServerTrace.SERVICE_BEGIN, CONN | 1L << 32 | 3L << 33);
+        level.event(IO, 300 * MS, ServerTrace.SERVICE_END, 0);
+        level.event(WORKER, 400 * MS, ServerTrace.SERVICE_END, 0);
+        level.event(IO, 600 * MS, ServerTrace.PARSE_BEGIN, CONN | 1L << 32); // brings no new stream
+        level.event(IO, 601 * MS, ServerTrace.READ_END, 0);
+        level.event(IO, 900 * MS, ServerTrace.CLOSE, CONN);
+        level.flush();
+        Args stats = level.statistics(new Args(), 1000 * MS);
+        t.flush(Long.MAX_VALUE);
+        w.close();
+
+        TraceChecks c = TraceChecks.read(f).valid();
+        List<long[]> parsings = new ArrayList<>(); // stream, begin, end (ms)
+        List<long[]> services = new ArrayList<>();
+        java.util.Map<Long, long[]> open = new java.util.HashMap<>();
+        List<Long> requests = new ArrayList<>();
+        long[] idle = null;
+        for (TracePacket p : c.events) {
+            TrackEvent e = p.getTrackEvent();
+            String track = c.tracks.get(e.getTrackUuid()).getName();
+            long ms = p.getTimestamp() / MS;
+            if (track.equals("server") && e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
+                assertThat(conn(e)).isEqualTo(CONN);
+                assertThat(e.getDebugAnnotationsList()).anyMatch(a -> a.getName().equals("protocol")
+                        && a.getStringValue().equals("HTTP/2"));
+                open.put(e.getTrackUuid(), new long[] {arg(e, "stream"), ms, 0, e.getName().equals("parsing") ? 1 : 0});
+            } else if (track.equals("server") && e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
+                long[] s = open.remove(e.getTrackUuid());
+                (s[3] == 1 ? parsings : services).add(new long[] {s[0], s[1], ms});
+            } else if (track.equals("connections 1") && e.getName().equals("request")) {
+                assertThat(conn(e)).isEqualTo(CONN);
+                requests.add(arg(e, "stream"));
+            } else if (track.equals("connections 1") && e.getName().equals("keep-alive idle")) {
+                idle = new long[] {ms, 0};
+            } else if (track.equals("connections 1") && e.getType() == TrackEvent.Type.TYPE_SLICE_END && idle != null
+                    && idle[1] == 0) {
+                idle[1] = ms;
+            }
+        }
+        assertThat(parsings).containsExactly(new long[] {1, 200, 210}, new long[] {3, 210, 215});
+        assertThat(services).containsExactlyInAnyOrder(new long[] {1, 230, 300}, new long[] {3, 231, 400});
+        assertThat(requests).containsExactly(1L, 3L);
+        assertThat(idle).as("idle from the last stream's service end to the close").containsExactly(400, 900);
+        assertThat(number(stats, "requestsParsed")).isEqualTo(2);
+    }
+
+    private static long arg(TrackEvent e, String name) {
+        return e.getDebugAnnotationsList().stream().filter(a -> a.getName().equals(name))
+                .mapToLong(DebugAnnotation::getIntValue).findFirst().orElse(-1);
+    }
+
     private static long number(Args a, String name) {
         for (int i = 0; i < a.size(); i++) {
             if (a.name(i).equals(name)) {

@@ -77,9 +77,46 @@ public final class JettyServerAdvice {
     }
 
     /**
-     * {@code Server.handle(Request, Response, Callback)} (12), {@code Server.handle(HttpChannel)} (9.4
-     * to 11): the service.
+     * Jetty 12 with HTTP/2: {@code HTTP2Connection.HTTP2Producer.produce()}, reading (and parsing)
+     * the frames that arrived; {@code this$0} is its connection (an inner class's outer instance).
      */
+    public static final class Http2Read {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.FieldValue("this$0") Object connection) {
+            ServerEvents.jettyHttp2Read(connection);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.readEnd();
+        }
+    }
+
+    /**
+     * Jetty 12 with HTTP/2: {@code HTTP2ServerConnection.onNewStream(HTTP2Stream, HeadersFrame)}, a
+     * new stream's request headers parsed (its exit: the request's task made).
+     */
+    public static final class Http2Headers {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Argument(1) Object headersFrame) {
+            ServerEvents.jettyHttp2Headers(headersFrame);
+        }
+    }
+
+    /** {@code Server.handle(Request, Response, Callback)} (12): the service, of an HTTP/1 request or an HTTP/2 stream. */
+    public static final class Service12 {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object request) {
+            ServerEvents.jetty12Service(request);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.serviceEnd();
+        }
+    }
+
+    /** {@code Server.handle(HttpChannel)} (9.4 to 11): the service. */
     public static final class Service {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter() {

@@ -17,7 +17,11 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * {@code handshakeSucceeded()}, itself called on every later read and write, moves the handshake to
  * succeeded), reads in {@code HttpConnection.onFillable()} (package {@code server.internal}) ended
  * early by {@code HttpConnection.RequestHandler.headerComplete()}, the service in
- * {@code Server.handle(Request, Response, Callback)}. Jetty 9.4 to 11 share the accept,
+ * {@code Server.handle(Request, Response, Callback)}. Jetty 12's HTTP/2 (checked on 12.0, h2c and
+ * h2 over TLS; accept, close and TLS are the connection's join points above): reads in
+ * {@code HTTP2Connection.HTTP2Producer.produce()}, each new stream's headers in
+ * {@code HTTP2ServerConnection.onNewStream(HTTP2Stream, HeadersFrame)}, the service tagged with the
+ * stream from its request. Jetty 9.4 to 11 share the accept,
  * {@code SslConnection.onOpen()} and (10, 11) {@code SelectableChannelEndPoint.doClose()}; their
  * own join points: close in {@code ChannelEndPoint.doClose()} (9.4), the handshake's end in
  * {@code SslConnection.DecryptedEndPoint.notifyHandshakeSucceeded(SSLEngine)} (the same
@@ -34,6 +38,9 @@ public final class JettyServerUnit {
     private static final String HTTP = "org.eclipse.jetty.server.internal.HttpConnection";
     private static final String HTTP_HANDLER = "org.eclipse.jetty.server.internal.HttpConnection$RequestHandler";
     private static final String SERVER = "org.eclipse.jetty.server.Server";
+    // Jetty 12's HTTP/2 (jetty-http2-server): accept, close, TLS and the service are the join points above
+    private static final String H2_PRODUCER = "org.eclipse.jetty.http2.HTTP2Connection$HTTP2Producer";
+    private static final String H2_SERVER_CONNECTION = "org.eclipse.jetty.http2.server.internal.HTTP2ServerConnection";
     // Jetty 9.4 to 11 (accept, SslConnection.onOpen and, in 10 and 11, SelectableChannelEndPoint
     // are the same join points as 12's)
     private static final String CHANNEL_END_POINT = "org.eclipse.jetty.io.ChannelEndPoint";
@@ -44,7 +51,8 @@ public final class JettyServerUnit {
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
         return new AdviceSetUnit("jetty12 server level", named(CONNECTOR).or(named(END_POINT)).or(named(SSL))
                 .or(named(SSL_END_POINT)).or(named(HTTP)).or(named(HTTP_HANDLER)).or(named(SERVER))
-                .or(named(CHANNEL_END_POINT)).or(named(DECRYPTED_END_POINT)).or(named(OLD_HTTP)).or(named(OLD_CHANNEL)), stats)
+                .or(named(CHANNEL_END_POINT)).or(named(DECRYPTED_END_POINT)).or(named(OLD_HTTP)).or(named(OLD_CHANNEL))
+                .or(named(H2_PRODUCER)).or(named(H2_SERVER_CONNECTION)), stats)
                 .at(isDeclaredBy(named(CONNECTOR)).and(named("accepted")).and(takesArguments(1))
                         .and(takesArgument(0, named("java.nio.channels.SocketChannel"))), JettyServerAdvice.Accepted.class)
                 .at(isDeclaredBy(named(END_POINT)).and(named("doClose")).and(takesArguments(0)), JettyServerAdvice.Closed.class)
@@ -56,7 +64,11 @@ public final class JettyServerUnit {
                         JettyServerAdvice.HeadersDone.class)
                 .at(isDeclaredBy(named(SERVER)).and(named("handle")).and(takesArguments(3))
                         .and(takesArgument(0, named("org.eclipse.jetty.server.Request")))
-                        .and(takesArgument(2, named("org.eclipse.jetty.util.Callback"))), JettyServerAdvice.Service.class)
+                        .and(takesArgument(2, named("org.eclipse.jetty.util.Callback"))), JettyServerAdvice.Service12.class)
+                .at(isDeclaredBy(named(H2_PRODUCER)).and(named("produce")).and(takesArguments(0)), JettyServerAdvice.Http2Read.class)
+                .at(isDeclaredBy(named(H2_SERVER_CONNECTION)).and(named("onNewStream")).and(takesArguments(2))
+                        .and(takesArgument(1, named("org.eclipse.jetty.http2.frames.HeadersFrame"))),
+                        JettyServerAdvice.Http2Headers.class)
                 .at(isDeclaredBy(named(CHANNEL_END_POINT)).and(named("doClose")).and(takesArguments(0)),
                         JettyServerAdvice.Closed.class)
                 .at(isDeclaredBy(named(DECRYPTED_END_POINT)).and(named("notifyHandshakeSucceeded")).and(takesArguments(1)),

@@ -4,11 +4,11 @@ import io.qosweaver.agent.bootstrap.ServerEvents;
 import io.qosweaver.trace.app.ServerTrace;
 import net.bytebuddy.asm.Advice;
 
-/** The Tomcat (NIO connector) join points of the trace's server level. */
+/** The Tomcat (NIO and NIO2 connectors) join points of the trace's server level. */
 public final class TomcatServerAdvice {
     private TomcatServerAdvice() {}
 
-    /** {@code NioEndpoint.setSocketOptions(SocketChannel)}, on the acceptor thread. */
+    /** {@code NioEndpoint.setSocketOptions(SocketChannel)} (NIO2: {@code AsynchronousSocketChannel}), on the acceptor thread. */
     public static final class Accepted {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.Argument(0) Object channel) {
@@ -16,7 +16,7 @@ public final class TomcatServerAdvice {
         }
     }
 
-    /** {@code NioEndpoint.NioSocketWrapper.doClose()}. */
+    /** {@code NioEndpoint.NioSocketWrapper.doClose()}, {@code Nio2Endpoint.Nio2SocketWrapper.doClose()}. */
     public static final class Closed {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.This Object wrapper) {
@@ -24,7 +24,7 @@ public final class TomcatServerAdvice {
         }
     }
 
-    /** {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)}: a TLS connection opens (in the accept). */
+    /** {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)} (or NIO2's): a TLS connection opens (in the accept). */
     public static final class TlsOpen {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.Argument(0) Object channel) {
@@ -32,7 +32,10 @@ public final class TomcatServerAdvice {
         }
     }
 
-    /** {@code SecureNioChannel.handshake(boolean, boolean)} returning 0 when it was not complete: the handshake ends. */
+    /**
+     * {@code SecureNioChannel.handshake(boolean, boolean)}, {@code SecureNio2Channel.handshake()},
+     * returning 0 when it was not complete: the handshake ends.
+     */
     public static final class TlsStep {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static boolean enter(@Advice.This Object channel) {

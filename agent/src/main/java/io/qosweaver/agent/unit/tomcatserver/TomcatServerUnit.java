@@ -11,7 +11,7 @@ import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.WeavingStats;
 
 /**
- * The trace's server level in Tomcat's NIO connector (checked on 11.0, 10.1 and 9.0): accept in
+ * The trace's server level in Tomcat's NIO and NIO2 connectors (checked on 11.0, 10.1 and 9.0). NIO: accept in
  * {@code NioEndpoint.setSocketOptions(SocketChannel)}, close in {@code NioSocketWrapper.doClose()},
  * the JSSE TLS handshake from {@code SecureNioChannel.reset(SocketChannel, NioSocketWrapper)} (the
  * accept gives the channel its socket) to the {@code SecureNioChannel.handshake(boolean, boolean)}
@@ -19,7 +19,12 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * {@code Http11Processor.service(SocketWrapperBase)} ended early by
  * {@code Http11InputBuffer.parseHeaders()}, the service in {@code CoyoteAdapter.service}. Tomcat
  * finishes the handshake before it parses, so a TLS connection's first parsing does not hold the
- * handshake (Jetty's does).
+ * handshake (Jetty's does). NIO2 ({@code Http11Nio2Protocol}): accept in
+ * {@code Nio2Endpoint.setSocketOptions(AsynchronousSocketChannel)}, close in
+ * {@code Nio2SocketWrapper.doClose()}, the handshake from
+ * {@code SecureNio2Channel.reset(AsynchronousSocketChannel, SocketWrapperBase)} to the
+ * {@code SecureNio2Channel.handshake()} that returns 0 while not yet complete; reads and the
+ * service are NIO's.
  */
 public final class TomcatServerUnit {
     private TomcatServerUnit() {}
@@ -30,10 +35,15 @@ public final class TomcatServerUnit {
     private static final String PROCESSOR = "org.apache.coyote.http11.Http11Processor";
     private static final String INPUT = "org.apache.coyote.http11.Http11InputBuffer";
     private static final String ADAPTER = "org.apache.catalina.connector.CoyoteAdapter";
+    // NIO2 (Http11Nio2Protocol): its own endpoint, wrapper and TLS channel; the processor and adapter are shared
+    private static final String NIO2_ENDPOINT = "org.apache.tomcat.util.net.Nio2Endpoint";
+    private static final String NIO2_WRAPPER = "org.apache.tomcat.util.net.Nio2Endpoint$Nio2SocketWrapper";
+    private static final String NIO2_SECURE = "org.apache.tomcat.util.net.SecureNio2Channel";
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
         return new AdviceSetUnit("tomcat server level", named(ENDPOINT).or(named(WRAPPER)).or(named(SECURE)).or(named(PROCESSOR))
-                .or(named(INPUT)).or(named(ADAPTER)), stats)
+                .or(named(INPUT)).or(named(ADAPTER))
+                .or(named(NIO2_ENDPOINT)).or(named(NIO2_WRAPPER)).or(named(NIO2_SECURE)), stats)
                 .at(isDeclaredBy(named(ENDPOINT)).and(named("setSocketOptions")).and(takesArguments(1))
                         .and(takesArgument(0, named("java.nio.channels.SocketChannel"))), TomcatServerAdvice.Accepted.class)
                 .at(isDeclaredBy(named(WRAPPER)).and(named("doClose")).and(takesArguments(0)), TomcatServerAdvice.Closed.class)
@@ -48,6 +58,15 @@ public final class TomcatServerUnit {
                 .at(isDeclaredBy(named(INPUT)).and(named("parseHeaders")).and(takesArguments(0)).and(returns(boolean.class)),
                         TomcatServerAdvice.HeadersDone.class)
                 .at(isDeclaredBy(named(ADAPTER)).and(named("service")).and(takesArguments(2))
-                        .and(takesArgument(0, named("org.apache.coyote.Request"))), TomcatServerAdvice.Service.class);
+                        .and(takesArgument(0, named("org.apache.coyote.Request"))), TomcatServerAdvice.Service.class)
+                .at(isDeclaredBy(named(NIO2_ENDPOINT)).and(named("setSocketOptions")).and(takesArguments(1))
+                        .and(takesArgument(0, named("java.nio.channels.AsynchronousSocketChannel"))),
+                        TomcatServerAdvice.Accepted.class)
+                .at(isDeclaredBy(named(NIO2_WRAPPER)).and(named("doClose")).and(takesArguments(0)), TomcatServerAdvice.Closed.class)
+                .at(isDeclaredBy(named(NIO2_SECURE)).and(named("reset")).and(takesArguments(2))
+                        .and(takesArgument(0, named("java.nio.channels.AsynchronousSocketChannel"))), TomcatServerAdvice.TlsOpen.class)
+                // handshake(), not handshakeInternal(boolean): that one recurses, and each level would report the end
+                .at(isDeclaredBy(named(NIO2_SECURE)).and(named("handshake")).and(takesArguments(0)).and(returns(int.class)),
+                        TomcatServerAdvice.TlsStep.class);
     }
 }
