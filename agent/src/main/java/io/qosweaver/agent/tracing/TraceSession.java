@@ -58,7 +58,7 @@ public final class TraceSession {
         WeavingStats stats = new WeavingStats();
         List<InstrumentationUnit> units = List.of(
                 JettyServerUnit.create(stats.add("traceServer", "trace", "Jetty 9.4 to 12 connections and requests")),
-                TomcatServerUnit.create(stats.add("traceServer", "trace", "Tomcat NIO connections and requests")),
+                TomcatServerUnit.create(stats.add("traceServer", "trace", "Tomcat NIO and NIO2 connections and requests")),
                 UndertowServerUnit.create(stats.add("traceServer", "trace", "Undertow connections and requests")));
         try {
             return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
