@@ -7,7 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * each hooked join point of whether an aspect is attached there). Woven code passes the join
  * point's number; with nothing attached the whole hook is one read of a volatile field and a
  * branch, after the JIT inlines these small static methods. Nothing in the experiment attaches an
- * aspect; {@link #attach} exists so that tests can see the hooks run.
+ * aspect; {@link #attach} (reached by {@code qosweaver ctl PID hooks count start|stop}) makes every
+ * hook count, so that a bench can count the hooks a request passes. Counting is off the idle path:
+ * the idle hook stays a volatile read and a branch, nothing allocated, no lock.
  */
 public final class Hooks {
     private Hooks() {}
@@ -46,6 +48,11 @@ public final class Hooks {
         EXITED.set(0);
         CALLED.set(0);
         attached = on;
+    }
+
+    /** Whether the counting aspect is attached. */
+    public static boolean attached() {
+        return attached;
     }
 
     /** Hooks passed while attached: entries, exits, calls. */

@@ -21,7 +21,7 @@ import java.util.Map;
  */
 final class RuntimeCommands implements LocalControl.Handler {
     static final String USAGE = "commands: status | swap FILE | set policy.KEY=VALUE ... | unweave"
-            + " | hooks | watch start MS RATE POINTCUT | watch poll | watch stop (--json first for JSON)";
+            + " | hooks | hooks count start|stop|status | watch start MS RATE POINTCUT | watch poll | watch stop (--json first for JSON)";
 
     private final AgentRuntime runtime;
 
@@ -73,8 +73,11 @@ final class RuntimeCommands implements LocalControl.Handler {
                     }
                     return done(json, runtime.set(changes));
                 case "hooks":
+                    if (!args.isEmpty() && args.get(0).equals("count")) {
+                        return hooksCount(!runtime.hooksStatus().isEmpty(), HookCounter.woven(), args.subList(1, args.size()));
+                    }
                     if (!args.isEmpty()) {
-                        return LocalControl.Reply.error("hooks takes no argument");
+                        return LocalControl.Reply.error("hooks takes no argument, or count start|stop|status");
                     }
                     return LocalControl.Reply.ok(hooksJson());
                 case "unweave":
@@ -101,6 +104,43 @@ final class RuntimeCommands implements LocalControl.Handler {
         } catch (IllegalArgumentException | IllegalStateException e) {
             return LocalControl.Reply.error(e.getMessage());
         }
+    }
+
+    /**
+     * {@code hooks count start|stop|status}: attaches the counting aspect at every idle hook of the
+     * hooks mode ({@code Hooks.attach}), so that a bench can count the hooks a request passes. JSON
+     * {@code {"counting":B,"entered":N,"exited":N,"called":N}}; {@code stop} answers the counts
+     * since {@code start} and detaches. Only in the hooks mode: elsewhere no hook calls the class.
+     */
+    static LocalControl.Reply hooksCount(boolean hooksMode, HookCounter c, List<String> args) {
+        if (!hooksMode) {
+            return LocalControl.Reply.error("hooks count: this agent runs no hooks mode (start it with hooks=execution|all)");
+        }
+        String usage = "hooks count start | hooks count stop | hooks count status";
+        if (args.size() != 1) {
+            return LocalControl.Reply.error(usage);
+        }
+        long[] fired;
+        switch (args.get(0)) {
+            case "start" -> {
+                c.attach(true);
+                fired = c.fired();
+            }
+            case "stop" -> {
+                fired = c.fired(); // read before detaching: attach restarts the counts
+                c.attach(false);
+            }
+            case "status" -> fired = c.fired();
+            default -> {
+                return LocalControl.Reply.error("hooks count " + args.get(0) + ": " + usage);
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("counting", c.attached());
+        m.put("entered", fired[0]);
+        m.put("exited", fired[1]);
+        m.put("called", fired[2]);
+        return LocalControl.Reply.ok(Json.write(m));
     }
 
     private LocalControl.Reply watch(List<String> args) {

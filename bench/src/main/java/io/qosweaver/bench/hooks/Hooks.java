@@ -37,7 +37,10 @@ import java.util.Map;
  * and a measured window. Every agent process records its class bytes ({@code recordClassBytes});
  * after the window the bench asks it for its hooks and their bytes ({@code ctl hooks}), unweaves
  * it and asks again (byte identity); the policy's process then serves a second warm-up and window:
- * the version after unweave.
+ * the version after unweave. After its window (before any control command), every process serves
+ * a CPU phase (its CPU time per request) and the hooks versions a counting phase ({@code ctl hooks
+ * count start|stop}: hooks fired per request); with a JMH file of one idle hook's cost ({@link
+ * HookCost}) the analysis computes the hooks' cost per request from these parts.
  */
 public final class Hooks {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(240);
@@ -51,6 +54,13 @@ public final class Hooks {
 
     public static HooksResult run(Layout layout, HooksParams p, boolean quick, Path reportDir, String command,
                                   Progress progress) throws IOException, InterruptedException {
+        return run(layout, p, quick, reportDir, command, progress, null);
+    }
+
+    /** @param hookCost JMH JSON of {@code HooksBenchmark}, or null: read before any process starts */
+    public static HooksResult run(Layout layout, HooksParams p, boolean quick, Path reportDir, String command,
+                                  Progress progress, Path hookCost) throws IOException, InterruptedException {
+        HookCost cost = hookCost == null ? null : HookCost.read(hookCost);
         layout.ensureBuilt(true);
         Files.createDirectories(reportDir);
         Path logs = Files.createDirectories(reportDir.resolve("logs"));
@@ -59,6 +69,7 @@ public final class Hooks {
         List<HooksResult.Run> runs = new ArrayList<>();
         List<HooksResult.Memory> memory = new ArrayList<>();
         List<HooksResult.Identity> identity = new ArrayList<>();
+        List<HooksResult.PerRequest> perRequest = new ArrayList<>();
         Map<String, String> errors = new LinkedHashMap<>();
         HttpClient http = LoadDriver.defaultClient();
         try (Snapshot jars = Snapshot.of(layout, true)) {
@@ -70,7 +81,7 @@ public final class Hooks {
                 for (int k = 0; k < PROCESSES.size(); k++) {
                     String version = PROCESSES.get((k + rep - 1) % PROCESSES.size());
                     try {
-                        runProcess(http, jars, p, version, rep, k, logs, progress, runs, memory, identity);
+                        runProcess(http, jars, p, version, rep, k, logs, progress, runs, memory, identity, perRequest);
                     } catch (IOException e) {
                         errors.put("repeat " + rep + " " + version, e.getMessage());
                         progress.update("[hooks] repeat " + rep + " " + version + " FAILED: " + e.getMessage());
@@ -78,8 +89,11 @@ public final class Hooks {
                 }
             }
         }
+        if (cost != null) {
+            params.put("hook_cost", hookCost.toString());
+        }
         HooksResult r = HooksAnalysis.assemble(quick, params, Machine.describe(), command, runs, memory, identity, errors,
-                Instant.now().toString());
+                Instant.now().toString(), perRequest, cost);
         JsonWriter.write(r, reportDir.resolve("results.json"));
         Reports.draw(reportDir, progress, () -> HooksReport.write(reportDir, r));
         return r;
@@ -122,8 +136,8 @@ public final class Hooks {
 
     private static void runProcess(HttpClient http, Snapshot jars, HooksParams p, String version, int rep, int order,
                                    Path logs, Progress progress, List<HooksResult.Run> runs,
-                                   List<HooksResult.Memory> memory, List<HooksResult.Identity> identity)
-            throws IOException, InterruptedException {
+                                   List<HooksResult.Memory> memory, List<HooksResult.Identity> identity,
+                                   List<HooksResult.PerRequest> perRequest) throws IOException, InterruptedException {
         Path log = logs.resolve("r" + rep + "-" + version + ".log");
         List<String> args = appArgs(p);
         progress.update("[hooks] repeat " + rep + "/" + p.repeats() + ", " + version + " ("
@@ -133,6 +147,9 @@ public final class Hooks {
             URI base = app.awaitReady(STARTUP_TIMEOUT);
             LoadSpec levels = levels(p, base);
             runs.add(measure(http, app, levels, p, version, rep, order, log, progress));
+            if (p.phaseS() > 0) {
+                perRequest.add(phases(http, app, levels, p, version, rep, progress));
+            }
             if (version.equals(HooksAnalysis.NONE)) {
                 return;
             }
@@ -169,6 +186,55 @@ public final class Hooks {
         return new HooksResult.Run(rep, order, version, c.requests(), c.errors(), round(c.throughputPerS()),
                 c.meanMs() == null ? null : round(c.meanMs(), 4), c.p50Ms() == null ? null : round(c.p50Ms(), 4),
                 c.p99Ms() == null ? null : round(c.p99Ms(), 4), "logs/" + log.getFileName());
+    }
+
+    /**
+     * The phases after the window, at its load: the app's CPU time per request (nothing attached:
+     * the idle hooks' process as measured), then, in the hooks versions, every hook counted per
+     * request (counting costs CPU of its own, hence a phase apart).
+     */
+    private static HooksResult.PerRequest phases(HttpClient http, AppProcess app, LoadSpec levels, HooksParams p,
+                                                 String version, int rep, Progress progress)
+            throws IOException, InterruptedException {
+        Duration phase = Duration.ofMillis(Math.round(p.phaseS() * 1000));
+        Duration cpu0 = cpuTime(app.pid());
+        ClassResult c = new LoadDriver(http).run(List.of(levels), Duration.ZERO, phase, false).get("levels");
+        Duration cpu1 = cpuTime(app.pid());
+        Double cpuMs = cpu0 == null || cpu1 == null ? null : cpuMsPerRequest(cpu1.minus(cpu0), c.requests());
+        if (!version.equals("execution") && !version.equals("all")) {
+            progress.update(String.format(java.util.Locale.ROOT, "[hooks]   %s: %s ms of CPU per request", version,
+                    Format.cell(cpuMs)));
+            return new HooksResult.PerRequest(rep, version, c.requests(), cpuMs, 0, null, null, null, null, null, null);
+        }
+        control(app.pid(), "hooks count start");
+        ClassResult counted = new LoadDriver(http).run(List.of(levels), Duration.ZERO, phase, false).get("levels");
+        JsonNode n = control(app.pid(), "hooks count stop");
+        HooksResult.PerRequest r = perRequest(rep, version, c.requests(), cpuMs, counted.requests(),
+                n.path("entered").asLong(), n.path("exited").asLong(), n.path("called").asLong());
+        progress.update(String.format(java.util.Locale.ROOT, "[hooks]   %s: %s ms of CPU per request; per request %s"
+                        + " entries, %s exits, %s calls", version, Format.cell(cpuMs), Format.cell(r.enteredPerRequest()),
+                Format.cell(r.exitedPerRequest()), Format.cell(r.calledPerRequest())));
+        return r;
+    }
+
+    /** Hooks fired over the requests completed in the counting phase; null per kind without requests. */
+    static HooksResult.PerRequest perRequest(int rep, String version, long cpuRequests, Double cpuMs, long requests,
+                                             long entered, long exited, long called) {
+        return new HooksResult.PerRequest(rep, version, cpuRequests, cpuMs, requests, entered, exited, called,
+                per(entered, requests), per(exited, requests), per(called, requests));
+    }
+
+    static Double cpuMsPerRequest(Duration cpu, long requests) {
+        return requests <= 0 ? null : round(cpu.toNanos() / 1e6 / requests, 4);
+    }
+
+    private static Double per(long n, long requests) {
+        return requests <= 0 ? null : round((double) n / requests, 2);
+    }
+
+    /** The process's CPU time, all threads (on Linux, /proc/PID/stat: clock ticks, 10 ms); null if unknown. */
+    private static Duration cpuTime(long pid) {
+        return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).orElse(null);
     }
 
     /** From the agent's {@code hooks} and {@code --json status} answers while woven. */

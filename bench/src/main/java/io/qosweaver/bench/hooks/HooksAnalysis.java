@@ -2,6 +2,7 @@ package io.qosweaver.bench.hooks;
 
 import static io.qosweaver.bench.stats.Round.round;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +46,13 @@ final class HooksAnalysis {
     static HooksResult assemble(boolean quick, Map<String, Object> params, Map<String, Object> machine, String command,
                                 List<HooksResult.Run> runs, List<HooksResult.Memory> memory,
                                 List<HooksResult.Identity> identity, Map<String, String> errors, String now) {
+        return assemble(quick, params, machine, command, runs, memory, identity, errors, now, List.of(), null);
+    }
+
+    static HooksResult assemble(boolean quick, Map<String, Object> params, Map<String, Object> machine, String command,
+                                List<HooksResult.Run> runs, List<HooksResult.Memory> memory,
+                                List<HooksResult.Identity> identity, Map<String, String> errors, String now,
+                                List<HooksResult.PerRequest> perRequest, HookCost hookCost) {
         List<HooksResult.VersionSummary> versions = new ArrayList<>();
         for (Map.Entry<String, String> v : VERSIONS.entrySet()) {
             versions.add(summary(v.getKey(), v.getValue(), runs));
@@ -61,6 +69,12 @@ final class HooksAnalysis {
                     + " % of the mean response time", s, resolution));
         }
         goals.add(identityGoal(identity));
+        List<HooksResult.Cost> cost = new ArrayList<>();
+        for (String v : List.of("execution", "all")) {
+            HooksResult.Cost c = cost(v, perRequest, hookCost);
+            cost.add(c);
+            goals.add(computedGoal(c, hookCost));
+        }
         for (HooksResult.VersionSummary s : versions) {
             if (s.meanRatioMedian() != null && !s.version().equals(NONE)) {
                 summary.add(String.format(Locale.ROOT, "%s: mean response time %s ms, %s of the no-agent runs'"
@@ -79,8 +93,84 @@ final class HooksAnalysis {
         }
         goals.stream().filter(g -> g.goal().startsWith("after unweave every")).findFirst()
                 .ifPresent(g -> summary.add("Byte identity after unweave: " + g.detail() + "."));
+        goals.stream().filter(g -> g.goal().startsWith("computed:"))
+                .forEach(g -> summary.add(g.goal().substring("computed: ".length()) + ": " + verdict(g.met()) + ", "
+                        + g.detail() + "."));
         return new HooksResult("hooks", now, command, quick, params, machine, runs, versions, memory, identity, resolution,
-                PAPER, goals, summary, errors);
+                PAPER, goals, summary, errors, List.copyOf(perRequest), hookCost, cost);
+    }
+
+    private static String verdict(Boolean met) {
+        return met == null ? "NOT MEASURED" : met ? "met" : "NOT MET";
+    }
+
+    /** Hooks per request (medians over the version's processes) x ns per hook over the no-agent CPU per request. */
+    static HooksResult.Cost cost(String version, List<HooksResult.PerRequest> perRequest, HookCost h) {
+        List<HooksResult.PerRequest> mine = perRequest.stream().filter(p -> p.version().equals(version)).toList();
+        Double entered = median(sorted(mine.stream().map(HooksResult.PerRequest::enteredPerRequest).toList()));
+        Double exited = median(sorted(mine.stream().map(HooksResult.PerRequest::exitedPerRequest).toList()));
+        Double called = median(sorted(mine.stream().map(HooksResult.PerRequest::calledPerRequest).toList()));
+        // the denominator is the unhooked request's CPU: the hooks' cost is what they add to it
+        Double cpuMs = median(sorted(perRequest.stream().filter(p -> p.version().equals(NONE))
+                .map(HooksResult.PerRequest::cpuMsPerRequest).toList()));
+        Double total = entered == null || exited == null || called == null ? null : entered + exited + called;
+        Double ns = null;
+        Double pct = null;
+        Double upper = null;
+        Double worst = null;
+        if (total != null && h != null) {
+            ns = HookCost.nsPerRequest(entered, exited, called, h.execNs(), h.callNs());
+            double nsUpper = HookCost.nsPerRequest(entered, exited, called, h.execNsUpper(), h.callNsUpper());
+            Double nsWorst = h.execNsNotInlined() == null ? null
+                    : HookCost.nsPerRequest(entered, exited, called, h.execNsNotInlined(), h.callNsNotInlined());
+            if (cpuMs != null && cpuMs > 0) {
+                pct = round(100 * ns / (cpuMs * 1e6), 4);
+                upper = round(100 * nsUpper / (cpuMs * 1e6), 4);
+                worst = nsWorst == null ? null : round(100 * nsWorst / (cpuMs * 1e6), 4);
+            }
+            ns = round(ns, 1);
+        }
+        return new HooksResult.Cost(version, r3(total), r3(entered), r3(exited), r3(called), cpuMs == null ? null
+                : round(cpuMs, 4), ns, pct, upper, worst);
+    }
+
+    /**
+     * The goal computed from its parts: met when even the upper bound (JMH's errors the unfavourable
+     * way) is under 1 %, not met when the point estimate is at or over it, else not resolved; not
+     * measured without the counts, the CPU per request or the JMH file (then the detail gives the
+     * formula with what was measured).
+     */
+    static HooksResult.Goal computedGoal(HooksResult.Cost c, HookCost h) {
+        String goal = "computed: idle hooks at every " + (c.version().equals("all") ? "call and execution" : "execution")
+                + " join point (" + c.version() + ") cost under " + GOAL_PCT + " % of a request's CPU";
+        String counts = c.hooksPerRequest() == null ? "hooks per request not counted"
+                : String.format(Locale.ROOT, "%s hooks per request (%s entries, %s exits, %s calls)",
+                fmt(c.hooksPerRequest()), fmt(c.enteredPerRequest()), fmt(c.exitedPerRequest()),
+                fmt(c.calledPerRequest()));
+        String cpu = c.cpuMsPerRequest() == null ? "no-agent CPU per request not measured"
+                : String.format(Locale.ROOT, "%.4f ms of CPU per request without the agent", c.cpuMsPerRequest());
+        if (c.pct() == null) {
+            String why = h == null ? "no JMH file given (--hook-cost FILE)" : "counts or CPU missing";
+            return new HooksResult.Goal(goal, null, "not measured: " + why + "; " + counts + ", " + cpu
+                    + "; cost % = ((entries + exits) x ns per execution hook + calls x ns per call hook) / CPU ns per"
+                    + " request x 100");
+        }
+        String detail = String.format(Locale.ROOT, "%.4f %% (upper bound %.4f %%%s): %s x (%.3f ns per execution"
+                        + " hook, %.3f per call hook, %s) = %s ns over %s", c.pct(), c.pctUpper(),
+                c.pctNotInlined() == null ? "" : String.format(Locale.ROOT, "; hooks never inlined: %.4f %%",
+                        c.pctNotInlined()), counts, h.execNs(), h.callNs(), Path.of(h.source()).getFileName(),
+                fmt(c.nsPerRequest()), cpu);
+        if (c.pctUpper() < GOAL_PCT) {
+            return new HooksResult.Goal(goal, true, detail);
+        }
+        if (c.pct() >= GOAL_PCT) {
+            return new HooksResult.Goal(goal, false, detail);
+        }
+        return new HooksResult.Goal(goal, null, detail + "; NOT RESOLVED: the JMH errors span the goal");
+    }
+
+    private static List<Double> sorted(List<Double> xs) {
+        return xs.stream().filter(x -> x != null).sorted().toList();
     }
 
     static HooksResult.Goal costGoal(String goal, HooksResult.VersionSummary s, Double resolution) {

@@ -17,9 +17,12 @@ import java.util.Map;
  *     window: without it the first processes measured the driver's own warm-up (a first full
  *     run's response times fell from 1.13 ms to 0.83 ms over its first four processes, whatever
  *     their version)
+ * @param phaseS seconds of each phase after a process's window, at the same load: the CPU phase
+ *     (every process) and the counting phase (the hooks versions); 0: neither (the cost is then
+ *     not computed)
  */
 public record HooksParams(int rivers, double ratePerS, double warmupS, double windowS, int repeats,
-                          double driverWarmupS, List<String> extraAppArgs) {
+                          double driverWarmupS, double phaseS, List<String> extraAppArgs) {
     /** The application's packages, hooked by the {@code execution} and {@code all} versions. */
     public static final String APP_PACKAGES = "org.rivermonitor";
     /** At most this many requests in flight; more would mean the server is not serving a light load. */
@@ -27,19 +30,20 @@ public record HooksParams(int rivers, double ratePerS, double warmupS, double wi
 
     public HooksParams {
         extraAppArgs = List.copyOf(extraAppArgs);
-        if (rivers < 1 || !(ratePerS > 0) || warmupS < 0 || !(windowS > 0) || repeats < 1 || driverWarmupS < 0) {
+        if (rivers < 1 || !(ratePerS > 0) || warmupS < 0 || !(windowS > 0) || repeats < 1 || driverWarmupS < 0
+                || phaseS < 0) {
             throw new IllegalArgumentException("rivers, rate, window and repeats must be positive, warm-ups not negative");
         }
     }
 
-    /** 5 repeats, 20 s warm-ups, 60 s windows at 100 requests/s, 60 s of driver warm-up (about 36 minutes). */
+    /** 5 repeats, 20 s warm-ups, 60 s windows at 100 requests/s, 60 s of driver warm-up, 20 s phases (about 45 minutes). */
     public static HooksParams full() {
-        return new HooksParams(20, 100, 20, 60, 5, 60, List.of("--history-hours", "1"));
+        return new HooksParams(20, 100, 20, 60, 5, 60, 20, List.of("--history-hours", "1"));
     }
 
-    /** 2 repeats, 6 s warm-ups, 10 s windows, 20 s of driver warm-up (about 4 minutes). */
+    /** 2 repeats, 6 s warm-ups, 10 s windows, 20 s of driver warm-up, 5 s phases (about 5 minutes). */
     public static HooksParams quick() {
-        return new HooksParams(20, 100, 6, 10, 2, 20, List.of("--history-hours", "1"));
+        return new HooksParams(20, 100, 6, 10, 2, 20, 5, List.of("--history-hours", "1"));
     }
 
     public Map<String, Object> asMap() {
@@ -53,6 +57,7 @@ public record HooksParams(int rivers, double ratePerS, double warmupS, double wi
         m.put("window_s", windowS);
         m.put("repeats", repeats);
         m.put("driver_warmup_s", driverWarmupS);
+        m.put("phase_s", phaseS);
         m.put("hooked_packages", APP_PACKAGES);
         m.put("extra_app_args", extraAppArgs);
         return m;

@@ -25,6 +25,17 @@ public final class HooksReport {
         doc.heading("Goals").table(GoalTable.of(r.goals(), HooksResult.Goal::goal, HooksResult.Goal::met,
                 HooksResult.Goal::detail, "not resolved"));
         doc.heading("Response time per version, ours beside the paper's (Fig. 7)").table(versions(r));
+        doc.heading("The idle hooks' cost computed from its parts (hooks per request x ns per hook / CPU per request)")
+                .table(cost(r));
+        doc.paragraph(r.hookCost() == null ? "No JMH file was given (--hook-cost FILE): the cost is not computed; the"
+                + " counts and the CPU per request above are its parts (jmh/RESULTS.md: HooksBenchmark)."
+                : String.format(java.util.Locale.ROOT, "One idle hook, from %s: %.3f ns per entry or exit hook (upper"
+                        + " bound %.3f), %.3f ns per call hook (upper bound %.3f)%s. The verdict uses the upper bound.",
+                r.hookCost().source(), r.hookCost().execNs(), r.hookCost().execNsUpper(), r.hookCost().callNs(),
+                r.hookCost().callNsUpper(), r.hookCost().execNsNotInlined() == null ? "" : String.format(
+                        java.util.Locale.ROOT, "; never inlined: %.3f and %.3f ns", r.hookCost().execNsNotInlined(),
+                        r.hookCost().callNsNotInlined())));
+        doc.heading("Per process, after its window: CPU per request, hooks fired per request").table(perRequest(r));
         doc.heading("What a hook takes (while woven)").table(memory(r));
         doc.heading("Byte identity after unweave (the JVM's own class bytes)").table(identity(r));
         doc.heading("Every run").table(runs(r));
@@ -63,6 +74,33 @@ public final class HooksReport {
         rows.add(new String[] {"resolution", "the no-agent runs' spread of the mean (max - min) / median", "", "", "", "",
             "", "", r.resolutionPct() == null ? "-" : Format.cell(r.resolutionPct()) + " %", "", "", "", "", ""});
         return rows;
+    }
+
+    private static List<String[]> cost(HooksResult r) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"version", "hooks / request", "entries", "exits", "calls", "CPU ms / request (no agent)",
+            "hooks' ns / request", "cost %", "upper bound %", "never inlined %"});
+        r.cost().forEach(c -> rows.add(new String[] {c.version(), Format.cell(c.hooksPerRequest()),
+            Format.cell(c.enteredPerRequest()), Format.cell(c.exitedPerRequest()), Format.cell(c.calledPerRequest()),
+            pct(c.cpuMsPerRequest()), Format.cell(c.nsPerRequest()), pct(c.pct()), pct(c.pctUpper()),
+            pct(c.pctNotInlined())}));
+        return rows;
+    }
+
+    private static List<String[]> perRequest(HooksResult r) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"repeat", "version", "CPU phase: pages", "CPU ms / page", "counting phase: pages",
+            "entries", "exits", "calls", "entries / page", "exits / page", "calls / page"});
+        r.perRequest().forEach(x -> rows.add(new String[] {Integer.toString(x.repeat()), x.version(),
+            Long.toString(x.cpuRequests()), pct(x.cpuMsPerRequest()), Long.toString(x.countRequests()), num(x.entered()),
+            num(x.exited()), num(x.called()), Format.cell(x.enteredPerRequest()), Format.cell(x.exitedPerRequest()),
+            Format.cell(x.calledPerRequest())}));
+        return rows;
+    }
+
+    /** Four decimals: the figures are small and the goal is 1 %. */
+    private static String pct(Double d) {
+        return d == null ? "-" : String.format(java.util.Locale.ROOT, "%.4f", d);
     }
 
     private static List<String[]> memory(HooksResult r) {

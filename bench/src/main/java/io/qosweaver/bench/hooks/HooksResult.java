@@ -12,11 +12,15 @@ import java.util.Map;
  * @param resolutionPct the no-agent runs' own spread of the mean response time (max - min) / median, in %:
  *     a difference smaller than this is not resolved; null with fewer than two such runs
  * @param paper the paper's numbers (Fig. 7 and the text), for the report's comparison
+ * @param perRequest per process, from the phases after its window: CPU per request, and hooks fired per request
+ * @param hookCost one idle hook's cost from JMH ({@code --hook-cost FILE}); null when not given
+ * @param cost per hooked version: hooks per request x ns per hook over the CPU per request
  */
 public record HooksResult(String experiment, String generatedAt, String command, boolean quick,
         Map<String, Object> parameters, Map<String, Object> machine, List<Run> runs, List<VersionSummary> versions,
         List<Memory> memory, List<Identity> identity, Double resolutionPct, List<PaperRow> paper, List<Goal> goals,
-        List<String> summary, Map<String, String> errors) {
+        List<String> summary, Map<String, String> errors, List<PerRequest> perRequest, HookCost hookCost,
+        List<Cost> cost) {
 
     /** One measured window of one version; {@code order}: the process's place within the repeat. */
     public record Run(int repeat, int order, String version, long requests, long errors, double throughputPerS,
@@ -49,6 +53,31 @@ public record HooksResult(String experiment, String generatedAt, String command,
 
     /** One of the paper's versions of MyServer: mean response time in microseconds (null where the paper gives none). */
     public record PaperRow(String version, Double responseUs, Double ratio, String note) {
+    }
+
+    /**
+     * One process's phases after its measured window, both at the window's load: a CPU phase (the
+     * app process's CPU time over it, all its threads: JIT, GC and timers too, so a request's CPU is
+     * over-stated and a cost in % of it under-stated only by those) and, in the hooks versions, a
+     * counting phase ({@code ctl hooks count start|stop}: every hook the process fires, background
+     * threads' too, over the requests completed in the phase). Null where not measured.
+     */
+    public record PerRequest(int repeat, String version, long cpuRequests, Double cpuMsPerRequest, long countRequests,
+                             Long entered, Long exited, Long called, Double enteredPerRequest,
+                             Double exitedPerRequest, Double calledPerRequest) {
+    }
+
+    /**
+     * The computed cost of a hooks version: hooks per request (medians over its processes) x ns per
+     * hook (JMH) over the no-agent processes' CPU per request (median). Null figures: not measured.
+     *
+     * @param pct point estimate, the hooks inlined as the JIT chooses
+     * @param pctUpper with JMH's errors the unfavourable way (the verdict's figure)
+     * @param pctNotInlined the worst case: hooks never inlined
+     */
+    public record Cost(String version, Double hooksPerRequest, Double enteredPerRequest, Double exitedPerRequest,
+                       Double calledPerRequest, Double cpuMsPerRequest, Double nsPerRequest, Double pct,
+                       Double pctUpper, Double pctNotInlined) {
     }
 
     public record Goal(String goal, Boolean met, String detail) {

@@ -49,7 +49,7 @@ class HooksAnalysisTest {
     void aCostUnderOnePercentIsMetAndAboveNotWhenTheRunsResolveIt() {
         HooksResult r = HooksAnalysis.assemble(true, Map.of(), Map.of(), "test", runs(1.004, 1.03), List.of(),
                 List.of(identical(1, "policy")), Map.of(), "now");
-        assertThat(r.goals()).hasSize(3);
+        assertThat(r.goals()).hasSize(5);
         assertThat(r.goals().get(0).met()).as(r.goals().get(0).detail()).isTrue();
         assertThat(r.goals().get(1).met()).as(r.goals().get(1).detail()).isFalse();
         assertThat(r.goals().get(2).met()).isTrue();

@@ -29,7 +29,7 @@ class HooksSmokeTest {
             }
             Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
         }
-        HooksParams p = new HooksParams(5, 20, 2, 3, 1, 0, List.of("--history-hours", "1"));
+        HooksParams p = new HooksParams(5, 20, 2, 3, 1, 0, 2, List.of("--history-hours", "1"));
         HooksResult r = Hooks.run(layout, p, true, dir, "HooksSmokeTest",
                 line -> System.err.println(java.time.LocalTime.now() + " " + line));
 
@@ -48,6 +48,22 @@ class HooksSmokeTest {
         assertThat(r.identity()).hasSize(3).allMatch(i -> i.classesWoven() > 0 && i.identical() == i.classesWoven(),
                 "every woven class byte-identical after unweave");
         assertThat(r.goals().get(2).met()).isTrue();
+        // the phases after the windows: CPU per page everywhere, hooks counted per page in the hooks versions
+        assertThat(r.perRequest()).extracting(HooksResult.PerRequest::version)
+                .containsExactlyInAnyOrder("none", "execution", "all", "policy");
+        assertThat(r.perRequest()).allMatch(x -> x.cpuMsPerRequest() != null && x.cpuMsPerRequest() > 0, "CPU per page");
+        HooksResult.PerRequest execCount = r.perRequest().stream().filter(x -> x.version().equals("execution"))
+                .findFirst().orElseThrow();
+        HooksResult.PerRequest allCount = r.perRequest().stream().filter(x -> x.version().equals("all")).findFirst()
+                .orElseThrow();
+        assertThat(execCount.countRequests()).isPositive();
+        assertThat(execCount.enteredPerRequest()).isPositive();
+        assertThat(execCount.exitedPerRequest()).isPositive();
+        assertThat(execCount.called()).isZero();
+        assertThat(allCount.calledPerRequest()).isPositive();
+        assertThat(r.cost()).allMatch(c -> c.hooksPerRequest() != null && c.pct() == null, "counted, not computed");
+        assertThat(r.goals()).filteredOn(g -> g.goal().startsWith("computed:"))
+                .allMatch(g -> g.met() == null && g.detail().contains("--hook-cost"));
         for (String f : List.of("results.json", "index.html", "RESULTS.md")) {
             assertThat(dir.resolve(f)).as(f).isNotEmptyFile();
         }

@@ -23,7 +23,7 @@ final class HooksCommand implements Callable<Integer> {
     @Mixin
     ReportOptions report = new ReportOptions();
 
-    @Option(names = "--quick", description = "2 repeats, 6 s warm-ups, 10 s windows (about 3-4 minutes)")
+    @Option(names = "--quick", description = "2 repeats, 6 s warm-ups, 10 s windows, 5 s phases (about 5 minutes)")
     boolean quick;
 
     @Option(names = "--repeats", paramLabel = "N", description = "runs of every version (default 5; --quick: 2)")
@@ -41,6 +41,15 @@ final class HooksCommand implements Callable<Integer> {
     @Option(names = "--rivers", paramLabel = "N", description = "rivers (default 20)")
     Integer rivers;
 
+    @Option(names = "--phase", paramLabel = "S", description = "seconds of the CPU phase and of the hook-counting phase"
+            + " after each window (default 20; --quick: 5; 0: none, the cost is then not computed)")
+    Double phase;
+
+    @Option(names = "--hook-cost", paramLabel = "FILE", description = "JMH JSON of HooksBenchmark (jmh/RESULTS.md):"
+            + " the cost of one idle hook, to compute the hooks' cost per request; without it the report gives the"
+            + " formula with the counts")
+    Path hookCost;
+
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/hooks)")
     Path reportDir;
 
@@ -52,7 +61,8 @@ final class HooksCommand implements Callable<Integer> {
         try {
             return new HooksParams(rivers != null ? rivers : d.rivers(), rate != null ? rate : d.ratePerS(),
                     warmup != null ? warmup : d.warmupS(), window != null ? window : d.windowS(),
-                    repeats != null ? repeats : d.repeats(), d.driverWarmupS(), d.extraAppArgs());
+                    repeats != null ? repeats : d.repeats(), d.driverWarmupS(), phase != null ? phase : d.phaseS(),
+                    d.extraAppArgs());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -64,7 +74,10 @@ final class HooksCommand implements Callable<Integer> {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/hooks");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        HooksResult r = Hooks.run(layout, p, quick, dir, ReportOptions.commandLine(args), report.progress());
+        if (hookCost != null && !java.nio.file.Files.isReadable(hookCost)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--hook-cost " + hookCost + ": no such readable file");
+        }
+        HooksResult r = Hooks.run(layout, p, quick, dir, ReportOptions.commandLine(args), report.progress(), hookCost);
         int rc = report.finish("bench hooks", r, r.summary(), r.errors(), dir);
         if (rc == 0 && r.goals().stream().anyMatch(g -> Boolean.FALSE.equals(g.met()))) {
             System.err.println("qosweaver bench hooks: a goal is not met (see the summary)");

@@ -25,6 +25,7 @@ import picocli.CommandLine.Parameters;
                 "  qosweaver ctl 4242 set policy.lowLimit=2",
                 "  qosweaver ctl 4242 unweave",
                 "  qosweaver ctl 4242 status --json   (the JSON's keys: agent/README.md, \"status --json\")",
+                "  qosweaver ctl 4242 hooks count start   (hooks mode: every hook counts; hooks count stop answers the counts)",
                 "  qosweaver ctl 4242 profile start   (after qosweaver attach 4242 --profile OUT.qwp --include PKG)",
                 "%nA swap is all or nothing: the new file is read and checked before the old policy is unwoven;"
                         + " on any failure the old one keeps running. Tasks already running when the policy changes"
@@ -37,7 +38,8 @@ public final class CtlCommand implements Callable<Integer> {
     String command;
 
     @Parameters(index = "2..*", paramLabel = "ARG",
-            description = "swap: a policy file; set: policy.KEY=VALUE ...; profile: start | stop | status")
+            description = "swap: a policy file; set: policy.KEY=VALUE ...; hooks: count start | stop | status;"
+                    + " profile: start | stop | status")
     List<String> args = new ArrayList<>();
 
     @Option(names = "--json", description = "answer in JSON (for scripts)")
