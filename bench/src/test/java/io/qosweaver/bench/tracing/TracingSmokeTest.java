@@ -13,9 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CI end-to-end test of {@code bench tracing} in a tiny form (one repeat of every configuration,
- * 3 s windows) with the real river monitor and agent. Asserts the mechanics (every configuration
- * ran and is in the results, the traced ones wrote a trace, the report exists), never a time.
- * About a minute; skipped, with a message, when a jar has not been built.
+ * 0.5 s warm-ups, 1.5 s windows) with the real river monitor and agent. Asserts the mechanics (every
+ * configuration ran and is in the results, the traced ones wrote a trace, the report exists), never a
+ * time: none of that depends on how long the load runs (a trace is written when the process stops,
+ * a window may see no chart complete), so the windows are as short as the process starts allow.
+ * About 45 s; skipped, with a message, when a jar has not been built.
  */
 class TracingSmokeTest {
 
@@ -35,7 +37,7 @@ class TracingSmokeTest {
                     + "(not root, or not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing)");
             configs.remove("os-tracefs");
         }
-        TracingParams p = new TracingParams(3, 2, 3, 2, 3, 1, 100, configs, List.of("--history-hours", "3"));
+        TracingParams p = new TracingParams(3, 2, 3, 0.5, 1.5, 1, 100, configs, List.of("--history-hours", "3"));
         TracingResult r = Tracing.run(layout, p, true, dir, "TracingSmokeTest",
                 line -> System.err.println(java.time.LocalTime.now() + " " + line));
 
