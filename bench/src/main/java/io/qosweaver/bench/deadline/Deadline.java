@@ -441,9 +441,23 @@ public final class Deadline {
             return java.util.Optional.empty();
         }
         double ratio = periodS * 1000 / bestMs;
-        String verdict = ratio <= 3 ? "close enough to twice it for a version that is slower than the best to miss"
-                : "well above twice it: versions that cap the charts at all meet the deadline whatever else they do,"
-                        + " so \"no other version misses\" cannot be told from this calibration";
+        // What tells versions apart is whether any but the original misses; the ratio says why.
+        List<String> missing = new ArrayList<>();
+        rs.forEach((n, r) -> {
+            if (!n.equals(Versions.ORIGINAL) && r.missedCount() > 0) {
+                missing.add(n);
+            }
+        });
+        String verdict;
+        if (ratio <= 3) {
+            verdict = "close enough to twice it for a version slower than the best to miss";
+        } else if (!missing.isEmpty()) {
+            verdict = "above twice it, yet " + missing.size() + " version(s) besides the original missed ("
+                    + String.join(", ", missing) + "): tight enough to tell the versions apart";
+        } else {
+            verdict = "well above twice it, and no version besides the original missed: at this period every version"
+                    + " that bounds the charts meets the deadline, so \"no other version misses\" cannot be told";
+        }
         return java.util.Optional.of(String.format(Locale.ROOT, "Calibration: the period (%.3g s) is %.1fx the best "
                 + "mean loaded collection (%s, %.0f ms), %s.", periodS, ratio, best, bestMs, verdict));
     }

@@ -195,12 +195,22 @@ public class DeadlineTest {
         DeadlineResult r = Deadline.run(Versions.resolve(List.of("original", "jetty-qos")), List.of(3), true,
                 tight, Map.of(), dir, "test", Progress.NONE, fake);
         assertThat(r.summary().get(0)).isEqualTo("Calibration: the period (1.00 s) is 2.5x the best mean loaded "
-                + "collection (jetty-qos, 400 ms), close enough to twice it for a version that is slower than the best "
-                + "to miss.");
+                + "collection (jetty-qos, 400 ms), close enough to twice it for a version slower than the best to "
+                + "miss.");
+        // a loose period where only the original misses: nothing told apart
         Map<String, Object> loose = new LinkedHashMap<>(Map.of("period_s", 15.0));
         r = Deadline.run(Versions.resolve(List.of("original", "jetty-qos")), List.of(3), true, loose, Map.of(), dir,
                 "test", Progress.NONE, fake);
-        assertThat(r.summary().get(0)).contains("37.5x the best", "cannot be told from this calibration");
+        assertThat(r.summary().get(0)).contains("37.5x the best", "no version besides the original missed",
+                "cannot be told");
+        // a loose period where another version misses all the same: it does tell them apart
+        Deadline.WindowRunner slowAdmission = (v, h, log) -> new RunResult(v.name(), null, TestResults.scenario(
+                v.name(), 1000, v.name().equals("jetty-qos") ? new long[] {400, 400} : new long[] {2000, 2000}, null,
+                100.0, 0), log.toString());
+        r = Deadline.run(Versions.resolve(List.of("original", "admission", "jetty-qos")), List.of(3), true,
+                new LinkedHashMap<>(Map.of("period_s", 1.6)), Map.of(), dir, "test", Progress.NONE, slowAdmission);
+        assertThat(r.summary().get(0)).contains("4.0x the best", "1 version(s) besides the original missed (admission)",
+                "tight enough to tell the versions apart");
     }
 
     @Test
