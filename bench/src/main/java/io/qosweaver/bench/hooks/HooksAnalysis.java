@@ -94,14 +94,18 @@ final class HooksAnalysis {
         goals.stream().filter(g -> g.goal().startsWith("after unweave every")).findFirst()
                 .ifPresent(g -> summary.add("Byte identity after unweave: " + g.detail() + "."));
         goals.stream().filter(g -> g.goal().startsWith("computed:"))
-                .forEach(g -> summary.add(g.goal().substring("computed: ".length()) + ": " + verdict(g.met()) + ", "
+                .forEach(g -> summary.add(g.goal().substring("computed: ".length()) + ": " + verdict(g) + ", "
                         + g.detail() + "."));
         return new HooksResult("hooks", now, command, quick, params, machine, runs, versions, memory, identity, resolution,
                 PAPER, goals, summary, errors, List.copyOf(perRequest), hookCost, cost);
     }
 
-    private static String verdict(Boolean met) {
-        return met == null ? "NOT MEASURED" : met ? "met" : "NOT MET";
+    /** A goal without a verdict was either not measured or measured without resolving it: say which. */
+    static String verdict(HooksResult.Goal g) {
+        if (g.met() != null) {
+            return g.met() ? "met" : "NOT MET";
+        }
+        return g.detail().startsWith("not measured") ? "NOT MEASURED" : "NOT RESOLVED";
     }
 
     /** Hooks per request (medians over the version's processes) x ns per hook over the no-agent CPU per request. */

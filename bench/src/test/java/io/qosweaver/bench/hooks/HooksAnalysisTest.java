@@ -121,4 +121,17 @@ class HooksAnalysisTest {
                 "Goal NOT met");
         assertThat(dir.resolve("index.html")).isNotEmptyFile();
     }
+
+    /** A goal without a verdict says whether it was not measured or measured without being resolved. */
+    @Test
+    void aGoalWithoutAVerdictSaysWhyItHasNone() {
+        org.assertj.core.api.Assertions.assertThat(HooksAnalysis.verdict(new HooksResult.Goal("g", true, "x")))
+                .isEqualTo("met");
+        org.assertj.core.api.Assertions.assertThat(HooksAnalysis.verdict(new HooksResult.Goal("g", false, "x")))
+                .isEqualTo("NOT MET");
+        org.assertj.core.api.Assertions.assertThat(HooksAnalysis.verdict(new HooksResult.Goal("g", null,
+                "not measured: no JMH file"))).isEqualTo("NOT MEASURED");
+        org.assertj.core.api.Assertions.assertThat(HooksAnalysis.verdict(new HooksResult.Goal("g", null,
+                "0.17 %; NOT RESOLVED: the JMH errors span the goal"))).isEqualTo("NOT RESOLVED");
+    }
 }
