@@ -344,13 +344,9 @@ public final class Deadline {
                 r.suspensionTimeP99Ms(), r.mechanismEffective(), r.mechanismReason(), ratios, r.spread(), r.byHours());
     }
 
-    /** A few generated sentences: who misses, where, and where a peer beats qosweaver. */
-    static List<String> summary(Map<String, DeadlineResult.VersionResult> rs, List<Integer> hours) {
-        return summary(rs, hours, null);
-    }
-
     /**
-     * As above; with the period, a sentence on the calibration first: "no other version misses"
+     * A few generated sentences: who misses, where, and where a peer beats qosweaver; with the
+     * period, a sentence on the calibration first: "no other version misses"
      * can only be shown when the period is close to twice the best versions' loaded collection
      * time (issue 14); at a much longer period every version that caps the charts at all meets it.
      */
