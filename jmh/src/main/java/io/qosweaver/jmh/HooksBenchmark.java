@@ -28,6 +28,18 @@ import org.openjdk.jmh.infra.Blackhole;
  *       {@code (entryExit - baseline) / 2};
  *   <li>{@code call}: a call hook before the call of {@link #plain}: {@code call - baseline}.
  * </ul>
+ * One hook (about a nanosecond) is below these three's resolution on a noisy machine (their errors
+ * are a few ns, mostly from fork to fork), so the {@code *Loop} benchmarks amortize it: {@link
+ * #LOOP} hooked steps per invocation, each step a small method inlined into the loop as the JIT
+ * inlines a woven getter into its caller, the hooks with it:
+ * <ul>
+ *   <li>{@code baselineLoop}: {@link #LOOP} calls of {@link #step};
+ *   <li>{@code entryExitLoop}: the same calls of {@link #hookedStep} (an entry and an exit hook
+ *       each): one execution hook costs {@code (entryExitLoop - baselineLoop) / (2 * LOOP)};
+ *   <li>{@code callLoop}: a call hook before each call of {@link #step}: {@code (callLoop -
+ *       baselineLoop) / LOOP}.
+ * </ul>
+ * {@code bench hooks} uses the loop benchmarks when the file has them.
  * The methods are not inlined into the benchmark loop (a real method boundary each time; the JIT
  * cannot hoist a volatile read out of it), their argument changes each time and the result goes to
  * a Blackhole, so nothing folds away. The hooks themselves are inlined as the JIT chooses; {@link
@@ -46,6 +58,8 @@ public class HooksBenchmark {
     /** The join point numbers the weaver would pass (any: an idle hook ignores it). */
     static final int EXECUTION = 17;
     static final int CALL = 18;
+    /** Hooked steps per invocation of a {@code *Loop} benchmark (the length of {@link #values}). */
+    public static final int LOOP = 16;
 
     int[] values;
     int k;
@@ -53,7 +67,7 @@ public class HooksBenchmark {
     @Setup
     public void setUp() {
         SplittableRandom r = new SplittableRandom(42);
-        values = new int[16];
+        values = new int[LOOP];
         for (int i = 0; i < values.length; i++) {
             values[i] = r.nextInt();
         }
@@ -78,6 +92,63 @@ public class HooksBenchmark {
         }
         Hooks.exit(EXECUTION);
         return h;
+    }
+
+    /** One step of the loops: small enough that the JIT inlines it, as it inlines a woven getter. */
+    static int step(int h, int x) {
+        return 31 * h + x;
+    }
+
+    /** {@link #step} as the weaver leaves it. */
+    static int hookedStep(int h, int x) {
+        Hooks.enter(EXECUTION);
+        int r = 31 * h + x;
+        Hooks.exit(EXECUTION);
+        return r;
+    }
+
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    static int plainLoop(int[] v, int seed) {
+        int h = seed;
+        for (int x : v) {
+            h = step(h, x);
+        }
+        return h;
+    }
+
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    static int hookedLoop(int[] v, int seed) {
+        int h = seed;
+        for (int x : v) {
+            h = hookedStep(h, x);
+        }
+        return h;
+    }
+
+    /** A call hook before every call of {@link #step}, as the weaver inserts one before a call instruction. */
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+    static int callHookedLoop(int[] v, int seed) {
+        int h = seed;
+        for (int x : v) {
+            Hooks.call(CALL);
+            h = step(h, x);
+        }
+        return h;
+    }
+
+    @Benchmark
+    public void baselineLoop(Blackhole bh) {
+        bh.consume(plainLoop(values, k++));
+    }
+
+    @Benchmark
+    public void entryExitLoop(Blackhole bh) {
+        bh.consume(hookedLoop(values, k++));
+    }
+
+    @Benchmark
+    public void callLoop(Blackhole bh) {
+        bh.consume(callHookedLoop(values, k++));
     }
 
     @Benchmark

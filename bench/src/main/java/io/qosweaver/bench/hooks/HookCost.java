@@ -15,6 +15,10 @@ import java.nio.file.Path;
  * score's error the unfavourable way (hooked + error, baseline - error): the goal's verdict uses it.
  * Differences below zero (a hooked method measured faster) count as zero.
  *
+ * <p>When the file has the {@code *Loop} benchmarks (from 2026-11-27; {@value #LOOP} hooked steps
+ * per invocation, a resolution that many times finer), they are used instead: every difference is
+ * divided by {@value #LOOP}. Older files have only the one-hook benchmarks and are read as before.
+ *
  * @param execNs one entry or exit hook, inlined as the JIT chooses (point estimate)
  * @param execNsUpper the same, upper bound
  * @param callNs one call hook
@@ -27,6 +31,8 @@ public record HookCost(double execNs, double execNsUpper, double callNs, double 
                        Double callNsNotInlined, String source) {
     static final String INLINED = "io.qosweaver.jmh.HooksBenchmark.";
     static final String NOT_INLINED = "io.qosweaver.jmh.HooksNotInlinedBenchmark.";
+    /** {@code HooksBenchmark.LOOP}: hooked steps per invocation of a loop benchmark. */
+    static final int LOOP = 16;
 
     /** Reads JMH's {@code -rf json} output; the inlined class's three benchmarks are required. */
     public static HookCost read(Path jmhJson) throws IOException {
@@ -34,18 +40,21 @@ public record HookCost(double execNs, double execNsUpper, double callNs, double 
         if (!root.isArray()) {
             throw new IOException(jmhJson + ": not JMH's JSON (an array of results expected)");
         }
-        double[] base = score(root, INLINED + "baseline", jmhJson);
-        double[] pair = score(root, INLINED + "entryExit", jmhJson);
-        double[] call = score(root, INLINED + "call", jmhJson);
+        boolean loops = find(root, INLINED + "baselineLoop") != null;
+        String suffix = loops ? "Loop" : "";
+        int n = loops ? LOOP : 1;
+        double[] base = score(root, INLINED + "baseline" + suffix, jmhJson);
+        double[] pair = score(root, INLINED + "entryExit" + suffix, jmhJson);
+        double[] call = score(root, INLINED + "call" + suffix, jmhJson);
         Double execNi = null;
         Double callNi = null;
-        if (find(root, NOT_INLINED + "baseline") != null) {
-            double[] b = score(root, NOT_INLINED + "baseline", jmhJson);
-            execNi = diff(score(root, NOT_INLINED + "entryExit", jmhJson)[0], b[0]) / 2;
-            callNi = diff(score(root, NOT_INLINED + "call", jmhJson)[0], b[0]);
+        if (find(root, NOT_INLINED + "baseline" + suffix) != null) {
+            double[] b = score(root, NOT_INLINED + "baseline" + suffix, jmhJson);
+            execNi = per(diff(score(root, NOT_INLINED + "entryExit" + suffix, jmhJson)[0], b[0]), 2 * n);
+            callNi = per(diff(score(root, NOT_INLINED + "call" + suffix, jmhJson)[0], b[0]), n);
         }
-        return new HookCost(diff(pair[0], base[0]) / 2, diff(pair[0] + pair[1], base[0] - base[1]) / 2,
-                diff(call[0], base[0]), diff(call[0] + call[1], base[0] - base[1]), execNi, callNi,
+        return new HookCost(per(diff(pair[0], base[0]), 2 * n), per(diff(pair[0] + pair[1], base[0] - base[1]), 2 * n),
+                per(diff(call[0], base[0]), n), per(diff(call[0] + call[1], base[0] - base[1]), n), execNi, callNi,
                 jmhJson.toString());
     }
 
@@ -53,6 +62,10 @@ public record HookCost(double execNs, double execNsUpper, double callNs, double 
     static double nsPerRequest(double enteredPerRequest, double exitedPerRequest, double calledPerRequest,
                                double execNs, double callNs) {
         return (enteredPerRequest + exitedPerRequest) * execNs + calledPerRequest * callNs;
+    }
+
+    private static double per(double difference, int hooks) {
+        return round(difference / hooks, 4);
     }
 
     private static double diff(double hooked, double baseline) {

@@ -44,6 +44,27 @@ class HookCostTest {
     }
 
     @Test
+    void theLoopBenchmarksAreUsedWhenPresentAndDividedByTheirHooksPerInvocation(@TempDir Path dir) throws Exception {
+        String in = HookCost.INLINED;
+        String ni = HookCost.NOT_INLINED;
+        // the one-hook benchmarks say 0.5 / 0.4 ns; the loops (16 steps) say 16 / 32 = 0.5 ns and 8 / 16 = 0.5 ns
+        Path f = Files.writeString(dir.resolve("loops.json"), "[" + result(in + "baseline", 10.0, 0.1) + ","
+                + result(in + "entryExit", 11.0, 0.1) + "," + result(in + "call", 10.4, 0.1) + ","
+                + result(in + "baselineLoop", 20.0, 0.8) + "," + result(in + "entryExitLoop", 36.0, 0.8) + ","
+                + result(in + "callLoop", 28.0, 0.8) + "," + result(ni + "baselineLoop", 20.0, 0.5) + ","
+                + result(ni + "entryExitLoop", 84.0, 0.5) + "," + result(ni + "callLoop", 52.0, 0.5) + "]");
+        HookCost h = HookCost.read(f);
+        assertThat(h.execNs()).isEqualTo(0.5);
+        assertThat(h.execNsUpper()).as("(36.8 - 19.2) / 32").isEqualTo(0.55);
+        assertThat(h.callNs()).isEqualTo(0.5);
+        assertThat(h.callNsUpper()).as("(28.8 - 19.2) / 16").isEqualTo(0.6);
+        assertThat(h.execNsNotInlined()).isEqualTo(2.0);
+        assertThat(h.callNsNotInlined()).isEqualTo(2.0);
+        Files.writeString(dir.resolve("half.json"), "[" + result(in + "baselineLoop", 20.0, 0.8) + "]");
+        assertThatThrownBy(() -> HookCost.read(dir.resolve("half.json"))).hasMessageContaining("entryExitLoop");
+    }
+
+    @Test
     void perRequestFiguresAreCountsOverTheRequestsOfTheirPhase() {
         HooksResult.PerRequest r = Hooks.perRequest(1, "all", 500, 0.2, 400, 40_000, 40_400, 120_000);
         assertThat(r.enteredPerRequest()).isEqualTo(100.0);
