@@ -24,7 +24,12 @@ class MtrLsFairnessTest {
 
     /** {@code longestTurn[0]}: the longest run of consecutive steps in which one runner ran, in ms. */
     static Result run(Map<String, String> params, int windows, long[] longestTurn) {
+        return run(params, windows, longestTurn, MtrLsMachine.STEP_NANOS);
+    }
+
+    static Result run(Map<String, String> params, int windows, long[] longestTurn, long cpuPerStep) {
         MtrLsMachine m = new MtrLsMachine(params, 2, List.of());
+        m.cpuPerStep = cpuPerStep;
         ThreadState[] ts = new ThreadState[RUNNERS];
         for (int i = 0; i < RUNNERS; i++) {
             ts[i] = m.thread("r" + i);
@@ -130,7 +135,7 @@ class MtrLsFairnessTest {
         assertThat(longest[0]).as("longest turn, ms (quantum 9 ms)").isLessThanOrEqualTo(9);
     }
 
-    /** minSample bounds the tick rate: quanta of 0.3 ms give turns of 1 ms, not a tick per step. */
+    /** minSample bounds the tick rate: quanta of 0.3 ms never ask for a tick sooner than 2 ms. */
     @Test
     void tinyQuantaCannotSpinTheTickThread() {
         MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "0", "quantum", "10ms",
@@ -138,7 +143,25 @@ class MtrLsFairnessTest {
         for (int i = 0; i < 4; i++) {
             m.enter(m.thread("r" + i), new RuntimeShare("r" + i, 0.03));
         }
-        m.run(1_000);
-        assertThat(m.ticks).as("ticks in 1 s with minSample 2 ms").isBetween(400L, 501L);
+        long soonest = Long.MAX_VALUE;
+        for (int k = 0; k < 1_000; k++) {
+            m.step();
+            soonest = Math.min(soonest, m.policy.nextTickNanos());
+        }
+        assertThat(soonest).as("the shortest delay asked, ns").isEqualTo(2_000_000L);
+        assertThat(m.ticks).as("ticks in 1 s").isBetween(400L, 501L);
+    }
+
+    /**
+     * Runners getting 40 % of their cores (a machine shared with other work): a turn of 9 ms of CPU
+     * lasts 22.5 ms of wall time; the tick expected at 9 ms finds some left and comes again when
+     * the rest could be used, so the turn still ends within a step or minSample of its quantum.
+     */
+    @Test
+    void aTurnOfThreadsGettingLessThanTheirCoreEndsWhenTheirCpuTimeReachesTheQuantum() {
+        long[] longest = new long[1];
+        Result r = run(Map.of("cores", "2", "reserved", "5%"), 3, longest, 400_000L);
+        assertThat(longest[0]).as("longest turn, ms (9 ms of CPU at 0.4 ms per ms: 22.5 ms)").isBetween(22L, 24L);
+        assertThat(r.worstWindow()).isLessThan(0.01);
     }
 }

@@ -39,6 +39,8 @@ final class MtrLsMachine {
      * (besides its tick thread and the managed threads not parked); -1: unknown, the default.
      */
     int unmanagedRunnable = -1;
+    /** The CPU time a runner gets per step: less than the step when the machine is shared. */
+    long cpuPerStep = STEP_NANOS;
     /** Most runners seen at once. */
     int maxRunners;
 
@@ -166,7 +168,7 @@ final class MtrLsMachine {
         for (ThreadState t : inside) {
             if (runs(t)) {
                 runners++;
-                cpu.merge(t.thread(), STEP_NANOS, Long::sum);
+                cpu.merge(t.thread(), cpuPerStep, Long::sum);
             }
         }
         maxRunners = Math.max(maxRunners, runners);
