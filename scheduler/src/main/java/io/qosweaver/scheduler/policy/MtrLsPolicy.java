@@ -30,9 +30,15 @@ import java.util.Map;
  * entity moved behind a waiter, or behind a thread that joins ahead of it, is told to yield and
  * parks at its next control point (the paper's preemption).
  *
- * <p>CPU time is read from the platform's per-thread clock at the policy's tick ({@code sample})
- * for threads that are not parked, and on the thread itself when it joins or leaves a managed
- * scope; never at a control point. Urgent entities are pinned at the front and idle ones at the
+ * <p>CPU time is read from the platform's per-thread clock at the policy's tick for threads that
+ * are not parked, and on the thread itself when it joins or leaves a managed scope; never at a
+ * control point. The tick comes when the first running turn is expected to end ({@code left / k}
+ * of wall time for an entity on k slots: CPU time grows at most as fast as wall time), at most
+ * {@code sample} and at least {@code minSample} apart ({@link #nextTickNanos}); a turn with less
+ * than {@code minSample / 2} left moves at the tick that sees it. A turn thus ends within about the
+ * tick's wake-up latency or {@code minSample / 2} of its quantum, plus the way to the runner's next
+ * control point; the overshoot is carried as debt. Entities due at one tick move in their order
+ * on L (ties must not favour the same entities every round). Urgent entities are pinned at the front and idle ones at the
  * rear, and neither is charged (the paper's ClockHandler and Idler). The reserved share is an
  * entity of its own on L (the paper's OS thread): while it is among the first P it holds one of
  * the P slots and is charged the wall time; its weight follows the active fractions, so that
