@@ -779,10 +779,11 @@ final class MtrLsPolicy implements Policy {
             int slots = urgentMembers;
             for (Entity x = lHead; x != null && slots < cores; x = x.next) {
                 int takes = slotsTaken(x);
-                if (takes > 0 && x.left > 0) {
+                boolean osTurn = x == os && osRunning; // in debt, it still ends its turn at a tick
+                if (takes > 0 && (x.left > 0 || osTurn)) {
                     int threads = Math.min(takes, cores - slots);
                     long end = (x.left + threads - 1) / threads;
-                    if (x == os && osRunning) {
+                    if (osTurn) {
                         end = Math.max(end, osTurnStart + sampleNanos - now);
                     }
                     d = Math.min(d, end);

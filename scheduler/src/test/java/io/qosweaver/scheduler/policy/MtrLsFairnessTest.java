@@ -164,4 +164,32 @@ class MtrLsFairnessTest {
         assertThat(longest[0]).as("longest turn, ms (9 ms of CPU at 0.4 ms per ms: 22.5 ms)").isBetween(22L, 24L);
         assertThat(r.worstWindow()).isLessThan(0.01);
     }
+
+    /**
+     * The reserved share's turns last one sample (each is a park and a wake of managed work), not
+     * less because its quantum is small, nor more because it is in debt; its share stays exact.
+     */
+    @Test
+    void theReservedSharesTurnsLastOneSample() {
+        MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "5%"), 2, List.of());
+        for (int i = 0; i < RUNNERS; i++) {
+            m.enter(m.thread("r" + i), new RuntimeShare("r" + i, 0.09));
+        }
+        m.run(1_000);
+        long run = 0, shortest = Long.MAX_VALUE, longest = 0, turns = 0;
+        for (int k = 0; k < 20_000; k++) {
+            m.step();
+            if (m.policy.reserveRunning()) {
+                run++;
+            } else if (run > 0) {
+                shortest = Math.min(shortest, run);
+                longest = Math.max(longest, run);
+                turns++;
+                run = 0;
+            }
+        }
+        assertThat(turns).as("turns in 20 s: 5 %% of 2 cores in 20 ms turns").isBetween(90L, 110L);
+        assertThat(shortest).as("shortest turn, ms").isGreaterThanOrEqualTo(20L);
+        assertThat(longest).as("longest turn, ms").isLessThanOrEqualTo(21L);
+    }
 }
