@@ -42,7 +42,8 @@ import java.util.Map;
  * rear, and neither is charged (the paper's ClockHandler and Idler). The reserved share is an
  * entity of its own on L (the paper's OS thread): while it is among the first P it holds one of
  * the P slots and is charged the wall time; its weight follows the active fractions, so that
- * managed work leaves it exactly that share.
+ * managed work leaves it exactly that share. Its turns last at least {@code sample}: each is a
+ * preemption of managed work, and its quantum is small.
  *
  * <p>A decision (a tick, a join, a leave) runs the move-to-rear loop on the policy's own list and
  * hands the mechanism its outcome only: each moved entity's threads re-keyed once, a smaller
