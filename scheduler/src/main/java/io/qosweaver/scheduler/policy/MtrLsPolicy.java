@@ -38,8 +38,10 @@ import java.util.Map;
  * than {@code minSample / 2} left moves at the tick that sees it. A turn thus ends within about the
  * tick's wake-up latency or {@code minSample / 2} of its quantum, plus the way to the runner's next
  * control point; the overshoot is carried as debt. Entities due at one tick move in their order
- * on L (ties must not favour the same entities every round). Urgent entities are pinned at the front and idle ones at the
- * rear, and neither is charged (the paper's ClockHandler and Idler). The reserved share is an
+ * on L (ties must not favour the same entities every round).
+ *
+ * <p>Urgent entities are pinned at the front and idle ones at the rear, and neither is charged
+ * (the paper's ClockHandler and Idler). The reserved share is an
  * entity of its own on L (the paper's OS thread): while it is among the first P it holds one of
  * the P slots and is charged the wall time; its weight follows the active fractions, so that
  * managed work leaves it exactly that share. Its turns last at least {@code sample}: each is a
@@ -59,10 +61,9 @@ import java.util.Map;
  */
 final class MtrLsPolicy implements Policy {
     static final String NAME = "mtr-ls";
-    static final String ENTITY = "entity", QUANTUM = "quantum", SAMPLE = "sample", MIN_SAMPLE = "minSample",
-            CORES = "cores",
-            RESERVED = "reserved", WINDOW = "window", GROUP_PREFIX = "group.",
-            RESERVED_SLOT = "reservedSlot";
+    static final String ENTITY = "entity", QUANTUM = "quantum", SAMPLE = "sample",
+            MIN_SAMPLE = "minSample", CORES = "cores", RESERVED = "reserved", WINDOW = "window",
+            GROUP_PREFIX = "group.", RESERVED_SLOT = "reservedSlot";
     static final String FRACTION = "fraction", SHARE = "share", URGENT = "urgent", IDLE = "idle",
             GROUP = "group", PRIORITY = "priority";
     static final long DEFAULT_QUANTUM_NANOS = 100_000_000L, DEFAULT_SAMPLE_NANOS = 20_000_000L,
@@ -252,8 +253,8 @@ final class MtrLsPolicy implements Policy {
 
     static Policy create(PolicyContext context) {
         Parameters p = context.parameters();
-        List<String> known = new ArrayList<>(List.of(ENTITY, QUANTUM, SAMPLE, MIN_SAMPLE, CORES, RESERVED, WINDOW,
-                RESERVED_SLOT));
+        List<String> known = new ArrayList<>(List.of(ENTITY, QUANTUM, SAMPLE, MIN_SAMPLE, CORES, RESERVED,
+                WINDOW, RESERVED_SLOT));
         Map<String, Double> groups = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : p.asMap().entrySet()) {
             String k = e.getKey();
@@ -261,7 +262,8 @@ final class MtrLsPolicy implements Policy {
                 known.add(k);
             }
         }
-        p.allowOnly(known, "entity (class or thread), quantum, sample, minSample and window (durations such as 100ms),"
+        p.allowOnly(known, "entity (class or thread), quantum, sample, minSample and window (durations such as"
+                + " 100ms),"
                 + " cores (a number of threads, or a multiple of the cores such as 1x), reserved (a fraction"
                 + " such as 0.05 or 5%), reservedSlot (on-demand or always), group.NAME (a group's fraction, such as 40%)");
         for (Map.Entry<String, String> e : p.asMap().entrySet()) {
@@ -340,7 +342,7 @@ final class MtrLsPolicy implements Policy {
     }
 
     /**
-     * When the first turn running now is expected to end (see {@link #turnEnd()}), at most
+     * When the first turn running now is expected to end (see {@link #turnEnd(long)}), at most
      * {@code sample} and at least {@code minSample} away.
      */
     @Override
