@@ -181,8 +181,9 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
             }
             now += dt;
             if (now >= nextTick - EPS) {
-                machine.tick(Math.round(now * 1000));
-                nextTick += tickMicros;
+                // As the scheduler's tick thread: the next tick when the policy asks for it (MTR-LS:
+                // when a turn is expected to end), its period otherwise.
+                nextTick += machine.tick(Math.round(now * 1000)) / 1000.0;
             }
             if (now >= nextArrival - EPS && now < end) {
                 periods++;

@@ -282,10 +282,11 @@ public final class Controller {
             return;
         }
         Thread t = new Thread(() -> {
+            long delay = tickNanos;
             while (!machine.closed) {
-                LockSupport.parkNanos(this, tickNanos);
+                LockSupport.parkNanos(this, delay);
                 if (!machine.closed) {
-                    tick();
+                    delay = tick();
                 }
             }
         }, "qosweaver-tick-" + machine.policy.name());
@@ -294,14 +295,19 @@ public final class Controller {
         t.start();
     }
 
-    /** One tick of the policy, and reaping; the tick thread's body, or a test's step. */
-    public void tick() {
+    /**
+     * One tick of the policy, and reaping; the tick thread's body, or a test's step.
+     *
+     * @return how long until the next tick ({@link Policy#nextTickNanos}, or the tick's period)
+     */
+    public long tick() {
         lock.lock();
         try {
             if (!machine.closed) {
                 maybeReapLocked();
-                machine.tick(ticker.nanos());
+                return machine.tick(ticker.nanos());
             }
+            return tickNanos;
         } finally {
             lock.unlock();
         }

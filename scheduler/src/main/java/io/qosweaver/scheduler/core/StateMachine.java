@@ -50,6 +50,8 @@ public final class StateMachine implements Control {
     private static final int UNLIMITED_REPORTED = -1;
 
     final Policy policy;
+    /** The policy's {@link Policy#tickNanos}, read once at install. */
+    private final long tickPeriod;
     final Ticker ticker;
     private final Effects effects;
     final List<TaskClassState> classes;
@@ -119,7 +121,8 @@ public final class StateMachine implements Control {
         this.byName = Map.copyOf(m);
         this.unknown = new TaskClassState("<unknown>", Map.of(), 0, -1, this);
         this.shareRank = Math.max(0, policy.shareRank());
-        this.handOffs = HAND_OFF && policy.tickNanos() > 0;
+        this.tickPeriod = Math.max(0, policy.tickNanos());
+        this.handOffs = HAND_OFF && tickPeriod > 0;
         this.anchorTicker = ticker.nanos();
         this.anchorEpochNanos = System.currentTimeMillis() * 1_000_000L;
     }
@@ -782,16 +785,25 @@ public final class StateMachine implements Control {
 
     // ------------------------------------------------------------------ tick, death, shutdown
 
-    /** The policy's periodic tick; an exception is reported, never thrown. */
-    public void tick(long nowNanos) {
+    /**
+     * The policy's periodic tick; an exception is reported, never thrown.
+     *
+     * @return how long until the next tick: the policy's {@link Policy#nextTickNanos}, or its
+     *     period when it gives none (or failed)
+     */
+    public long tick(long nowNanos) {
+        long period = tickPeriod;
         if (closed) {
-            return;
+            return period;
         }
         wakeSuccessors();
         try {
             policy.onTick(this, nowNanos);
+            long next = policy.nextTickNanos();
+            return next > 0 ? next : period;
         } catch (Throwable e) {
             InternalErrors.report(e);
+            return period;
         }
     }
 

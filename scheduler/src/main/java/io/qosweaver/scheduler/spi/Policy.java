@@ -65,6 +65,16 @@ public interface Policy {
     }
 
     /**
+     * How long after the tick that just ran the next one runs, in nanoseconds; asked by the tick's
+     * driver after each {@link #onTick}, on the same thread. The default, {@link #tickNanos}, is a
+     * fixed cadence; a policy may ask for an earlier tick (MTR-LS: when a turn is expected to end).
+     * A value of 0 or less means {@link #tickNanos}.
+     */
+    default long nextTickNanos() {
+        return tickNanos();
+    }
+
+    /**
      * The periodic tick (adaptive throughput's period, MTR-LS's accounting, POS's re-estimation),
      * from one daemon thread of the scheduler at {@link #tickNanos} intervals, or driven by a test or
      * the simulator.

@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * The MTR-LS policy on the real state machine, played from one thread on a fake clock and a fake
  * per-thread CPU clock: in each step of {@link #STEP_NANOS} every runner uses that much CPU, and a
- * flagged thread reaches a control point and parks; the policy's tick runs at its own cadence.
+ * flagged thread reaches a control point and parks; the policy's tick runs when it asks for it
+ * ({@code nextTickNanos}, rounded up to a step).
  */
 final class MtrLsMachine {
     static final long STEP_NANOS = 1_000_000L;
@@ -38,6 +39,8 @@ final class MtrLsMachine {
      * (besides its tick thread and the managed threads not parked); -1: unknown, the default.
      */
     int unmanagedRunnable = -1;
+    /** The CPU time a runner gets per step: less than the step when the machine is shared. */
+    long cpuPerStep = STEP_NANOS;
     /** Most runners seen at once. */
     int maxRunners;
 
@@ -49,8 +52,8 @@ final class MtrLsMachine {
         Policy p = MtrLsPolicy.create(ctx);
         machine = StateMachine.create(p, clock, classes, Effects.NONE);
         policy = (MtrLsPolicy) p;
-        nextTick = clock.now + policy.tickNanos();
         policy.onTick(machine, clock.now);
+        nextTick = clock.now + policy.nextTickNanos();
     }
 
     static TaskClassSpec cls(String name, String... kv) {
@@ -95,11 +98,16 @@ final class MtrLsMachine {
         check(parked);
     }
 
+    /** A tick now; the next one when the policy asks for it, as the scheduler's tick thread does. */
     void tick() {
         List<ThreadState> parked = parked();
-        machine.tick(clock.now);
+        nextTick = clock.now + machine.tick(clock.now);
+        ticks++;
         check(parked);
     }
+
+    /** Ticks so far. */
+    long ticks;
 
     private List<ThreadState> parked() {
         List<ThreadState> l = new ArrayList<>();
@@ -160,13 +168,12 @@ final class MtrLsMachine {
         for (ThreadState t : inside) {
             if (runs(t)) {
                 runners++;
-                cpu.merge(t.thread(), STEP_NANOS, Long::sum);
+                cpu.merge(t.thread(), cpuPerStep, Long::sum);
             }
         }
         maxRunners = Math.max(maxRunners, runners);
         clock.now += STEP_NANOS;
         if (clock.now >= nextTick) {
-            nextTick += policy.tickNanos();
             tick();
         }
         check();

@@ -1,0 +1,195 @@
+package io.qosweaver.scheduler.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qosweaver.scheduler.core.ThreadState;
+import io.qosweaver.scheduler.spi.RuntimeShare;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The racetest's fairness load on the fake clock ({@link MtrLsMachine}: each runner's CPU between
+ * ticks exactly known): 10 runners at 9 % each through run-time shares, P = 2 on 2 cores, reserved
+ * 5 %; the issue's measure, the largest deviation of a runner's CPU from the mean of the ten over
+ * each 10 s window.
+ */
+class MtrLsFairnessTest {
+    static final int RUNNERS = 10;
+
+    /** Runs 3 s of warm-up, then {@code windows} windows of 10 s; per window the largest deviation from the mean, as a fraction of it. */
+    static Result run(Map<String, String> params, int windows) {
+        return run(params, windows, new long[1]);
+    }
+
+    /** {@code longestTurn[0]}: the longest run of consecutive steps in which one runner ran, in ms. */
+    static Result run(Map<String, String> params, int windows, long[] longestTurn) {
+        return run(params, windows, longestTurn, MtrLsMachine.STEP_NANOS);
+    }
+
+    static Result run(Map<String, String> params, int windows, long[] longestTurn, long cpuPerStep) {
+        MtrLsMachine m = new MtrLsMachine(params, 2, List.of());
+        m.cpuPerStep = cpuPerStep;
+        ThreadState[] ts = new ThreadState[RUNNERS];
+        for (int i = 0; i < RUNNERS; i++) {
+            ts[i] = m.thread("r" + i);
+            m.enter(ts[i], new RuntimeShare("r" + i, 0.09));
+        }
+        m.run(3_000);
+        Result r = new Result(windows);
+        long[] start = new long[RUNNERS];
+        for (int i = 0; i < RUNNERS; i++) {
+            start[i] = m.cpu.get(ts[i].thread());
+        }
+        long[] before = start.clone();
+        int[] turn = new int[RUNNERS];
+        for (int w = 0; w < windows; w++) {
+            for (int k = 0; k < 10_000; k++) {
+                m.step();
+                for (int i = 0; i < RUNNERS; i++) {
+                    turn[i] = MtrLsMachine.runs(ts[i]) ? turn[i] + 1 : 0;
+                    longestTurn[0] = Math.max(longestTurn[0], turn[i]);
+                }
+            }
+            long[] now = new long[RUNNERS];
+            for (int i = 0; i < RUNNERS; i++) {
+                now[i] = m.cpu.get(ts[i].thread());
+            }
+            r.windows[w] = deviation(before, now);
+            before = now;
+        }
+        r.whole = deviation(start, before);
+        for (int i = 0; i < RUNNERS; i++) {
+            long k = m.policy.rounds("r" + i);
+            r.minRounds = Math.min(r.minRounds, k);
+            r.maxRounds = Math.max(r.maxRounds, k);
+        }
+        return r;
+    }
+
+    static double deviation(long[] from, long[] to) {
+        double sum = 0;
+        for (int i = 0; i < from.length; i++) {
+            sum += to[i] - from[i];
+        }
+        double mean = sum / from.length, worst = 0;
+        for (int i = 0; i < from.length; i++) {
+            worst = Math.max(worst, Math.abs(to[i] - from[i] - mean) / mean);
+        }
+        return worst;
+    }
+
+    static final class Result {
+        final double[] windows;
+        double whole;
+        long minRounds = Long.MAX_VALUE, maxRounds;
+
+        Result(int n) {
+            windows = new double[n];
+        }
+
+        double worstWindow() {
+            double w = 0;
+            for (double d : windows) {
+                w = Math.max(w, d);
+            }
+            return w;
+        }
+    }
+
+    /**
+     * With a 5 ms tick, turns of 10 ms start and end at the same ticks: entities due at one tick
+     * must move to the rear in their order on L, or the same ones overtake the others every round
+     * (before the fix: 2.5-3 % per window, and 45 rounds apart after 43 s).
+     */
+    @Test
+    void entitiesDueAtTheSameTickKeepTheirOrderOnTheList() {
+        Result r = run(Map.of("cores", "2", "sample", "5ms", "reserved", "5%"), 4);
+        assertThat(r.maxRounds - r.minRounds).as("rounds apart: an equal entity never overtakes another").isLessThanOrEqualTo(1);
+        assertThat(r.whole).as("largest deviation from the mean over 40 s").isLessThan(0.005);
+        assertThat(r.worstWindow()).as("largest deviation from the mean per 10 s window").isLessThan(0.01);
+    }
+
+    /**
+     * The issue's goal at the default settings (sample 20 ms): every runner within 1 % of the mean
+     * over each 10 s window. A turn used to end at the first tick after its 9 ms quantum was used
+     * (turns of 20-40 ms, 1.2-3 % per window); the tick now comes when the turn is expected to end.
+     */
+    @Test
+    void equalSharesWithinOnePercentOfTheMeanPerTenSecondWindowAtTheDefaults() {
+        long[] longest = new long[1];
+        Result r = run(Map.of("cores", "2", "reserved", "5%"), 6, longest);
+        assertThat(r.worstWindow()).as("largest deviation from the mean per 10 s window").isLessThan(0.01);
+        assertThat(r.whole).as("over 60 s").isLessThan(0.005);
+        assertThat(r.maxRounds - r.minRounds).isLessThanOrEqualTo(1);
+    }
+
+    /**
+     * A turn ends at the step its 9 ms quantum is used (the fake machine parks a flagged thread at
+     * its next step), not at the next 20 ms sample.
+     */
+    @Test
+    void aTurnEndsWhenItsQuantumIsUsedNotAtTheNextSample() {
+        long[] longest = new long[1];
+        run(Map.of("cores", "2", "reserved", "5%", "sample", "20ms"), 1, longest);
+        assertThat(longest[0]).as("longest turn, ms (quantum 9 ms)").isLessThanOrEqualTo(9);
+    }
+
+    /** minSample bounds the tick rate: quanta of 0.3 ms never ask for a tick sooner than 2 ms. */
+    @Test
+    void tinyQuantaCannotSpinTheTickThread() {
+        MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "0", "quantum", "10ms",
+                "minSample", "2ms"), 2, List.of());
+        for (int i = 0; i < 4; i++) {
+            m.enter(m.thread("r" + i), new RuntimeShare("r" + i, 0.03));
+        }
+        long soonest = Long.MAX_VALUE;
+        for (int k = 0; k < 1_000; k++) {
+            m.step();
+            soonest = Math.min(soonest, m.policy.nextTickNanos());
+        }
+        assertThat(soonest).as("the shortest delay asked, ns").isEqualTo(2_000_000L);
+        assertThat(m.ticks).as("ticks in 1 s").isBetween(400L, 501L);
+    }
+
+    /**
+     * Runners getting 40 % of their cores (a machine shared with other work): a turn of 9 ms of CPU
+     * lasts 22.5 ms of wall time; the tick expected at 9 ms finds some left and comes again when
+     * the rest could be used, so the turn still ends within a step or minSample of its quantum.
+     */
+    @Test
+    void aTurnOfThreadsGettingLessThanTheirCoreEndsWhenTheirCpuTimeReachesTheQuantum() {
+        long[] longest = new long[1];
+        Result r = run(Map.of("cores", "2", "reserved", "5%"), 3, longest, 400_000L);
+        assertThat(longest[0]).as("longest turn, ms (9 ms of CPU at 0.4 ms per ms: 22.5 ms)").isBetween(22L, 24L);
+        assertThat(r.worstWindow()).isLessThan(0.01);
+    }
+
+    /**
+     * The reserved share's turns last one sample (each is a park and a wake of managed work), not
+     * less because its quantum is small, nor more because it is in debt; its share stays exact.
+     */
+    @Test
+    void theReservedSharesTurnsLastOneSample() {
+        MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "5%"), 2, List.of());
+        for (int i = 0; i < RUNNERS; i++) {
+            m.enter(m.thread("r" + i), new RuntimeShare("r" + i, 0.09));
+        }
+        m.run(1_000);
+        long run = 0, shortest = Long.MAX_VALUE, longest = 0, turns = 0;
+        for (int k = 0; k < 20_000; k++) {
+            m.step();
+            if (m.policy.reserveRunning()) {
+                run++;
+            } else if (run > 0) {
+                shortest = Math.min(shortest, run);
+                longest = Math.max(longest, run);
+                turns++;
+                run = 0;
+            }
+        }
+        assertThat(turns).as("turns in 20 s: 5 %% of 2 cores in 20 ms turns").isBetween(90L, 110L);
+        assertThat(shortest).as("shortest turn, ms").isGreaterThanOrEqualTo(20L);
+        assertThat(longest).as("longest turn, ms").isLessThanOrEqualTo(21L);
+    }
+}
