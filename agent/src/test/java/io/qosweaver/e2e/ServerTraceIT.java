@@ -341,6 +341,11 @@ class ServerTraceIT {
      * each, checked): begin, end and tid; each also says it is HTTP/2.
      */
     private static Map<List<Long>, long[]> streamSlices(TraceChecks t, String name) {
+        return streamSlices(t, name, false);
+    }
+
+    /** As above; with {@code skipHttp1}, slices without a stream (HTTP/1.1 ones) are left out rather than failing. */
+    private static Map<List<Long>, long[]> streamSlices(TraceChecks t, String name, boolean skipHttp1) {
         Map<List<Long>, long[]> out = new HashMap<>();
         Map<Long, List<TracePacket>> open = new HashMap<>();
         for (TracePacket p : t.events) {
@@ -354,7 +359,7 @@ class ServerTraceIT {
                 stack.add(p);
             } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
                 TracePacket b = stack.remove(stack.size() - 1);
-                if (name.equals(b.getTrackEvent().getName())) {
+                if (name.equals(b.getTrackEvent().getName()) && !(skipHttp1 && b.getTrackEvent().getDebugAnnotationsList().stream().noneMatch(a -> a.getName().equals("stream")))) {
                     TrackEvent be = b.getTrackEvent();
                     assertThat(string(be, "protocol")).isEqualTo("HTTP/2");
                     int tid = t.tracks.get(d.getParentUuid()).getThread().getTid();
@@ -430,6 +435,120 @@ class ServerTraceIT {
         assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
         assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
         assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+    }
+
+    /**
+     * HTTP/2 on Tomcat 11 and 10.1 ({@code Http2Protocol} on the NIO connector; the JDK's client):
+     * h2c by {@code Upgrade: h2c}, the first request becoming stream 1, then two streams at once
+     * and a fourth IDLE_MS after them; and h2 over TLS (ALPN), one stream then two at once. Each
+     * stream served in a service slice of its connection and stream id; each stream but the
+     * upgrading one parsed in its own parsing slice (the upgrading one was parsed as HTTP/1.1);
+     * a request instant per stream on its connection's lane, inside its connection; the keep-alive
+     * idle only once no stream is in service.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-11", "tomcat-10"})
+    void tomcatHttp2StreamsAreParsedAndServedAsRequestsOfOneConnection(String version) throws Exception {
+        String classPath = ChildJvms.tomcatClassPath();
+        if (!version.equals("tomcat-11")) {
+            Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(version);
+            assertThat(jars).as("copied by the build (pre-integration-test)").isDirectory();
+            try (var files = Files.list(jars)) {
+                classPath = files.map(Path::toString).collect(Collectors.joining(File.pathSeparator))
+                        + File.pathSeparator + ChildJvms.testClasses();
+            }
+        }
+        Path ks = keyStore();
+        Path out = dir.resolve(version + "-h2.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath, E2eTomcatTraceApp.class.getName(),
+                ks.toString(), "changeit", "HTTP/1.1", "h2");
+        Matcher ports = awaitPorts(c);
+        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".");
+        String h2c = "http://127.0.0.1:" + ports.group(1);
+        String h2 = "https://127.0.0.1:" + ports.group(2);
+        HttpClient upgrading = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        assertThat(upgrading.send(h2Request(h2c + "/slow"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("upgraded").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(upgrading, h2c + "/slow", h2c + "/slow");
+        Thread.sleep(IDLE_MS);
+        sendTogether(upgrading, h2c + "/slow");
+        HttpClient tls = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trusting(ks)).build();
+        assertThat(tls.send(h2Request(h2 + "/slow"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("h2 by ALPN").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(tls, h2 + "/slow", h2 + "/slow");
+        Thread.sleep(2_500); // the server closes both connections after 1 s idle
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection per client").hasSize(2);
+        long tlsConn = number(named(t, "TLS handshake ends").get(0), "conn");
+        long plainConn = accepts.keySet().stream().filter(k -> k != tlsConn).findFirst().orElseThrow();
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", false);
+        assertThat(service.keySet()).as("a service slice per stream, stream 1 the upgraded request").containsExactlyInAnyOrder(
+                List.of(plainConn, 1L), List.of(plainConn, 3L), List.of(plainConn, 5L), List.of(plainConn, 7L),
+                List.of(tlsConn, 1L), List.of(tlsConn, 3L), List.of(tlsConn, 5L));
+        assertThat(parsing.keySet()).as("a parsing slice per stream parsed as HTTP/2").containsExactlyInAnyOrder(
+                List.of(plainConn, 3L), List.of(plainConn, 5L), List.of(plainConn, 7L),
+                List.of(tlsConn, 1L), List.of(tlsConn, 3L), List.of(tlsConn, 5L));
+        Map<List<Long>, long[]> parsedAsHttp2 = new HashMap<>(service);
+        parsedAsHttp2.remove(List.of(plainConn, 1L));
+        checkStreamPhases(parsing, parsedAsHttp2);
+        checkRequestsOnLanes(t, service.keySet());
+        assertThat(named(t, "request").stream().filter(e -> "HTTP/1.1".equals(string(e, "upgradedFrom"))))
+                .extracting(e -> List.of(number(e, "conn"), number(e, "stream"))).as("the upgraded request")
+                .containsExactly(List.of(plainConn, 1L));
+        long lastTogether = Math.max(service.get(List.of(plainConn, 3L))[1], service.get(List.of(plainConn, 5L))[1]);
+        checkKeepAliveIdle(t);
+        assertThat(t.events.stream().filter(p -> "keep-alive idle".equals(p.getTrackEvent().getName())
+                && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN && number(p.getTrackEvent(), "conn") == plainConn
+                && p.getTimestamp() > service.get(List.of(plainConn, 1L))[1])
+                .map(TracePacket::getTimestamp)).as("idle only once no stream is in service").allMatch(ts -> ts >= lastTogether);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).as("the upgrading request once, as HTTP/1.1").isEqualTo(7);
+    }
+
+    /** Sends GETs of {@code uris} at once on {@code client}; each answered 200 over HTTP/2. */
+    private static void sendTogether(HttpClient client, String... uris) throws Exception {
+        List<CompletableFuture<HttpResponse<String>>> together = new ArrayList<>();
+        for (String uri : uris) {
+            together.add(client.sendAsync(h2Request(uri), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> f : together) {
+            HttpResponse<String> r = f.get(20, TimeUnit.SECONDS);
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        }
+    }
+
+    /**
+     * A {@code request} instant per stream in {@code streams}, on a connection lane, inside its
+     * connection's slice (after its accept's slice began, before it ended).
+     */
+    private static void checkRequestsOnLanes(TraceChecks t, Set<List<Long>> streams) {
+        List<List<Long>> seen = new ArrayList<>();
+        Map<Long, List<TrackEvent>> stacks = new HashMap<>();
+        for (TracePacket p : t.events) {
+            TrackEvent e = p.getTrackEvent();
+            TrackDescriptor d = t.tracks.get(e.getTrackUuid());
+            if (d == null || !d.getName().startsWith("connections ")) {
+                continue;
+            }
+            List<TrackEvent> stack = stacks.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
+            if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
+                stack.add(e);
+            } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
+                stack.remove(stack.size() - 1);
+            } else if ("request".equals(e.getName())) {
+                assertThat(string(e, "protocol")).isEqualTo("HTTP/2");
+                assertThat(stack).as("a request inside its connection").isNotEmpty();
+                assertThat(stack.get(0).getName()).isEqualTo("connection");
+                assertThat(number(stack.get(0), "conn")).isEqualTo(number(e, "conn"));
+                seen.add(List.of(number(e, "conn"), number(e, "stream")));
+            }
+        }
+        assertThat(seen).as("a request per stream").containsExactlyInAnyOrderElementsOf(streams);
     }
 
     /**

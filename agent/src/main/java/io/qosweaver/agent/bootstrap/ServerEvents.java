@@ -75,6 +75,25 @@ public final class ServerEvents {
     private static final ClassValue<MethodHandle> TOMCAT_NIO2_SSL_ENGINE =
             getter("org.apache.tomcat.util.net.SecureNio2Channel", "getSslEngine");
 
+    /** Tomcat's HTTP/2 stream id, {@code AbstractStream.getIdAsInt()} (package-private: reached by reflection). */
+    private static final ClassValue<MethodHandle> TOMCAT_STREAM_ID = new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                if (c.getName().equals("org.apache.coyote.http2.AbstractStream")) {
+                    try {
+                        java.lang.reflect.Method m = c.getDeclaredMethod("getIdAsInt");
+                        m.setAccessible(true);
+                        return java.lang.invoke.MethodHandles.lookup().unreflect(m).asType(TO_INT);
+                    } catch (ReflectiveOperationException | RuntimeException e) {
+                        return null;
+                    }
+                }
+            }
+            return null;
+        }
+    };
+
     private static final ClassValue<MethodHandle> UNDERTOW_SOURCE = getter("org.xnio.StreamConnection", "getSourceChannel");
     private static final ClassValue<MethodHandle> UNDERTOW_SSL_SESSION = getter("org.xnio.ssl.SslConnection", "getSslSession");
     private static final ClassValue<MethodHandle> UNDERTOW_CONNECTION = getter("io.undertow.server.HttpServerExchange", "getConnection");
@@ -317,6 +336,60 @@ public final class ServerEvents {
             } catch (Throwable e) {
                 // unreadable: not traced
             }
+        }
+    }
+
+    /** Tomcat: an HTTP/2 {@code Stream}'s id; 0 if unreadable. */
+    private static int tomcatStreamId(Object stream) throws Throwable {
+        MethodHandle h = stream == null ? null : TOMCAT_STREAM_ID.get(stream.getClass());
+        return h == null ? 0 : (int) h.invokeExact(stream);
+    }
+
+    /**
+     * Tomcat: {@code Http2UpgradeHandler.headersStart} (its socket wrapper): the parser begins a
+     * HEADERS frame of an HTTP/2 connection (a new stream's request, or trailers).
+     */
+    public static void tomcatHttp2HeadersStart(Object socketWrapper) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.parseBeginMultiplexed(tomcatConn(socketWrapper));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Tomcat: {@code Http2UpgradeHandler.processStreamOnContainerThread(Stream)}: a stream's request
+     * is ready to be served, its headers parsed in {@code headersEnd} or (stream 1 in {@code init})
+     * the HTTP/1.1 request that upgraded the connection.
+     */
+    public static void tomcatHttp2Request(Object socketWrapper, Object stream) {
+        if (ServerTrace.on()) {
+            try {
+                int id = tomcatStreamId(stream);
+                if (id != 0) {
+                    ServerTrace.streamRequest(tomcatConn(socketWrapper), id);
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Tomcat: {@code StreamProcessor.service(SocketWrapperBase)}: an HTTP/2 stream's service, on a container thread. */
+    public static void tomcatStreamService(Object socketWrapper, Object stream) {
+        if (ServerTrace.on()) {
+            try {
+                int id = tomcatStreamId(stream);
+                if (id != 0) {
+                    ServerTrace.streamServiceBegin(tomcatConn(socketWrapper), id);
+                    return;
+                }
+            } catch (Throwable e) {
+                // unreadable: the service without its stream
+            }
+            ServerTrace.serviceBegin();
         }
     }
 

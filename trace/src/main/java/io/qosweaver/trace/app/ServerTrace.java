@@ -20,7 +20,10 @@ public final class ServerTrace {
      * connection (HTTP/2), whose read may bring the headers of several streams.
      */
     public static final int PARSE_BEGIN = 14;
-    /** The request line and headers are read: the parsing ends ({@code number}: 0, or an HTTP/2 stream's id). */
+    /**
+     * The request line and headers are read: the parsing ends ({@code number}: 0, or an HTTP/2
+     * stream's id in the low 31 bits; with bit 31 set, {@link #streamRequest}: the connection in the high 32 bits).
+     */
     public static final int HEADERS_DONE = 15;
     /** The read that began the parsing returns (ends the parsing if no request was complete). */
     public static final int READ_END = 16;
@@ -91,6 +94,16 @@ public final class ServerTrace {
     /** The headers of the HTTP/2 stream {@code stream} (a new request) are parsed, in the read of this thread. */
     public static void streamHeadersDone(int stream) {
         offer(HEADERS_DONE, stream & 0x7FFFFFFFL);
+    }
+
+    /**
+     * The request of HTTP/2 stream {@code stream} of {@code conn} is ready to be served: its headers
+     * were parsed in this thread's read of {@code conn} (then as {@link #streamHeadersDone}), or it
+     * is the HTTP/1.1 request that upgraded the connection to HTTP/2 ({@code Upgrade: h2c}), parsed
+     * earlier as HTTP/1.1.
+     */
+    public static void streamRequest(int conn, int stream) {
+        offer(HEADERS_DONE, (stream & 0x7FFFFFFFL) | 1L << 31 | (conn & 0xFFFFFFFFL) << 32);
     }
 
     /** The service of HTTP/2 stream {@code stream} of {@code conn} begins, on any thread. */

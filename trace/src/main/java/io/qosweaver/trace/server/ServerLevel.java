@@ -26,7 +26,10 @@ import java.util.Map;
  * stream gets its own {@code parsing} slice (from the read's beginning or the previous stream's
  * headers to its own), and its {@code service} slice, on whichever thread runs it, carries the
  * connection and the {@code stream}; the connection's lane gets a {@code request} instant per
- * stream, and its keep-alive idle begins only when none of its streams is in service.
+ * stream, and its keep-alive idle begins only when none of its streams is in service. A
+ * connection upgraded from HTTP/1.1 ({@code Upgrade: h2c}) keeps its lane; the upgrading request,
+ * parsed as HTTP/1.1 (an HTTP/1.1 {@code parsing} slice), becomes stream 1: its {@code request}
+ * instant says {@code upgradedFrom}, its service slice carries stream 1.
  *
  * <p>A connection's events come from several threads' rings, drained one ring after the other,
  * so each drain's events are sorted by time before they are interpreted ({@link #flush}).
@@ -165,6 +168,11 @@ public final class ServerLevel {
                 }
             }
             case ServerTrace.HEADERS_DONE, ServerTrace.READ_END -> {
+                if (e.kind == ServerTrace.HEADERS_DONE && (e.number & 1L << 31) != 0
+                        && !(t.parsing && t.multiplexed && t.conn == (int) (e.number >>> 32))) {
+                    upgraded(e.ts, (int) (e.number >>> 32), (int) (e.number & 0x7FFFFFFFL));
+                    return;
+                }
                 if (e.kind == ServerTrace.HEADERS_DONE) {
                     requests++;
                     // The idle ends where the read that brought the next request began (a read that
@@ -174,7 +182,7 @@ public final class ServerLevel {
                         endIdle(k, t.parseBegan);
                     }
                     if (t.parsing && t.multiplexed) {
-                        streamParsed(e.ts, track, t, k, (int) e.number);
+                        streamParsed(e.ts, track, t, k, (int) (e.number & 0x7FFFFFFFL));
                         return; // the read goes on: the headers of more streams may follow
                     }
                 }
@@ -249,6 +257,23 @@ public final class ServerLevel {
         if (k != null) {
             k.activeStreams++;
             timeline.instant(ts, laneTracks.get(k.lane), "request", "server", stream(t.conn, stream));
+        }
+    }
+
+    /**
+     * HTTP/2 stream {@code stream} of {@code c} is ready to be served but was not parsed in a read
+     * of this thread: stream 1, the HTTP/1.1 request that upgraded its connection ({@code
+     * Upgrade: h2c}), or a stream the server pushed (even). The upgrading request was parsed (and counted) as HTTP/1.1, its
+     * parsing slice is an HTTP/1.1 one; the connection's lane gets its {@code request} instant, and
+     * the stream is in service until its service ends.
+     */
+    private void upgraded(long ts, int c, int stream) {
+        Conn k = conns.get(c);
+        if (k != null) {
+            endIdle(k, ts);
+            k.activeStreams++;
+            Args args = stream(c, stream);
+            timeline.instant(ts, laneTracks.get(k.lane), "request", "server", stream == 1 ? args.add("upgradedFrom", "HTTP/1.1") : args);
         }
     }
 
