@@ -499,14 +499,74 @@ class ServerTraceIT {
         assertThat(named(t, "request").stream().filter(e -> "HTTP/1.1".equals(string(e, "upgradedFrom"))))
                 .extracting(e -> List.of(number(e, "conn"), number(e, "stream"))).as("the upgraded request")
                 .containsExactly(List.of(plainConn, 1L));
-        long lastTogether = Math.max(service.get(List.of(plainConn, 3L))[1], service.get(List.of(plainConn, 5L))[1]);
-        checkKeepAliveIdle(t);
-        assertThat(t.events.stream().filter(p -> "keep-alive idle".equals(p.getTrackEvent().getName())
-                && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN && number(p.getTrackEvent(), "conn") == plainConn
-                && p.getTimestamp() > service.get(List.of(plainConn, 1L))[1])
-                .map(TracePacket::getTimestamp)).as("idle only once no stream is in service").allMatch(ts -> ts >= lastTogether);
+        checkIdleAfterStreams(t, plainConn, service);
         TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
         assertThat(number(stats, "requestsParsed")).as("the upgrading request once, as HTTP/1.1").isEqualTo(7);
+    }
+
+    /**
+     * On {@code conn}, whose streams 1 (alone), 3 and 5 (together) and 7 (IDLE_MS later) were
+     * served: a keep-alive idle of about IDLE_MS ended by stream 7's parsing, and none beginning
+     * while stream 3 or 5 was in service.
+     */
+    private static void checkIdleAfterStreams(TraceChecks t, long conn, Map<List<Long>, long[]> service) {
+        long lastTogether = Math.max(service.get(List.of(conn, 3L))[1], service.get(List.of(conn, 5L))[1]);
+        checkKeepAliveIdle(t);
+        List<Long> idles = t.events.stream().filter(p -> "keep-alive idle".equals(p.getTrackEvent().getName())
+                && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN && number(p.getTrackEvent(), "conn") == conn)
+                .map(TracePacket::getTimestamp).collect(Collectors.toList());
+        assertThat(idles).as("idle after stream 1's service, and after 3 and 5").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(idles.stream().filter(ts -> ts > service.get(List.of(conn, 1L))[1]))
+                .as("idle only once no stream is in service").allMatch(ts -> ts >= lastTogether);
+    }
+
+    /**
+     * Jetty 12, HTTP/1.1 upgraded to HTTP/2 by {@code Upgrade: h2c} (the JDK's client): the first
+     * request becomes stream 1, then two streams at once and a fourth IDLE_MS later, all on the
+     * connection's lane; the upgrading request parsed (and counted) once, as HTTP/1.1, and served
+     * as stream 1.
+     */
+    @Test
+    void jettyHttp2UpgradeFromHttp11KeepsTheConnectionAndServesStreamOne() throws Exception {
+        Path out = dir.resolve("jetty-h2c-upgrade.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, jettyClassPath(), E2eHttp2TraceApp.class.getName());
+        awaitPorts(c);
+        Matcher port = Pattern.compile("UPGRADE port=(\\d+)").matcher(c.out());
+        assertThat(port.find()).isTrue();
+        String base = "http://127.0.0.1:" + port.group(1);
+        HttpClient upgrading = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        assertThat(upgrading.send(h2Request(base + "/u"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("upgraded").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(upgrading, base + "/a", base + "/b");
+        Thread.sleep(IDLE_MS);
+        sendTogether(upgrading, base + "/late");
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection").hasSize(1);
+        long conn = accepts.keySet().iterator().next();
+        assertThat(connsOf(t, "close")).containsOnlyKeys(conn);
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", false);
+        assertThat(service.keySet()).as("a service slice per stream, stream 1 the upgraded request")
+                .containsExactlyInAnyOrder(List.of(conn, 1L), List.of(conn, 3L), List.of(conn, 5L), List.of(conn, 7L));
+        assertThat(parsing.keySet()).as("a parsing slice per stream parsed as HTTP/2")
+                .containsExactlyInAnyOrder(List.of(conn, 3L), List.of(conn, 5L), List.of(conn, 7L));
+        List<long[]> http1Parsing = sliceTimes(t, "server", "parsing").values().stream().flatMap(List::stream)
+                .filter(s -> s[1] <= service.get(List.of(conn, 1L))[0]).collect(Collectors.toList());
+        assertThat(http1Parsing).as("the upgrading request parsed as HTTP/1.1 before stream 1's service").hasSize(1);
+        Map<List<Long>, long[]> parsedAsHttp2 = new HashMap<>(service);
+        parsedAsHttp2.remove(List.of(conn, 1L));
+        checkStreamPhases(parsing, parsedAsHttp2);
+        checkRequestsOnLanes(t, service.keySet());
+        assertThat(named(t, "request").stream().filter(e -> "HTTP/1.1".equals(string(e, "upgradedFrom"))))
+                .extracting(e -> number(e, "stream")).as("the upgraded request").containsExactly(1L);
+        checkIdleAfterStreams(t, conn, service);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).as("the upgrading request once").isEqualTo(4);
+        assertThat(number(stats, "connectionsAccepted")).isEqualTo(1);
     }
 
     /** Sends GETs of {@code uris} at once on {@code client}; each answered 200 over HTTP/2. */

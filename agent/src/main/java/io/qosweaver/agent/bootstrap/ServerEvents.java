@@ -211,14 +211,15 @@ public final class ServerEvents {
 
     /**
      * Jetty 12: {@code HTTP2ServerConnection.onNewStream} took a new stream's {@code HeadersFrame}:
-     * a request's headers are parsed.
+     * a request's headers are parsed in the connection's read, or (stream 1, replayed by {@code
+     * onOpen()}) the HTTP/1.1 request that upgraded the connection ({@code Upgrade: h2c}) was.
      */
-    public static void jettyHttp2Headers(Object headersFrame) {
+    public static void jettyHttp2Headers(Object http2Connection, Object headersFrame) {
         if (ServerTrace.on()) {
             try {
                 MethodHandle h = headersFrame == null ? null : JETTY_STREAM_ID.get(headersFrame.getClass());
                 if (h != null) {
-                    ServerTrace.streamHeadersDone((int) h.invokeExact(headersFrame));
+                    ServerTrace.streamRequest(jettyConn(http2Connection), (int) h.invokeExact(headersFrame));
                 }
             } catch (Throwable e) {
                 // unreadable: not traced
