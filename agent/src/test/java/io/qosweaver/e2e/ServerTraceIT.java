@@ -569,6 +569,74 @@ class ServerTraceIT {
         assertThat(number(stats, "connectionsAccepted")).isEqualTo(1);
     }
 
+    /**
+     * HTTP/2 on Undertow 2.3 ({@code ENABLE_HTTP2}; the JDK's client, /io answered on the IO
+     * thread): h2c by {@code Upgrade: h2c}, the first request becoming stream 1, then two streams
+     * at once and a fourth IDLE_MS later; and h2 over TLS (ALPN), one stream then two at once. Each
+     * stream served in a service slice of its connection and stream id, each but the upgrading one
+     * parsed (before its service) in its own parsing slice; a request instant per stream on its
+     * connection's lane; the keep-alive idle once no stream is in service.
+     */
+    @Test
+    void undertowHttp2StreamsAreParsedAndServedAsRequestsOfOneConnection() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("undertow-h2.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.undertowClassPath(),
+                E2eUndertowTraceApp.class.getName(), ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        String h2c = "http://127.0.0.1:" + ports.group(1);
+        String h2 = "https://127.0.0.1:" + ports.group(2);
+        HttpClient upgrading = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        assertThat(upgrading.send(h2Request(h2c + "/io"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("upgraded").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(upgrading, h2c + "/io", h2c + "/io");
+        Thread.sleep(IDLE_MS);
+        sendTogether(upgrading, h2c + "/io");
+        HttpClient tls = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trusting(ks)).build();
+        assertThat(tls.send(h2Request(h2 + "/io"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("h2 by ALPN").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(tls, h2 + "/io", h2 + "/io");
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection per client").hasSize(2);
+        long tlsConn = number(named(t, "TLS handshake ends").get(0), "conn");
+        long plainConn = accepts.keySet().stream().filter(k -> k != tlsConn).findFirst().orElseThrow();
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", true);
+        assertThat(service.keySet()).as("a service slice per stream, stream 1 the upgraded request").containsExactlyInAnyOrder(
+                List.of(plainConn, 1L), List.of(plainConn, 3L), List.of(plainConn, 5L), List.of(plainConn, 7L),
+                List.of(tlsConn, 1L), List.of(tlsConn, 3L), List.of(tlsConn, 5L));
+        assertThat(parsing.keySet()).as("a parsing slice per stream parsed as HTTP/2").containsExactlyInAnyOrder(
+                List.of(plainConn, 3L), List.of(plainConn, 5L), List.of(plainConn, 7L),
+                List.of(tlsConn, 1L), List.of(tlsConn, 3L), List.of(tlsConn, 5L));
+        for (Map.Entry<List<Long>, long[]> e : parsing.entrySet()) {
+            assertThat(e.getValue()[1]).as("%s parsed before its service", e.getKey()).isLessThanOrEqualTo(service.get(e.getKey())[0]);
+        }
+        checkRequestsOnLanes(t, service.keySet());
+        assertThat(named(t, "request").stream().filter(e -> "HTTP/1.1".equals(string(e, "upgradedFrom"))))
+                .extracting(e -> List.of(number(e, "conn"), number(e, "stream"))).as("the upgraded request")
+                .containsExactly(List.of(plainConn, 1L));
+        checkKeepAliveIdle(t);
+        // Undertow's streams of /io are served one after the other on the IO thread: the connection
+        // may idle between them, but never while a stream is requested and not yet served
+        Map<List<Long>, Long> requested = named(t, "request").stream()
+                .collect(Collectors.toMap(e -> List.of(number(e, "conn"), number(e, "stream")), e -> 0L));
+        t.events.stream().filter(p -> "request".equals(p.getTrackEvent().getName()))
+                .forEach(p -> requested.put(List.of(number(p.getTrackEvent(), "conn"), number(p.getTrackEvent(), "stream")),
+                        p.getTimestamp()));
+        t.events.stream().filter(p -> "keep-alive idle".equals(p.getTrackEvent().getName())
+                && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN).forEach(p -> {
+                    long conn = number(p.getTrackEvent(), "conn");
+                    service.forEach((k, v) -> assertThat(k.get(0) == conn && requested.get(k) <= p.getTimestamp()
+                            && p.getTimestamp() < v[0]).as("idle at %d while %s requested, not served", p.getTimestamp(), k).isFalse());
+                });
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).as("the upgrading request once, as HTTP/1.1").isEqualTo(7);
+    }
+
     /** Sends GETs of {@code uris} at once on {@code client}; each answered 200 over HTTP/2. */
     private static void sendTogether(HttpClient client, String... uris) throws Exception {
         List<CompletableFuture<HttpResponse<String>>> together = new ArrayList<>();

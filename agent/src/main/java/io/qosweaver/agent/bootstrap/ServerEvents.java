@@ -99,6 +99,37 @@ public final class ServerEvents {
     private static final ClassValue<MethodHandle> UNDERTOW_CONNECTION = getter("io.undertow.server.HttpServerExchange", "getConnection");
     private static final ClassValue<MethodHandle> UNDERTOW_CHANNEL = getter("io.undertow.server.AbstractServerConnection", "getChannel");
 
+    /** A field, private or not, of {@code owner} (a class of the server, named), as a (Object) Object getter; null if none. */
+    private static ClassValue<MethodHandle> field(String owner, String name) {
+        return new ClassValue<>() {
+            @Override
+            protected MethodHandle computeValue(Class<?> type) {
+                for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                    if (c.getName().equals(owner)) {
+                        try {
+                            java.lang.reflect.Field f = c.getDeclaredField(name);
+                            f.setAccessible(true);
+                            return java.lang.invoke.MethodHandles.lookup().unreflectGetter(f).asType(TO_OBJECT);
+                        } catch (ReflectiveOperationException | RuntimeException e) {
+                            return null;
+                        }
+                    }
+                }
+                return null;
+            }
+        };
+    }
+
+    // Undertow's HTTP/2: a stream's Http2ServerConnection, its Http2Channel and that channel's StreamConnection
+    private static final ClassValue<MethodHandle> UNDERTOW_H2_CHANNEL =
+            field("io.undertow.server.protocol.http2.Http2ServerConnection", "channel");
+    private static final ClassValue<MethodHandle> UNDERTOW_H2_RESPONSE =
+            field("io.undertow.server.protocol.http2.Http2ServerConnection", "responseChannel");
+    private static final ClassValue<MethodHandle> UNDERTOW_FRAMED_CONNECTION =
+            field("io.undertow.server.protocol.framed.AbstractFramedChannel", "channel");
+    private static final ClassValue<MethodHandle> UNDERTOW_H2_STREAM_ID =
+            getter("io.undertow.protocols.http2.Http2StreamSinkChannel", "getStreamId", TO_INT);
+
     /**
      * Tomcat and Undertow: when each TLS connection opened (wall-clock ms, as {@code SSLSession.getCreationTime()}),
      * by its channel's identity hash in a small table (a slot reused by a later connection of the
@@ -487,11 +518,73 @@ public final class ServerEvents {
         }
     }
 
+    /** Undertow: an {@code Http2Channel}'s connection (as {@link #undertowConn}); 0 if none. */
+    static int undertowHttp2Conn(Object http2Channel) throws Throwable {
+        return undertowConn(call(UNDERTOW_FRAMED_CONNECTION, http2Channel));
+    }
+
+    /** Undertow: {@code Http2ReceiveListener.handleEvent(Http2Channel)} reads (and parses) a frame of an HTTP/2 connection. */
+    public static void undertowHttp2Read(Object http2Channel) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.parseBeginMultiplexed(undertowHttp2Conn(http2Channel));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Undertow: an {@code Http2ServerConnection} (one per stream) was made, a stream's request
+     * ready: its headers parsed in {@code Http2ReceiveListener.handleEvent}, or (stream 1, in
+     * {@code handleInitialRequest}) the HTTP/1.1 request that upgraded the connection; {0, 0} if not HTTP/2.
+     */
+    public static void undertowHttp2Request(Object http2ServerConnection) {
+        if (ServerTrace.on()) {
+            try {
+                int id = undertowStreamId(http2ServerConnection);
+                if (id != 0) {
+                    ServerTrace.streamRequest(undertowHttp2Conn(call(UNDERTOW_H2_CHANNEL, http2ServerConnection)), id);
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Undertow: the stream id of an {@code Http2ServerConnection}; 0 for any other connection. */
+    private static int undertowStreamId(Object connection) throws Throwable {
+        Object response = call(UNDERTOW_H2_RESPONSE, connection);
+        MethodHandle h = response == null ? null : UNDERTOW_H2_STREAM_ID.get(response.getClass());
+        return h == null ? 0 : (int) h.invokeExact(response);
+    }
+
+    /** Undertow: {@code Connectors.terminateResponse(HttpServerExchange)}: an HTTP/2 stream's response is complete. */
+    public static void undertowResponseDone(Object exchange) {
+        if (ServerTrace.on()) {
+            try {
+                Object connection = call(UNDERTOW_CONNECTION, exchange);
+                int id = undertowStreamId(connection);
+                if (id != 0) {
+                    ServerTrace.streamDone(undertowHttp2Conn(call(UNDERTOW_H2_CHANNEL, connection)), id);
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
     /** Undertow: the root handler begins, on the thread that parsed the request or one it was dispatched to. */
     public static void undertowService(Object exchange) {
         if (ServerTrace.on()) {
             int c = 0;
             try {
+                Object connection = call(UNDERTOW_CONNECTION, exchange);
+                int id = undertowStreamId(connection);
+                if (id != 0) {
+                    ServerTrace.streamServiceBegin(undertowHttp2Conn(call(UNDERTOW_H2_CHANNEL, connection)), id);
+                    return;
+                }
                 c = undertowExchangeConn(exchange);
             } catch (Throwable e) {
                 // unreadable: the service without its connection

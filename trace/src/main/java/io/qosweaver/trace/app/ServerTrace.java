@@ -34,7 +34,10 @@ public final class ServerTrace {
     public static final int SERVICE_BEGIN = 17;
     /** {@code number}: 1 when the request may go on elsewhere (its connection's idle begins at {@link #REQUEST_DONE}). */
     public static final int SERVICE_END = 18;
-    /** A request's exchange completed: its connection waits for the next one ({@code number}: the connection). */
+    /**
+     * A request's exchange completed: its connection waits for the next one ({@code number}: the
+     * connection in the low 32 bits; for {@link #streamDone}, the HTTP/2 stream in the high ones).
+     */
     public static final int REQUEST_DONE = 19;
 
     private static volatile ThreadRings rings;
@@ -140,5 +143,13 @@ public final class ServerTrace {
     /** The request on {@code conn} completed (the response sent): the connection waits for its next request. */
     public static void requestDone(int conn) {
         offer(REQUEST_DONE, conn & 0xFFFFFFFFL);
+    }
+
+    /**
+     * HTTP/2 stream {@code stream} of {@code conn} completed (its response sent), for a server whose
+     * stream services report {@link #serviceReturned}: the connection is idle once none of its streams is in service.
+     */
+    public static void streamDone(int conn, int stream) {
+        offer(REQUEST_DONE, (conn & 0xFFFFFFFFL) | (stream & 0x7FFFFFFFL) << 32);
     }
 }

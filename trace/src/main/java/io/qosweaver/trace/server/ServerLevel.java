@@ -60,6 +60,14 @@ public final class ServerLevel {
         /** The HTTP/2 stream of the service in progress; 0 for HTTP/1. */
         int stream;
         int serviceDepth;
+        /**
+         * An HTTP/2 stream's service nested in an HTTP/1 one (Undertow serves the request that
+         * upgraded its connection as stream 1 inside the upgrading exchange's service): the
+         * service depth it began at (0: none), its connection and stream.
+         */
+        int innerDepth;
+        int innerConn;
+        int innerStream;
         long serviceBegan;
         long parseBegan;
     }
@@ -201,9 +209,23 @@ public final class ServerLevel {
                     t.stream = (int) (e.number >>> 33);
                     t.serviceBegan = e.ts;
                     timeline.begin(e.ts, track, "service", "server", t.stream == 0 ? conn(t.conn) : stream(t.conn, t.stream));
+                } else if (t.innerDepth == 0 && t.stream == 0 && (e.number >>> 33) != 0) {
+                    t.innerDepth = t.serviceDepth;
+                    t.innerConn = c;
+                    t.innerStream = (int) (e.number >>> 33);
+                    timeline.begin(e.ts, track, "service", "server", stream(c, t.innerStream));
                 }
             }
             case ServerTrace.SERVICE_END -> {
+                if (t.serviceDepth > 0 && t.serviceDepth == t.innerDepth) {
+                    t.serviceDepth--;
+                    t.innerDepth = 0;
+                    timeline.end(e.ts, track);
+                    if (e.number != 1) {
+                        streamServed(e.ts, t.innerConn);
+                    }
+                    return;
+                }
                 if (t.serviceDepth == 0 || --t.serviceDepth > 0) {
                     return;
                 }
@@ -213,11 +235,7 @@ public final class ServerLevel {
                 }
                 Conn k = conns.get(t.conn);
                 if (t.stream != 0) {
-                    // HTTP/2: the connection is idle once none of its streams is in service.
-                    if (k != null && k.activeStreams > 0 && --k.activeStreams == 0 && k.idleSince < 0 && !k.handshaking) {
-                        k.idleSince = e.ts;
-                        timeline.begin(e.ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(t.conn));
-                    }
+                    streamServed(e.ts, t.conn);
                     return;
                 }
                 // The connection waits for its next request, unless that request's parsing already
@@ -229,6 +247,10 @@ public final class ServerLevel {
             }
             case ServerTrace.REQUEST_DONE -> {
                 Conn k = conns.get(c);
+                if ((e.number >>> 32) != 0) {
+                    streamServed(e.ts, c);
+                    return;
+                }
                 if (k != null && k.idleSince < 0 && !k.handshaking) {
                     k.idleSince = e.ts;
                     timeline.begin(e.ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(c));
@@ -274,6 +296,15 @@ public final class ServerLevel {
             k.activeStreams++;
             Args args = stream(c, stream);
             timeline.instant(ts, laneTracks.get(k.lane), "request", "server", stream == 1 ? args.add("upgradedFrom", "HTTP/1.1") : args);
+        }
+    }
+
+    /** HTTP/2: a stream of {@code c} was served; the connection is idle once none of its streams is in service. */
+    private void streamServed(long ts, int c) {
+        Conn k = conns.get(c);
+        if (k != null && k.activeStreams > 0 && --k.activeStreams == 0 && k.idleSince < 0 && !k.handshaking) {
+            k.idleSince = ts;
+            timeline.begin(ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(c));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.qosweaver.agent.unit.undertowserver;
 
 import static net.bytebuddy.matcher.ElementMatchers.declaresField;
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
@@ -38,9 +39,13 @@ public final class UndertowServerUnit {
     private static final String STREAM = "org.xnio.StreamConnection";
     private static final String EXCHANGE = "io.undertow.server.HttpServerExchange";
 
+    // HTTP/2 (UndertowOptions.ENABLE_HTTP2: h2c by Upgrade: h2c, h2 over TLS by ALPN)
+    private static final String H2_RECEIVE = "io.undertow.server.protocol.http2.Http2ReceiveListener";
+    private static final String H2_CONNECTION = "io.undertow.server.protocol.http2.Http2ServerConnection";
+
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
         return new AdviceSetUnit("undertow server level", named(OPEN).or(named(TLS_ACCEPT)).or(named(CLOSE)).or(named(HANDSHAKE)).or(named(READ))
-                .or(named(ENCODING)).or(named(CONNECTORS)), stats)
+                .or(named(ENCODING)).or(named(CONNECTORS)).or(named(H2_RECEIVE)).or(named(H2_CONNECTION)), stats)
                 .at(isDeclaredBy(named(OPEN)).and(named("handleEvent")).and(takesArguments(2))
                         .and(takesArgument(0, named(STREAM))), UndertowServerAdvice.Accepted.class)
                 .at(isDeclaredBy(named(TLS_ACCEPT)).and(named("accept")).and(takesArguments(2))
@@ -57,6 +62,12 @@ public final class UndertowServerUnit {
                 .at(isDeclaredBy(named(CONNECTORS)).and(named("executeRootHandler")).and(takesArguments(2))
                         .and(takesArgument(1, named(EXCHANGE))), UndertowServerAdvice.Service.class)
                 .at(isDeclaredBy(named(READ)).and(named("exchangeComplete")).and(takesArguments(1))
-                        .and(takesArgument(0, named(EXCHANGE))), UndertowServerAdvice.RequestDone.class);
+                        .and(takesArgument(0, named(EXCHANGE))), UndertowServerAdvice.RequestDone.class)
+                .at(isDeclaredBy(named(H2_RECEIVE)).and(named("handleEvent")).and(takesArguments(1))
+                        .and(takesArgument(0, named("io.undertow.protocols.http2.Http2Channel"))), UndertowServerAdvice.Http2Read.class)
+                .at(isDeclaredBy(named(H2_CONNECTION)).and(isConstructor()).and(takesArguments(5))
+                        .and(takesArgument(0, named("io.undertow.protocols.http2.Http2Channel"))), UndertowServerAdvice.Http2Request.class)
+                .at(isDeclaredBy(named(CONNECTORS)).and(named("terminateResponse")).and(takesArguments(1))
+                        .and(takesArgument(0, named(EXCHANGE))), UndertowServerAdvice.ResponseDone.class);
     }
 }
