@@ -9,7 +9,8 @@ import javax.net.ssl.SSLSession;
 /**
  * The server level's helper (Jetty, Tomcat and Undertow): the advice passes the server's own objects as
  * Object (the agent links no server type) and this class reaches their public methods through
- * method handles built once per class. A connection is named by the identity hash of its socket
+ * method handles built once per class (a few package-private members of Tomcat's and Undertow's
+ * HTTP/2 classes, with no public equivalent, by reflection made accessible once per class). A connection is named by the identity hash of its socket
  * channel, which every layer of a connection (Jetty's TLS and HTTP end points, Tomcat's socket
  * wrapper) leads to. Each method first reads whether the level is on, and does nothing else when
  * it is not.
