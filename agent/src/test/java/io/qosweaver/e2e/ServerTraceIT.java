@@ -487,6 +487,7 @@ class ServerTraceIT {
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
         assertThat(accepts).as("one connection per client").hasSize(2);
+        assertThat(connsOf(t, "close").keySet()).as("each connection closed").containsAll(accepts.keySet());
         long tlsConn = number(named(t, "TLS handshake ends").get(0), "conn");
         long plainConn = accepts.keySet().stream().filter(k -> k != tlsConn).findFirst().orElseThrow();
         Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
@@ -612,6 +613,7 @@ class ServerTraceIT {
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
         assertThat(accepts).as("one connection per client").hasSize(2);
+        assertThat(connsOf(t, "close").keySet()).as("each connection closed").containsAll(accepts.keySet());
         long tlsConn = number(named(t, "TLS handshake ends").get(0), "conn");
         long plainConn = accepts.keySet().stream().filter(k -> k != tlsConn).findFirst().orElseThrow();
         Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);

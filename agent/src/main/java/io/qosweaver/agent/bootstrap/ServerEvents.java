@@ -524,6 +524,31 @@ public final class ServerEvents {
         return undertowConn(call(UNDERTOW_FRAMED_CONNECTION, http2Channel));
     }
 
+    /** Whether a class is Undertow's {@code Http2Channel}. */
+    private static final ClassValue<Boolean> UNDERTOW_HTTP2_CHANNEL = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return PublicApi.supertype(type, "io.undertow.protocols.http2.Http2Channel") != null;
+        }
+    };
+
+    /**
+     * Undertow: {@code AbstractFramedChannel.FrameCloseListener.handleEvent(CloseableChannel)}, a
+     * side of a framed channel's connection closed: an HTTP/2 connection closes (also one
+     * reached by ALPN, which has no HTTP/1.1 close listener; a second report of a close is ignored).
+     */
+    public static void undertowFramedClosed(Object framedChannel) {
+        if (ServerTrace.on() && framedChannel != null) {
+            try {
+                if (UNDERTOW_HTTP2_CHANNEL.get(framedChannel.getClass())) {
+                    ServerTrace.close(undertowHttp2Conn(framedChannel));
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
     /** Undertow: {@code Http2ReceiveListener.handleEvent(Http2Channel)} reads (and parses) a frame of an HTTP/2 connection. */
     public static void undertowHttp2Read(Object http2Channel) {
         if (ServerTrace.on()) {

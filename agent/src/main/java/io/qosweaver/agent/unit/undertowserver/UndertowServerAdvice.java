@@ -110,4 +110,12 @@ public final class UndertowServerAdvice {
             ServerEvents.undertowResponseDone(exchange);
         }
     }
+
+    /** HTTP/2: {@code AbstractFramedChannel.FrameCloseListener.handleEvent(CloseableChannel)}, its connection closed. */
+    public static final class Http2Closed {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.FieldValue("this$0") Object framedChannel) {
+            ServerEvents.undertowFramedClosed(framedChannel);
+        }
+    }
 }

@@ -29,7 +29,9 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * {@code Http2ServerConnection} constructor (one per stream; from {@code handleInitialRequest}
  * for the upgrading request, stream 1), its service in {@code Connectors.executeRootHandler} (the
  * stream and connection read from the exchange's {@code Http2ServerConnection}), its completion in
- * {@code Connectors.terminateResponse(HttpServerExchange)}. The connection from the
+ * {@code Connectors.terminateResponse(HttpServerExchange)}, the close in
+ * {@code AbstractFramedChannel.FrameCloseListener.handleEvent(CloseableChannel)} (an h2 connection
+ * reached by ALPN has no HTTP/1.1 close listener). The connection from the
  * {@code Http2Channel}'s {@code StreamConnection}, the same as its HTTP/1.1 or TLS accept's.
  */
 public final class UndertowServerUnit {
@@ -48,10 +50,12 @@ public final class UndertowServerUnit {
     // HTTP/2 (UndertowOptions.ENABLE_HTTP2: h2c by Upgrade: h2c, h2 over TLS by ALPN)
     private static final String H2_RECEIVE = "io.undertow.server.protocol.http2.Http2ReceiveListener";
     private static final String H2_CONNECTION = "io.undertow.server.protocol.http2.Http2ServerConnection";
+    private static final String FRAMED_CLOSE = "io.undertow.server.protocol.framed.AbstractFramedChannel$FrameCloseListener";
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
         return new AdviceSetUnit("undertow server level", named(OPEN).or(named(TLS_ACCEPT)).or(named(CLOSE)).or(named(HANDSHAKE)).or(named(READ))
-                .or(named(ENCODING)).or(named(CONNECTORS)).or(named(H2_RECEIVE)).or(named(H2_CONNECTION)), stats)
+                .or(named(ENCODING)).or(named(CONNECTORS)).or(named(H2_RECEIVE)).or(named(H2_CONNECTION))
+                .or(named(FRAMED_CLOSE)), stats)
                 .at(isDeclaredBy(named(OPEN)).and(named("handleEvent")).and(takesArguments(2))
                         .and(takesArgument(0, named(STREAM))), UndertowServerAdvice.Accepted.class)
                 .at(isDeclaredBy(named(TLS_ACCEPT)).and(named("accept")).and(takesArguments(2))
@@ -74,6 +78,9 @@ public final class UndertowServerUnit {
                 .at(isDeclaredBy(named(H2_CONNECTION)).and(isConstructor()).and(takesArguments(5))
                         .and(takesArgument(0, named("io.undertow.protocols.http2.Http2Channel"))), UndertowServerAdvice.Http2Request.class)
                 .at(isDeclaredBy(named(CONNECTORS)).and(named("terminateResponse")).and(takesArguments(1))
-                        .and(takesArgument(0, named(EXCHANGE))), UndertowServerAdvice.ResponseDone.class);
+                        .and(takesArgument(0, named(EXCHANGE))), UndertowServerAdvice.ResponseDone.class)
+                .at(isDeclaredBy(named(FRAMED_CLOSE).and(declaresField(named("this$0")))).and(named("handleEvent"))
+                        .and(takesArguments(1)).and(takesArgument(0, named("org.xnio.channels.CloseableChannel"))),
+                        UndertowServerAdvice.Http2Closed.class);
     }
 }
