@@ -649,6 +649,52 @@ class ServerTraceIT {
         assertThat(number(stats, "requestsParsed")).as("the upgrading request once, as HTTP/1.1").isEqualTo(7);
     }
 
+    /**
+     * Tomcat 11's h2c by prior knowledge (Jetty's HTTP/2 client in this JVM): three streams at once
+     * on one connection; each parsed and served with its stream id, a request instant per stream on
+     * the connection's lane, three requests counted.
+     */
+    @Test
+    void tomcatHttp2PriorKnowledgeStreamsAreTraced() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("tomcat-h2c-prior.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.tomcatClassPath(), E2eTomcatTraceApp.class.getName(),
+                ks.toString(), "changeit", "HTTP/1.1", "h2");
+        int port = Integer.parseInt(awaitPorts(c).group(1));
+        HTTP2Client client = new HTTP2Client();
+        client.start();
+        try {
+            Session session = client.connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
+                    .get(20, TimeUnit.SECONDS);
+            List<CompletableFuture<Integer>> together = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                together.add(h2Get(session, port, "/slow"));
+            }
+            for (CompletableFuture<Integer> f : together) {
+                assertThat(f.get(20, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+            Thread.sleep(2_500);
+        } finally {
+            client.stop();
+        }
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection").hasSize(1);
+        long conn = accepts.keySet().iterator().next();
+        Set<List<Long>> keys = Set.of(List.of(conn, 1L), List.of(conn, 3L), List.of(conn, 5L));
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", false);
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(keys);
+        assertThat(service.keySet()).as("a service slice per stream").isEqualTo(keys);
+        checkStreamPhases(parsing, service);
+        checkRequestsOnLanes(t, keys);
+        assertThat(named(t, "request")).as("none upgraded").allMatch(e -> string(e, "upgradedFrom") == null);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).isEqualTo(3);
+    }
+
     /** Sends GETs of {@code uris} at once on {@code client}; each answered 200 over HTTP/2. */
     private static void sendTogether(HttpClient client, String... uris) throws Exception {
         sendTogether(client, 200, uris);
