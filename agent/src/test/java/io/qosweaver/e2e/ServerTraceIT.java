@@ -695,6 +695,52 @@ class ServerTraceIT {
         assertThat(number(stats, "requestsParsed")).isEqualTo(3);
     }
 
+    /**
+     * Undertow's h2c by prior knowledge (Jetty's HTTP/2 client in this JVM): three streams at once
+     * on one connection; each parsed and served with its stream id, a request instant per stream
+     * on the connection's lane, three requests counted.
+     */
+    @Test
+    void undertowHttp2PriorKnowledgeStreamsAreTraced() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("undertow-h2c-prior.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.undertowClassPath(),
+                E2eUndertowTraceApp.class.getName(), ks.toString(), "changeit");
+        int port = Integer.parseInt(awaitPorts(c).group(1));
+        HTTP2Client client = new HTTP2Client();
+        client.start();
+        try {
+            Session session = client.connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
+                    .get(20, TimeUnit.SECONDS);
+            List<CompletableFuture<Integer>> together = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                together.add(h2Get(session, port, "/io"));
+            }
+            for (CompletableFuture<Integer> f : together) {
+                assertThat(f.get(20, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+            Thread.sleep(500);
+        } finally {
+            client.stop();
+        }
+        Thread.sleep(500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection").hasSize(1);
+        long conn = accepts.keySet().iterator().next();
+        assertThat(connsOf(t, "close")).containsOnlyKeys(conn);
+        Set<List<Long>> keys = Set.of(List.of(conn, 1L), List.of(conn, 3L), List.of(conn, 5L));
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", true);
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(keys);
+        assertThat(service.keySet()).as("a service slice per stream").isEqualTo(keys);
+        parsing.forEach((k, v) -> assertThat(v[1]).as("%s parsed before its service", k).isLessThanOrEqualTo(service.get(k)[0]));
+        checkRequestsOnLanes(t, keys);
+        assertThat(named(t, "request")).as("none upgraded").allMatch(e -> string(e, "upgradedFrom") == null);
+    }
+
     /** Sends GETs of {@code uris} at once on {@code client}; each answered 200 over HTTP/2. */
     private static void sendTogether(HttpClient client, String... uris) throws Exception {
         sendTogether(client, 200, uris);
