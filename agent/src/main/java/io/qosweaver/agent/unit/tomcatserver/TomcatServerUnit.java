@@ -25,7 +25,8 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * {@code SecureNio2Channel.reset(AsynchronousSocketChannel, SocketWrapperBase)} to the
  * {@code SecureNio2Channel.handshake()} that returns 0 while not yet complete; reads and the
  * service are NIO's. HTTP/2 ({@code Http2Protocol}: h2c by {@code Upgrade: h2c} or prior
- * knowledge, h2 over TLS by ALPN; checked on 11.0, 10.1 and 9.0, h2c by upgrade and h2): each HEADERS frame parsed from
+ * knowledge, h2 over TLS by ALPN; checked on 11.0, 10.1 and 9.0 by upgrade and over TLS, on 11.0
+ * by prior knowledge): each HEADERS frame parsed from
  * {@code Http2UpgradeHandler.headersStart(int, boolean)} to {@code headersEnd(int, boolean)}, a
  * stream's request in {@code Http2UpgradeHandler.processStreamOnContainerThread(Stream)} (called
  * by {@code headersEnd} for a new stream, not for trailers; by {@code init} for stream 1, the

@@ -24,7 +24,8 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * dispatched to), and the request's end, where its connection's keep-alive idle begins, in
  * {@code HttpReadListener.exchangeComplete(HttpServerExchange)}. A connection is the identity hash
  * of its {@code StreamConnection}'s source channel, which every one of these reaches. HTTP/2
- * ({@code ENABLE_HTTP2}; checked on 2.3, h2c by {@code Upgrade: h2c} and h2 over TLS): reads in
+ * ({@code ENABLE_HTTP2}; checked on 2.3: h2c by {@code Upgrade: h2c} and by prior
+ * knowledge, h2 over TLS): reads in
  * {@code Http2ReceiveListener.handleEvent(Http2Channel)}, each stream's request in the
  * {@code Http2ServerConnection} constructor (one per stream; from {@code handleInitialRequest}
  * for the upgrading request, stream 1), its service in {@code Connectors.executeRootHandler} (the
