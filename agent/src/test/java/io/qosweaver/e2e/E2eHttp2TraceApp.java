@@ -7,6 +7,7 @@ import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -16,7 +17,8 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * A Jetty 12 server speaking only HTTP/2: h2c (cleartext, prior knowledge) and, with a key store
+ * A Jetty 12 server speaking HTTP/2: h2c (cleartext, prior knowledge), HTTP/1.1 upgraded to h2c
+ * ({@code Upgrade: h2c}, its port printed as {@code UPGRADE port=}) and, with a key store
  * and its password as arguments, h2 over TLS (negotiated by ALPN); closing connections idle for 1 s; every request takes {@link #SERVICE_MS} in its handler, so that the streams a
  * client sends together are served at once, on several threads.
  */
@@ -32,6 +34,13 @@ public final class E2eHttp2TraceApp {
         h2c.setPort(0);
         h2c.setIdleTimeout(1_000);
         server.addConnector(h2c);
+        // HTTP/1.1 upgraded to HTTP/2 by Upgrade: h2c
+        ServerConnector upgrade = new ServerConnector(server, new HttpConnectionFactory(new HttpConfiguration()),
+                new HTTP2CServerConnectionFactory(new HttpConfiguration()));
+        upgrade.setHost("127.0.0.1");
+        upgrade.setPort(0);
+        upgrade.setIdleTimeout(1_000);
+        server.addConnector(upgrade);
         ServerConnector h2 = null;
         if (args.length == 2) {
             SslContextFactory.Server tls = new SslContextFactory.Server();
@@ -54,6 +63,7 @@ public final class E2eHttp2TraceApp {
             }
         });
         server.start();
+        System.out.println("UPGRADE port=" + upgrade.getLocalPort());
         System.out.println("PORTS http=" + h2c.getLocalPort() + (h2 == null ? "" : " https=" + h2.getLocalPort()));
         System.out.flush();
         server.join();

@@ -7,7 +7,8 @@ import java.nio.file.Files;
  * the protocol handler named by a third argument, with JSSE; a key store and its password as the
  * first two), closing connections idle for 1 s, with one
  * empty context: built by reflection so that it runs on Tomcat 9's {@code javax} as on the later
- * {@code jakarta}; every request ends in the mapper's 404.
+ * {@code jakarta}; every request ends in the mapper's 404. A fourth argument, {@code h2}, adds
+ * HTTP/2 to both connectors ({@code Http2Protocol}, closing connections idle for 1 s).
  */
 public final class E2eTomcatTraceAnyApp {
     private E2eTomcatTraceAnyApp() {}
@@ -25,6 +26,15 @@ public final class E2eTomcatTraceAnyApp {
             connectorType.getMethod("setPort", int.class).invoke(c, 0);
             connectorType.getMethod("setProperty", String.class, String.class).invoke(c, "address", "127.0.0.1");
             connectorType.getMethod("setProperty", String.class, String.class).invoke(c, "keepAliveTimeout", "1000");
+        }
+        if (args.length > 3 && args[3].equals("h2")) {
+            Class<?> h2Type = Class.forName("org.apache.coyote.http2.Http2Protocol");
+            Class<?> upgradeType = Class.forName("org.apache.coyote.UpgradeProtocol");
+            for (Object c : new Object[] {http, https}) {
+                Object h2 = h2Type.getConstructor().newInstance();
+                h2Type.getMethod("setKeepAliveTimeout", long.class).invoke(h2, 1000L);
+                connectorType.getMethod("addUpgradeProtocol", upgradeType).invoke(c, h2);
+            }
         }
         connectorType.getMethod("setSecure", boolean.class).invoke(https, true);
         connectorType.getMethod("setScheme", String.class).invoke(https, "https");

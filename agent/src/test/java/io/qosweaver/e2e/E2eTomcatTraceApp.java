@@ -8,13 +8,17 @@ import java.nio.file.Files;
 import org.apache.catalina.Context;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.coyote.http2.Http2Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 
 /**
  * An embedded Tomcat on plain HTTP (NIO) closing connections idle for 1 s, for the trace's server
  * level; with a key store and its password as arguments, also on HTTPS (JSSE); a third argument
- * names the protocol handler of both (NIO2: {@code org.apache.coyote.http11.Http11Nio2Protocol}).
+ * names the protocol handler of both (NIO2: {@code org.apache.coyote.http11.Http11Nio2Protocol});
+ * a fourth, {@code h2}, adds HTTP/2 to both ({@code Http2Protocol}: h2c by upgrade or prior
+ * knowledge, h2 over TLS by ALPN), closing HTTP/2 connections idle for 1 s. /slow takes
+ * {@link E2eHttp2TraceApp#SERVICE_MS} in its servlet.
  */
 public final class E2eTomcatTraceApp {
     private E2eTomcatTraceApp() {}
@@ -29,6 +33,27 @@ public final class E2eTomcatTraceApp {
         }
     }
 
+    public static final class SlowServlet extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            try {
+                Thread.sleep(E2eHttp2TraceApp.SERVICE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            resp.setContentType("text/plain");
+            resp.getWriter().print("slow");
+        }
+    }
+
+    private static Http2Protocol http2() {
+        Http2Protocol h2 = new Http2Protocol();
+        h2.setKeepAliveTimeout(1000);
+        return h2;
+    }
+
     public static void main(String[] args) throws Exception {
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(Files.createTempDirectory("e2e-tomcat-trace").toString());
@@ -38,10 +63,16 @@ public final class E2eTomcatTraceApp {
         connector.setPort(0);
         connector.setProperty("address", "127.0.0.1");
         connector.setProperty("keepAliveTimeout", "1000");
+        boolean h2 = args.length > 3 && args[3].equals("h2");
+        if (h2) {
+            connector.addUpgradeProtocol(http2());
+        }
         tomcat.setConnector(connector);
         Context context = tomcat.addContext("", null);
         Tomcat.addServlet(context, "ok", new OkServlet());
         context.addServletMappingDecoded("/ok", "ok");
+        Tomcat.addServlet(context, "slow", new SlowServlet());
+        context.addServletMappingDecoded("/slow", "slow");
         Connector https = null;
         if (args.length >= 2) {
             https = new Connector(protocol);
@@ -60,6 +91,9 @@ public final class E2eTomcatTraceApp {
             cert.setCertificateKeyAlias("server");
             host.addCertificate(cert);
             https.addSslHostConfig(host);
+            if (h2) {
+                https.addUpgradeProtocol(http2());
+            }
             tomcat.getService().addConnector(https);
         }
         tomcat.start();

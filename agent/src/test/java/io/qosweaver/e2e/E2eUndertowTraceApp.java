@@ -14,7 +14,8 @@ import javax.net.ssl.SSLContext;
  * Undertow 2 on plain HTTP and HTTPS (a key store and its password as arguments), closing
  * connections idle for 1 s, for the trace's server level: /io answers on the IO thread, /work is
  * dispatched to a worker thread (a blocking handler), as most applications do. HTTP/2 is enabled:
- * the TLS listener negotiates the protocol by ALPN (HTTP/1.1 for the test's clients).
+ * the TLS listener negotiates the protocol by ALPN (HTTP/1.1 or h2 as the client asks), the plain
+ * one upgrades a request with {@code Upgrade: h2c}.
  */
 public final class E2eUndertowTraceApp {
     private E2eUndertowTraceApp() {}

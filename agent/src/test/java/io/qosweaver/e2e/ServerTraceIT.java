@@ -51,8 +51,9 @@ import perfetto.protos.TrackEventOuterClass.TrackEvent;
  * The trace's server level and user events in child JVMs running real servers under
  * {@code -javaagent:...=trace=...}, each on plain HTTP and HTTPS (a self-signed key store made by
  * keytool; a second client on the same SSLContext resumes the first one's session): Jetty 12,
- * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO and NIO2, JSSE) and Undertow 2; and Jetty 12's
- * HTTP/2 (h2c, and h2 over TLS). The trace is read back with Perfetto's schema.
+ * Jetty 9.4, 10 and 11, Tomcat 11, 10.1 and 9.0 (NIO and NIO2, JSSE) and Undertow 2; and HTTP/2
+ * on Jetty 12 (h2c by prior knowledge and by {@code Upgrade: h2c}, and h2 over TLS), Tomcat 11
+ * and 10.1 and Undertow 2 (h2c by {@code Upgrade: h2c}, and h2 over TLS). The trace is read back with Perfetto's schema.
  */
 class ServerTraceIT {
     private static final Pattern PORTS = Pattern.compile("PORTS http=(\\d+)(?: https=(\\d+))?");
@@ -341,6 +342,11 @@ class ServerTraceIT {
      * each, checked): begin, end and tid; each also says it is HTTP/2.
      */
     private static Map<List<Long>, long[]> streamSlices(TraceChecks t, String name) {
+        return streamSlices(t, name, false);
+    }
+
+    /** As above; with {@code skipHttp1}, slices without a stream (HTTP/1.1 ones) are left out rather than failing. */
+    private static Map<List<Long>, long[]> streamSlices(TraceChecks t, String name, boolean skipHttp1) {
         Map<List<Long>, long[]> out = new HashMap<>();
         Map<Long, List<TracePacket>> open = new HashMap<>();
         for (TracePacket p : t.events) {
@@ -354,7 +360,7 @@ class ServerTraceIT {
                 stack.add(p);
             } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
                 TracePacket b = stack.remove(stack.size() - 1);
-                if (name.equals(b.getTrackEvent().getName())) {
+                if (name.equals(b.getTrackEvent().getName()) && !(skipHttp1 && b.getTrackEvent().getDebugAnnotationsList().stream().noneMatch(a -> a.getName().equals("stream")))) {
                     TrackEvent be = b.getTrackEvent();
                     assertThat(string(be, "protocol")).isEqualTo("HTTP/2");
                     int tid = t.tracks.get(d.getParentUuid()).getThread().getTid();
@@ -430,6 +436,356 @@ class ServerTraceIT {
         assertThat(number(stats, "tlsHandshakesFull")).isEqualTo(1);
         assertThat(number(stats, "tlsHandshakesResumed")).isEqualTo(1);
         assertThat(number(stats, "requestsParsed")).isEqualTo(4);
+    }
+
+    /**
+     * HTTP/2 on Tomcat 11, 10.1 and 9.0 ({@code Http2Protocol} on the NIO connector; the JDK's client; 9.0 answers the mapper's 404):
+     * h2c by {@code Upgrade: h2c}, the first request becoming stream 1, then two streams at once
+     * and a fourth IDLE_MS after them; and h2 over TLS (ALPN), one stream then two at once. Each
+     * stream served in a service slice of its connection and stream id; each stream but the
+     * upgrading one parsed in its own parsing slice (the upgrading one was parsed as HTTP/1.1);
+     * a request instant per stream on its connection's lane, inside its connection; the keep-alive
+     * idle only once no stream is in service.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tomcat-11", "tomcat-10", "tomcat-9"})
+    void tomcatHttp2StreamsAreParsedAndServedAsRequestsOfOneConnection(String version) throws Exception {
+        String classPath = ChildJvms.tomcatClassPath();
+        if (!version.equals("tomcat-11")) {
+            Path jars = Path.of(System.getProperty("qosweaver.servers", "target/servers")).resolve(version);
+            assertThat(jars).as("copied by the build (pre-integration-test)").isDirectory();
+            try (var files = Files.list(jars)) {
+                classPath = files.map(Path::toString).collect(Collectors.joining(File.pathSeparator))
+                        + File.pathSeparator + ChildJvms.testClasses();
+            }
+        }
+        Path ks = keyStore();
+        Path out = dir.resolve(version + "-h2.pftrace");
+        jvms = new ChildJvms(dir);
+        // Tomcat 9 (javax): the app built by reflection, every request the mapper's 404, served at once
+        boolean javax = version.equals("tomcat-9");
+        int status = javax ? 404 : 200;
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, classPath,
+                (javax ? E2eTomcatTraceAnyApp.class : E2eTomcatTraceApp.class).getName(), ks.toString(), "changeit",
+                "HTTP/1.1", "h2");
+        Matcher ports = awaitPorts(c);
+        assertThat(c.out()).contains("VERSION=" + version.substring(version.indexOf('-') + 1) + ".");
+        String h2c = "http://127.0.0.1:" + ports.group(1);
+        String h2 = "https://127.0.0.1:" + ports.group(2);
+        HttpClient upgrading = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        assertThat(upgrading.send(h2Request(h2c + "/slow"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("upgraded").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(upgrading, status, h2c + "/slow", h2c + "/slow");
+        Thread.sleep(IDLE_MS);
+        sendTogether(upgrading, status, h2c + "/slow");
+        HttpClient tls = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trusting(ks)).build();
+        assertThat(tls.send(h2Request(h2 + "/slow"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("h2 by ALPN").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(tls, status, h2 + "/slow", h2 + "/slow");
+        Thread.sleep(2_500); // the server closes both connections after 1 s idle
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection per client").hasSize(2);
+        assertThat(connsOf(t, "close").keySet()).as("each connection closed").containsAll(accepts.keySet());
+        long tlsConn = number(named(t, "TLS handshake ends").get(0), "conn");
+        long plainConn = accepts.keySet().stream().filter(k -> k != tlsConn).findFirst().orElseThrow();
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", false);
+        assertThat(service.keySet()).as("a service slice per stream, stream 1 the upgraded request").containsExactlyInAnyOrder(
+                List.of(plainConn, 1L), List.of(plainConn, 3L), List.of(plainConn, 5L), List.of(plainConn, 7L),
+                List.of(tlsConn, 1L), List.of(tlsConn, 3L), List.of(tlsConn, 5L));
+        assertThat(parsing.keySet()).as("a parsing slice per stream parsed as HTTP/2").containsExactlyInAnyOrder(
+                List.of(plainConn, 3L), List.of(plainConn, 5L), List.of(plainConn, 7L),
+                List.of(tlsConn, 1L), List.of(tlsConn, 3L), List.of(tlsConn, 5L));
+        Map<List<Long>, long[]> parsedAsHttp2 = new HashMap<>(service);
+        parsedAsHttp2.remove(List.of(plainConn, 1L));
+        if (javax) {
+            parsedAsHttp2.forEach((k, v) -> assertThat(parsing.get(k)[1]).as("%s parsed before its service", k)
+                    .isLessThanOrEqualTo(v[0]));
+        } else {
+            checkStreamPhases(parsing, parsedAsHttp2);
+        }
+        checkRequestsOnLanes(t, service.keySet());
+        assertThat(named(t, "request").stream().filter(e -> "HTTP/1.1".equals(string(e, "upgradedFrom"))))
+                .extracting(e -> List.of(number(e, "conn"), number(e, "stream"))).as("the upgraded request")
+                .containsExactly(List.of(plainConn, 1L));
+        checkIdleAfterStreams(t, plainConn, service);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).as("the upgrading request once, as HTTP/1.1").isEqualTo(7);
+    }
+
+    /**
+     * On {@code conn}, whose streams 1 (alone), 3 and 5 (together) and 7 (IDLE_MS later) were
+     * served: a keep-alive idle of about IDLE_MS ended by stream 7's parsing, and none beginning
+     * while stream 3 or 5 was in service.
+     */
+    private static void checkIdleAfterStreams(TraceChecks t, long conn, Map<List<Long>, long[]> service) {
+        long lastTogether = Math.max(service.get(List.of(conn, 3L))[1], service.get(List.of(conn, 5L))[1]);
+        checkKeepAliveIdle(t);
+        List<Long> idles = t.events.stream().filter(p -> "keep-alive idle".equals(p.getTrackEvent().getName())
+                && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN && number(p.getTrackEvent(), "conn") == conn)
+                .map(TracePacket::getTimestamp).collect(Collectors.toList());
+        assertThat(idles).as("idle after stream 1's service, and after 3 and 5").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(idles.stream().filter(ts -> ts > service.get(List.of(conn, 1L))[1]))
+                .as("idle only once no stream is in service").allMatch(ts -> ts >= lastTogether);
+    }
+
+    /**
+     * Jetty 12, HTTP/1.1 upgraded to HTTP/2 by {@code Upgrade: h2c} (the JDK's client): the first
+     * request becomes stream 1, then two streams at once and a fourth IDLE_MS later, all on the
+     * connection's lane; the upgrading request parsed (and counted) once, as HTTP/1.1, and served
+     * as stream 1.
+     */
+    @Test
+    void jettyHttp2UpgradeFromHttp11KeepsTheConnectionAndServesStreamOne() throws Exception {
+        Path out = dir.resolve("jetty-h2c-upgrade.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, jettyClassPath(), E2eHttp2TraceApp.class.getName());
+        awaitPorts(c);
+        Matcher port = Pattern.compile("UPGRADE port=(\\d+)").matcher(c.out());
+        assertThat(port.find()).isTrue();
+        String base = "http://127.0.0.1:" + port.group(1);
+        HttpClient upgrading = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        assertThat(upgrading.send(h2Request(base + "/u"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("upgraded").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(upgrading, base + "/a", base + "/b");
+        Thread.sleep(IDLE_MS);
+        sendTogether(upgrading, base + "/late");
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection").hasSize(1);
+        long conn = accepts.keySet().iterator().next();
+        assertThat(connsOf(t, "close")).containsOnlyKeys(conn);
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", false);
+        assertThat(service.keySet()).as("a service slice per stream, stream 1 the upgraded request")
+                .containsExactlyInAnyOrder(List.of(conn, 1L), List.of(conn, 3L), List.of(conn, 5L), List.of(conn, 7L));
+        assertThat(parsing.keySet()).as("a parsing slice per stream parsed as HTTP/2")
+                .containsExactlyInAnyOrder(List.of(conn, 3L), List.of(conn, 5L), List.of(conn, 7L));
+        List<long[]> http1Parsing = sliceTimes(t, "server", "parsing").values().stream().flatMap(List::stream)
+                .filter(s -> s[1] <= service.get(List.of(conn, 1L))[0]).collect(Collectors.toList());
+        assertThat(http1Parsing).as("the upgrading request parsed as HTTP/1.1 before stream 1's service").hasSize(1);
+        Map<List<Long>, long[]> parsedAsHttp2 = new HashMap<>(service);
+        parsedAsHttp2.remove(List.of(conn, 1L));
+        checkStreamPhases(parsing, parsedAsHttp2);
+        checkRequestsOnLanes(t, service.keySet());
+        assertThat(named(t, "request").stream().filter(e -> "HTTP/1.1".equals(string(e, "upgradedFrom"))))
+                .extracting(e -> number(e, "stream")).as("the upgraded request").containsExactly(1L);
+        checkIdleAfterStreams(t, conn, service);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).as("the upgrading request once").isEqualTo(4);
+        assertThat(number(stats, "connectionsAccepted")).isEqualTo(1);
+    }
+
+    /**
+     * HTTP/2 on Undertow 2.3 ({@code ENABLE_HTTP2}; the JDK's client, /io answered on the IO
+     * thread): h2c by {@code Upgrade: h2c}, the first request becoming stream 1, then two streams
+     * at once and a fourth IDLE_MS later; and h2 over TLS (ALPN), one stream then two at once. Each
+     * stream served in a service slice of its connection and stream id, each but the upgrading one
+     * parsed (before its service) in its own parsing slice; a request instant per stream on its
+     * connection's lane; the keep-alive idle once no stream is in service.
+     */
+    @Test
+    void undertowHttp2StreamsAreParsedAndServedAsRequestsOfOneConnection() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("undertow-h2.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.undertowClassPath(),
+                E2eUndertowTraceApp.class.getName(), ks.toString(), "changeit");
+        Matcher ports = awaitPorts(c);
+        String h2c = "http://127.0.0.1:" + ports.group(1);
+        String h2 = "https://127.0.0.1:" + ports.group(2);
+        HttpClient upgrading = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        assertThat(upgrading.send(h2Request(h2c + "/io"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("upgraded").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(upgrading, h2c + "/io", h2c + "/io");
+        Thread.sleep(IDLE_MS);
+        sendTogether(upgrading, h2c + "/io");
+        HttpClient tls = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trusting(ks)).build();
+        assertThat(tls.send(h2Request(h2 + "/io"), HttpResponse.BodyHandlers.ofString()).version())
+                .as("h2 by ALPN").isEqualTo(HttpClient.Version.HTTP_2);
+        sendTogether(tls, h2 + "/io", h2 + "/io");
+        Thread.sleep(2_500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection per client").hasSize(2);
+        assertThat(connsOf(t, "close").keySet()).as("each connection closed").containsAll(accepts.keySet());
+        long tlsConn = number(named(t, "TLS handshake ends").get(0), "conn");
+        long plainConn = accepts.keySet().stream().filter(k -> k != tlsConn).findFirst().orElseThrow();
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", true);
+        assertThat(service.keySet()).as("a service slice per stream, stream 1 the upgraded request").containsExactlyInAnyOrder(
+                List.of(plainConn, 1L), List.of(plainConn, 3L), List.of(plainConn, 5L), List.of(plainConn, 7L),
+                List.of(tlsConn, 1L), List.of(tlsConn, 3L), List.of(tlsConn, 5L));
+        assertThat(parsing.keySet()).as("a parsing slice per stream parsed as HTTP/2").containsExactlyInAnyOrder(
+                List.of(plainConn, 3L), List.of(plainConn, 5L), List.of(plainConn, 7L),
+                List.of(tlsConn, 1L), List.of(tlsConn, 3L), List.of(tlsConn, 5L));
+        for (Map.Entry<List<Long>, long[]> e : parsing.entrySet()) {
+            assertThat(e.getValue()[1]).as("%s parsed before its service", e.getKey()).isLessThanOrEqualTo(service.get(e.getKey())[0]);
+        }
+        checkRequestsOnLanes(t, service.keySet());
+        assertThat(named(t, "request").stream().filter(e -> "HTTP/1.1".equals(string(e, "upgradedFrom"))))
+                .extracting(e -> List.of(number(e, "conn"), number(e, "stream"))).as("the upgraded request")
+                .containsExactly(List.of(plainConn, 1L));
+        checkKeepAliveIdle(t);
+        // Undertow's streams of /io are served one after the other on the IO thread: the connection
+        // may idle between them, but never while a stream is requested and not yet served
+        Map<List<Long>, Long> requested = named(t, "request").stream()
+                .collect(Collectors.toMap(e -> List.of(number(e, "conn"), number(e, "stream")), e -> 0L));
+        t.events.stream().filter(p -> "request".equals(p.getTrackEvent().getName()))
+                .forEach(p -> requested.put(List.of(number(p.getTrackEvent(), "conn"), number(p.getTrackEvent(), "stream")),
+                        p.getTimestamp()));
+        t.events.stream().filter(p -> "keep-alive idle".equals(p.getTrackEvent().getName())
+                && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN).forEach(p -> {
+                    long conn = number(p.getTrackEvent(), "conn");
+                    service.forEach((k, v) -> assertThat(k.get(0) == conn && requested.get(k) <= p.getTimestamp()
+                            && p.getTimestamp() < v[0]).as("idle at %d while %s requested, not served", p.getTimestamp(), k).isFalse());
+                });
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).as("the upgrading request once, as HTTP/1.1").isEqualTo(7);
+    }
+
+    /**
+     * Tomcat 11's h2c by prior knowledge (Jetty's HTTP/2 client in this JVM): three streams at once
+     * on one connection; each parsed and served with its stream id, a request instant per stream on
+     * the connection's lane, three requests counted.
+     */
+    @Test
+    void tomcatHttp2PriorKnowledgeStreamsAreTraced() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("tomcat-h2c-prior.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.tomcatClassPath(), E2eTomcatTraceApp.class.getName(),
+                ks.toString(), "changeit", "HTTP/1.1", "h2");
+        int port = Integer.parseInt(awaitPorts(c).group(1));
+        HTTP2Client client = new HTTP2Client();
+        client.start();
+        try {
+            Session session = client.connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
+                    .get(20, TimeUnit.SECONDS);
+            List<CompletableFuture<Integer>> together = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                together.add(h2Get(session, port, "/slow"));
+            }
+            for (CompletableFuture<Integer> f : together) {
+                assertThat(f.get(20, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+            Thread.sleep(2_500);
+        } finally {
+            client.stop();
+        }
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection").hasSize(1);
+        long conn = accepts.keySet().iterator().next();
+        Set<List<Long>> keys = Set.of(List.of(conn, 1L), List.of(conn, 3L), List.of(conn, 5L));
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", false);
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(keys);
+        assertThat(service.keySet()).as("a service slice per stream").isEqualTo(keys);
+        checkStreamPhases(parsing, service);
+        checkRequestsOnLanes(t, keys);
+        assertThat(named(t, "request")).as("none upgraded").allMatch(e -> string(e, "upgradedFrom") == null);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(number(stats, "requestsParsed")).isEqualTo(3);
+    }
+
+    /**
+     * Undertow's h2c by prior knowledge (Jetty's HTTP/2 client in this JVM): three streams at once
+     * on one connection; each parsed and served with its stream id, a request instant per stream
+     * on the connection's lane, three requests counted.
+     */
+    @Test
+    void undertowHttp2PriorKnowledgeStreamsAreTraced() throws Exception {
+        Path ks = keyStore();
+        Path out = dir.resolve("undertow-h2c-prior.pftrace");
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, ChildJvms.undertowClassPath(),
+                E2eUndertowTraceApp.class.getName(), ks.toString(), "changeit");
+        int port = Integer.parseInt(awaitPorts(c).group(1));
+        HTTP2Client client = new HTTP2Client();
+        client.start();
+        try {
+            Session session = client.connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() {})
+                    .get(20, TimeUnit.SECONDS);
+            List<CompletableFuture<Integer>> together = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                together.add(h2Get(session, port, "/io"));
+            }
+            for (CompletableFuture<Integer> f : together) {
+                assertThat(f.get(20, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+            Thread.sleep(500);
+        } finally {
+            client.stop();
+        }
+        Thread.sleep(500);
+        TraceChecks t = finish(c, out);
+
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        assertThat(accepts).as("one connection").hasSize(1);
+        long conn = accepts.keySet().iterator().next();
+        assertThat(connsOf(t, "close")).containsOnlyKeys(conn);
+        Set<List<Long>> keys = Set.of(List.of(conn, 1L), List.of(conn, 3L), List.of(conn, 5L));
+        Map<List<Long>, long[]> parsing = streamSlices(t, "parsing", true);
+        Map<List<Long>, long[]> service = streamSlices(t, "service", true);
+        assertThat(parsing.keySet()).as("a parsing slice per stream").isEqualTo(keys);
+        assertThat(service.keySet()).as("a service slice per stream").isEqualTo(keys);
+        parsing.forEach((k, v) -> assertThat(v[1]).as("%s parsed before its service", k).isLessThanOrEqualTo(service.get(k)[0]));
+        checkRequestsOnLanes(t, keys);
+        assertThat(named(t, "request")).as("none upgraded").allMatch(e -> string(e, "upgradedFrom") == null);
+    }
+
+    /** Sends GETs of {@code uris} at once on {@code client}; each answered 200 over HTTP/2. */
+    private static void sendTogether(HttpClient client, String... uris) throws Exception {
+        sendTogether(client, 200, uris);
+    }
+
+    /** As above, each answered {@code status}. */
+    private static void sendTogether(HttpClient client, int status, String... uris) throws Exception {
+        List<CompletableFuture<HttpResponse<String>>> together = new ArrayList<>();
+        for (String uri : uris) {
+            together.add(client.sendAsync(h2Request(uri), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> f : together) {
+            HttpResponse<String> r = f.get(20, TimeUnit.SECONDS);
+            assertThat(r.statusCode()).isEqualTo(status);
+            assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        }
+    }
+
+    /**
+     * A {@code request} instant per stream in {@code streams}, on a connection lane, inside its
+     * connection's slice (after its accept's slice began, before it ended).
+     */
+    private static void checkRequestsOnLanes(TraceChecks t, Set<List<Long>> streams) {
+        List<List<Long>> seen = new ArrayList<>();
+        Map<Long, List<TrackEvent>> stacks = new HashMap<>();
+        for (TracePacket p : t.events) {
+            TrackEvent e = p.getTrackEvent();
+            TrackDescriptor d = t.tracks.get(e.getTrackUuid());
+            if (d == null || !d.getName().startsWith("connections ")) {
+                continue;
+            }
+            List<TrackEvent> stack = stacks.computeIfAbsent(e.getTrackUuid(), k -> new ArrayList<>());
+            if (e.getType() == TrackEvent.Type.TYPE_SLICE_BEGIN) {
+                stack.add(e);
+            } else if (e.getType() == TrackEvent.Type.TYPE_SLICE_END) {
+                stack.remove(stack.size() - 1);
+            } else if ("request".equals(e.getName())) {
+                assertThat(string(e, "protocol")).isEqualTo("HTTP/2");
+                assertThat(stack).as("a request inside its connection").isNotEmpty();
+                assertThat(stack.get(0).getName()).isEqualTo("connection");
+                assertThat(number(stack.get(0), "conn")).isEqualTo(number(e, "conn"));
+                seen.add(List.of(number(e, "conn"), number(e, "stream")));
+            }
+        }
+        assertThat(seen).as("a request per stream").containsExactlyInAnyOrderElementsOf(streams);
     }
 
     /**

@@ -9,7 +9,8 @@ import javax.net.ssl.SSLSession;
 /**
  * The server level's helper (Jetty, Tomcat and Undertow): the advice passes the server's own objects as
  * Object (the agent links no server type) and this class reaches their public methods through
- * method handles built once per class. A connection is named by the identity hash of its socket
+ * method handles built once per class (a few package-private members of Tomcat's and Undertow's
+ * HTTP/2 classes, with no public equivalent, by reflection made accessible once per class). A connection is named by the identity hash of its socket
  * channel, which every layer of a connection (Jetty's TLS and HTTP end points, Tomcat's socket
  * wrapper) leads to. Each method first reads whether the level is on, and does nothing else when
  * it is not.
@@ -75,10 +76,60 @@ public final class ServerEvents {
     private static final ClassValue<MethodHandle> TOMCAT_NIO2_SSL_ENGINE =
             getter("org.apache.tomcat.util.net.SecureNio2Channel", "getSslEngine");
 
+    /** Tomcat's HTTP/2 stream id, {@code AbstractStream.getIdAsInt()} (package-private: reached by reflection). */
+    private static final ClassValue<MethodHandle> TOMCAT_STREAM_ID = new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                if (c.getName().equals("org.apache.coyote.http2.AbstractStream")) {
+                    try {
+                        java.lang.reflect.Method m = c.getDeclaredMethod("getIdAsInt");
+                        m.setAccessible(true);
+                        return java.lang.invoke.MethodHandles.lookup().unreflect(m).asType(TO_INT);
+                    } catch (ReflectiveOperationException | RuntimeException e) {
+                        return null;
+                    }
+                }
+            }
+            return null;
+        }
+    };
+
     private static final ClassValue<MethodHandle> UNDERTOW_SOURCE = getter("org.xnio.StreamConnection", "getSourceChannel");
     private static final ClassValue<MethodHandle> UNDERTOW_SSL_SESSION = getter("org.xnio.ssl.SslConnection", "getSslSession");
     private static final ClassValue<MethodHandle> UNDERTOW_CONNECTION = getter("io.undertow.server.HttpServerExchange", "getConnection");
     private static final ClassValue<MethodHandle> UNDERTOW_CHANNEL = getter("io.undertow.server.AbstractServerConnection", "getChannel");
+
+    /** A field, private or not, of {@code owner} (a class of the server, named), as a (Object) Object getter; null if none. */
+    private static ClassValue<MethodHandle> field(String owner, String name) {
+        return new ClassValue<>() {
+            @Override
+            protected MethodHandle computeValue(Class<?> type) {
+                for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                    if (c.getName().equals(owner)) {
+                        try {
+                            java.lang.reflect.Field f = c.getDeclaredField(name);
+                            f.setAccessible(true);
+                            return java.lang.invoke.MethodHandles.lookup().unreflectGetter(f).asType(TO_OBJECT);
+                        } catch (ReflectiveOperationException | RuntimeException e) {
+                            return null;
+                        }
+                    }
+                }
+                return null;
+            }
+        };
+    }
+
+    // Undertow's HTTP/2: a stream's Http2ServerConnection, its Http2Channel and that channel's StreamConnection
+    private static final ClassValue<MethodHandle> UNDERTOW_H2_CHANNEL =
+            field("io.undertow.server.protocol.http2.Http2ServerConnection", "channel");
+    private static final ClassValue<MethodHandle> UNDERTOW_H2_RESPONSE =
+            field("io.undertow.server.protocol.http2.Http2ServerConnection", "responseChannel");
+    private static final ClassValue<MethodHandle> UNDERTOW_FRAMED_CONNECTION =
+            field("io.undertow.server.protocol.framed.AbstractFramedChannel", "channel");
+    private static final ClassValue<MethodHandle> UNDERTOW_H2_STREAM_ID =
+            getter("io.undertow.protocols.http2.Http2StreamSinkChannel", "getStreamId", TO_INT);
 
     /**
      * Tomcat and Undertow: when each TLS connection opened (wall-clock ms, as {@code SSLSession.getCreationTime()}),
@@ -192,14 +243,15 @@ public final class ServerEvents {
 
     /**
      * Jetty 12: {@code HTTP2ServerConnection.onNewStream} took a new stream's {@code HeadersFrame}:
-     * a request's headers are parsed.
+     * a request's headers are parsed in the connection's read, or (stream 1, replayed by {@code
+     * onOpen()}) the HTTP/1.1 request that upgraded the connection ({@code Upgrade: h2c}) was.
      */
-    public static void jettyHttp2Headers(Object headersFrame) {
+    public static void jettyHttp2Headers(Object http2Connection, Object headersFrame) {
         if (ServerTrace.on()) {
             try {
                 MethodHandle h = headersFrame == null ? null : JETTY_STREAM_ID.get(headersFrame.getClass());
                 if (h != null) {
-                    ServerTrace.streamHeadersDone((int) h.invokeExact(headersFrame));
+                    ServerTrace.streamRequest(jettyConn(http2Connection), (int) h.invokeExact(headersFrame));
                 }
             } catch (Throwable e) {
                 // unreadable: not traced
@@ -320,6 +372,60 @@ public final class ServerEvents {
         }
     }
 
+    /** Tomcat: an HTTP/2 {@code Stream}'s id; 0 if unreadable. */
+    private static int tomcatStreamId(Object stream) throws Throwable {
+        MethodHandle h = stream == null ? null : TOMCAT_STREAM_ID.get(stream.getClass());
+        return h == null ? 0 : (int) h.invokeExact(stream);
+    }
+
+    /**
+     * Tomcat: {@code Http2UpgradeHandler.headersStart} (its socket wrapper): the parser begins a
+     * HEADERS frame of an HTTP/2 connection (a new stream's request, or trailers).
+     */
+    public static void tomcatHttp2HeadersStart(Object socketWrapper) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.parseBeginMultiplexed(tomcatConn(socketWrapper));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Tomcat: {@code Http2UpgradeHandler.processStreamOnContainerThread(Stream)}: a stream's request
+     * is ready to be served, its headers parsed in {@code headersEnd} or (stream 1 in {@code init})
+     * the HTTP/1.1 request that upgraded the connection.
+     */
+    public static void tomcatHttp2Request(Object socketWrapper, Object stream) {
+        if (ServerTrace.on()) {
+            try {
+                int id = tomcatStreamId(stream);
+                if (id != 0) {
+                    ServerTrace.streamRequest(tomcatConn(socketWrapper), id);
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Tomcat: {@code StreamProcessor.service(SocketWrapperBase)}: an HTTP/2 stream's service, on a container thread. */
+    public static void tomcatStreamService(Object socketWrapper, Object stream) {
+        if (ServerTrace.on()) {
+            try {
+                int id = tomcatStreamId(stream);
+                if (id != 0) {
+                    ServerTrace.streamServiceBegin(tomcatConn(socketWrapper), id);
+                    return;
+                }
+            } catch (Throwable e) {
+                // unreadable: the service without its stream
+            }
+            ServerTrace.serviceBegin();
+        }
+    }
+
     /** Tomcat: a socket wrapper closes. */
     public static void tomcatClosed(Object socketWrapper) {
         if (ServerTrace.on()) {
@@ -413,11 +519,98 @@ public final class ServerEvents {
         }
     }
 
+    /** Undertow: an {@code Http2Channel}'s connection (as {@link #undertowConn}); 0 if none. */
+    static int undertowHttp2Conn(Object http2Channel) throws Throwable {
+        return undertowConn(call(UNDERTOW_FRAMED_CONNECTION, http2Channel));
+    }
+
+    /** Whether a class is Undertow's {@code Http2Channel}. */
+    private static final ClassValue<Boolean> UNDERTOW_HTTP2_CHANNEL = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return PublicApi.supertype(type, "io.undertow.protocols.http2.Http2Channel") != null;
+        }
+    };
+
+    /**
+     * Undertow: {@code AbstractFramedChannel.FrameCloseListener.handleEvent(CloseableChannel)}, a
+     * side of a framed channel's connection closed: an HTTP/2 connection closes (also one
+     * reached by ALPN, which has no HTTP/1.1 close listener; a second report of a close is ignored).
+     */
+    public static void undertowFramedClosed(Object framedChannel) {
+        if (ServerTrace.on() && framedChannel != null) {
+            try {
+                if (UNDERTOW_HTTP2_CHANNEL.get(framedChannel.getClass())) {
+                    ServerTrace.close(undertowHttp2Conn(framedChannel));
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Undertow: {@code Http2ReceiveListener.handleEvent(Http2Channel)} reads (and parses) a frame of an HTTP/2 connection. */
+    public static void undertowHttp2Read(Object http2Channel) {
+        if (ServerTrace.on()) {
+            try {
+                ServerTrace.parseBeginMultiplexed(undertowHttp2Conn(http2Channel));
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /**
+     * Undertow: an {@code Http2ServerConnection} (one per stream) was made, a stream's request
+     * ready: its headers parsed in {@code Http2ReceiveListener.handleEvent}, or (stream 1, in
+     * {@code handleInitialRequest}) the HTTP/1.1 request that upgraded the connection; {0, 0} if not HTTP/2.
+     */
+    public static void undertowHttp2Request(Object http2ServerConnection) {
+        if (ServerTrace.on()) {
+            try {
+                int id = undertowStreamId(http2ServerConnection);
+                if (id != 0) {
+                    ServerTrace.streamRequest(undertowHttp2Conn(call(UNDERTOW_H2_CHANNEL, http2ServerConnection)), id);
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
+    /** Undertow: the stream id of an {@code Http2ServerConnection}; 0 for any other connection. */
+    private static int undertowStreamId(Object connection) throws Throwable {
+        Object response = call(UNDERTOW_H2_RESPONSE, connection);
+        MethodHandle h = response == null ? null : UNDERTOW_H2_STREAM_ID.get(response.getClass());
+        return h == null ? 0 : (int) h.invokeExact(response);
+    }
+
+    /** Undertow: {@code Connectors.terminateResponse(HttpServerExchange)}: an HTTP/2 stream's response is complete. */
+    public static void undertowResponseDone(Object exchange) {
+        if (ServerTrace.on()) {
+            try {
+                Object connection = call(UNDERTOW_CONNECTION, exchange);
+                int id = undertowStreamId(connection);
+                if (id != 0) {
+                    ServerTrace.streamDone(undertowHttp2Conn(call(UNDERTOW_H2_CHANNEL, connection)), id);
+                }
+            } catch (Throwable e) {
+                // unreadable: not traced
+            }
+        }
+    }
+
     /** Undertow: the root handler begins, on the thread that parsed the request or one it was dispatched to. */
     public static void undertowService(Object exchange) {
         if (ServerTrace.on()) {
             int c = 0;
             try {
+                Object connection = call(UNDERTOW_CONNECTION, exchange);
+                int id = undertowStreamId(connection);
+                if (id != 0) {
+                    ServerTrace.streamServiceBegin(undertowHttp2Conn(call(UNDERTOW_H2_CHANNEL, connection)), id);
+                    return;
+                }
                 c = undertowExchangeConn(exchange);
             } catch (Throwable e) {
                 // unreadable: the service without its connection

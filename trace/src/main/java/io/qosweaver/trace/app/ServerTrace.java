@@ -20,7 +20,10 @@ public final class ServerTrace {
      * connection (HTTP/2), whose read may bring the headers of several streams.
      */
     public static final int PARSE_BEGIN = 14;
-    /** The request line and headers are read: the parsing ends ({@code number}: 0, or an HTTP/2 stream's id). */
+    /**
+     * The request line and headers are read: the parsing ends ({@code number}: 0, or an HTTP/2
+     * stream's id in the low 31 bits; with bit 31 set, {@link #streamRequest}: the connection in the high 32 bits).
+     */
     public static final int HEADERS_DONE = 15;
     /** The read that began the parsing returns (ends the parsing if no request was complete). */
     public static final int READ_END = 16;
@@ -31,7 +34,10 @@ public final class ServerTrace {
     public static final int SERVICE_BEGIN = 17;
     /** {@code number}: 1 when the request may go on elsewhere (its connection's idle begins at {@link #REQUEST_DONE}). */
     public static final int SERVICE_END = 18;
-    /** A request's exchange completed: its connection waits for the next one ({@code number}: the connection). */
+    /**
+     * A request's exchange completed: its connection waits for the next one ({@code number}: the
+     * connection in the low 32 bits; for {@link #streamDone}, the HTTP/2 stream in the high ones).
+     */
     public static final int REQUEST_DONE = 19;
 
     private static volatile ThreadRings rings;
@@ -93,6 +99,16 @@ public final class ServerTrace {
         offer(HEADERS_DONE, stream & 0x7FFFFFFFL);
     }
 
+    /**
+     * The request of HTTP/2 stream {@code stream} of {@code conn} is ready to be served: its headers
+     * were parsed in this thread's read of {@code conn} (then as {@link #streamHeadersDone}), or it
+     * is the HTTP/1.1 request that upgraded the connection to HTTP/2 ({@code Upgrade: h2c}), parsed
+     * earlier as HTTP/1.1.
+     */
+    public static void streamRequest(int conn, int stream) {
+        offer(HEADERS_DONE, (stream & 0x7FFFFFFFL) | 1L << 31 | (conn & 0xFFFFFFFFL) << 32);
+    }
+
     /** The service of HTTP/2 stream {@code stream} of {@code conn} begins, on any thread. */
     public static void streamServiceBegin(int conn, int stream) {
         offer(SERVICE_BEGIN, (conn & 0xFFFFFFFFL) | 1L << 32 | (stream & 0x7FFFFFFFL) << 33);
@@ -127,5 +143,13 @@ public final class ServerTrace {
     /** The request on {@code conn} completed (the response sent): the connection waits for its next request. */
     public static void requestDone(int conn) {
         offer(REQUEST_DONE, conn & 0xFFFFFFFFL);
+    }
+
+    /**
+     * HTTP/2 stream {@code stream} of {@code conn} completed (its response sent), for a server whose
+     * stream services report {@link #serviceReturned}: the connection is idle once none of its streams is in service.
+     */
+    public static void streamDone(int conn, int stream) {
+        offer(REQUEST_DONE, (conn & 0xFFFFFFFFL) | (stream & 0x7FFFFFFFL) << 32);
     }
 }

@@ -26,7 +26,10 @@ import java.util.Map;
  * stream gets its own {@code parsing} slice (from the read's beginning or the previous stream's
  * headers to its own), and its {@code service} slice, on whichever thread runs it, carries the
  * connection and the {@code stream}; the connection's lane gets a {@code request} instant per
- * stream, and its keep-alive idle begins only when none of its streams is in service.
+ * stream, and its keep-alive idle begins only when none of its streams is in service. A
+ * connection upgraded from HTTP/1.1 ({@code Upgrade: h2c}) keeps its lane; the upgrading request,
+ * parsed as HTTP/1.1 (an HTTP/1.1 {@code parsing} slice), becomes stream 1: its {@code request}
+ * instant says {@code upgradedFrom}, its service slice carries stream 1.
  *
  * <p>A connection's events come from several threads' rings, drained one ring after the other,
  * so each drain's events are sorted by time before they are interpreted ({@link #flush}).
@@ -57,6 +60,14 @@ public final class ServerLevel {
         /** The HTTP/2 stream of the service in progress; 0 for HTTP/1. */
         int stream;
         int serviceDepth;
+        /**
+         * An HTTP/2 stream's service nested in an HTTP/1 one (Undertow serves the request that
+         * upgraded its connection as stream 1 inside the upgrading exchange's service): the
+         * service depth it began at (0: none), its connection and stream.
+         */
+        int innerDepth;
+        int innerConn;
+        int innerStream;
         long serviceBegan;
         long parseBegan;
     }
@@ -165,6 +176,11 @@ public final class ServerLevel {
                 }
             }
             case ServerTrace.HEADERS_DONE, ServerTrace.READ_END -> {
+                if (e.kind == ServerTrace.HEADERS_DONE && (e.number & 1L << 31) != 0
+                        && !(t.parsing && t.multiplexed && t.conn == (int) (e.number >>> 32))) {
+                    upgraded(e.ts, (int) (e.number >>> 32), (int) (e.number & 0x7FFFFFFFL));
+                    return;
+                }
                 if (e.kind == ServerTrace.HEADERS_DONE) {
                     requests++;
                     // The idle ends where the read that brought the next request began (a read that
@@ -174,7 +190,7 @@ public final class ServerLevel {
                         endIdle(k, t.parseBegan);
                     }
                     if (t.parsing && t.multiplexed) {
-                        streamParsed(e.ts, track, t, k, (int) e.number);
+                        streamParsed(e.ts, track, t, k, (int) (e.number & 0x7FFFFFFFL));
                         return; // the read goes on: the headers of more streams may follow
                     }
                 }
@@ -193,9 +209,23 @@ public final class ServerLevel {
                     t.stream = (int) (e.number >>> 33);
                     t.serviceBegan = e.ts;
                     timeline.begin(e.ts, track, "service", "server", t.stream == 0 ? conn(t.conn) : stream(t.conn, t.stream));
+                } else if (t.innerDepth == 0 && t.stream == 0 && (e.number >>> 33) != 0) {
+                    t.innerDepth = t.serviceDepth;
+                    t.innerConn = c;
+                    t.innerStream = (int) (e.number >>> 33);
+                    timeline.begin(e.ts, track, "service", "server", stream(c, t.innerStream));
                 }
             }
             case ServerTrace.SERVICE_END -> {
+                if (t.serviceDepth > 0 && t.serviceDepth == t.innerDepth) {
+                    t.serviceDepth--;
+                    t.innerDepth = 0;
+                    timeline.end(e.ts, track);
+                    if (e.number != 1) {
+                        streamServed(e.ts, t.innerConn);
+                    }
+                    return;
+                }
                 if (t.serviceDepth == 0 || --t.serviceDepth > 0) {
                     return;
                 }
@@ -205,11 +235,7 @@ public final class ServerLevel {
                 }
                 Conn k = conns.get(t.conn);
                 if (t.stream != 0) {
-                    // HTTP/2: the connection is idle once none of its streams is in service.
-                    if (k != null && k.activeStreams > 0 && --k.activeStreams == 0 && k.idleSince < 0 && !k.handshaking) {
-                        k.idleSince = e.ts;
-                        timeline.begin(e.ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(t.conn));
-                    }
+                    streamServed(e.ts, t.conn);
                     return;
                 }
                 // The connection waits for its next request, unless that request's parsing already
@@ -221,6 +247,10 @@ public final class ServerLevel {
             }
             case ServerTrace.REQUEST_DONE -> {
                 Conn k = conns.get(c);
+                if ((e.number >>> 32) != 0) {
+                    streamServed(e.ts, c);
+                    return;
+                }
                 if (k != null && k.idleSince < 0 && !k.handshaking) {
                     k.idleSince = e.ts;
                     timeline.begin(e.ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(c));
@@ -249,6 +279,32 @@ public final class ServerLevel {
         if (k != null) {
             k.activeStreams++;
             timeline.instant(ts, laneTracks.get(k.lane), "request", "server", stream(t.conn, stream));
+        }
+    }
+
+    /**
+     * HTTP/2 stream {@code stream} of {@code c} is ready to be served but was not parsed in a read
+     * of this thread: stream 1, the HTTP/1.1 request that upgraded its connection ({@code
+     * Upgrade: h2c}), or a stream the server pushed (even). The upgrading request was parsed (and counted) as HTTP/1.1, its
+     * parsing slice is an HTTP/1.1 one; the connection's lane gets its {@code request} instant, and
+     * the stream is in service until its service ends.
+     */
+    private void upgraded(long ts, int c, int stream) {
+        Conn k = conns.get(c);
+        if (k != null) {
+            endIdle(k, ts);
+            k.activeStreams++;
+            Args args = stream(c, stream);
+            timeline.instant(ts, laneTracks.get(k.lane), "request", "server", stream == 1 ? args.add("upgradedFrom", "HTTP/1.1") : args);
+        }
+    }
+
+    /** HTTP/2: a stream of {@code c} was served; the connection is idle once none of its streams is in service. */
+    private void streamServed(long ts, int c) {
+        Conn k = conns.get(c);
+        if (k != null && k.activeStreams > 0 && --k.activeStreams == 0 && k.idleSince < 0 && !k.handshaking) {
+            k.idleSince = ts;
+            timeline.begin(ts, laneTracks.get(k.lane), "keep-alive idle", "server", conn(c));
         }
     }
 

@@ -150,6 +150,62 @@ class ServerLevelTest {
         assertThat(number(stats, "requestsParsed")).isEqualTo(2);
     }
 
+    /**
+     * {@code Upgrade: h2c}: the HTTP/1.1 request parsed and its (HTTP/1.1) service begun, the
+     * upgrade makes it stream 1, served nested in that service (Undertow), its response completed
+     * ({@code streamDone}); then stream 3 parsed in an HTTP/2 read and served. The lane gets a
+     * request per stream, stream 1's saying it was upgraded; the idle runs from stream 1's
+     * completion to stream 3's read, then from stream 3's service end to the close.
+     */
+    @Test
+    void anUpgradedRequestIsStreamOneOfTheSameConnection() throws Exception {
+        Path f = dir.resolve("upgrade.pftrace");
+        PerfettoWriter w = new PerfettoWriter(f, 1 << 20, 4096);
+        Timeline t = new Timeline(w, 100, "p", null, 0, 0, 1000);
+        ServerLevel level = new ServerLevel(t);
+        level.event(IO, 100 * MS, ServerTrace.ACCEPT, CONN);
+        level.event(IO, 200 * MS, ServerTrace.PARSE_BEGIN, CONN);
+        level.event(IO, 210 * MS, ServerTrace.HEADERS_DONE, 0);
+        level.event(IO, 220 * MS, ServerTrace.SERVICE_BEGIN, CONN | 1L << 32);
+        level.event(IO, 230 * MS, ServerTrace.HEADERS_DONE, 1 | 1L << 31 | (long) CONN << 32); // streamRequest(CONN, 1)
+        level.event(IO, 240 * MS, ServerTrace.SERVICE_BEGIN, CONN | 1L << 32 | 1L << 33);
+        level.event(IO, 250 * MS, ServerTrace.REQUEST_DONE, CONN | 1L << 32); // streamDone(CONN, 1)
+        level.event(IO, 260 * MS, ServerTrace.SERVICE_END, 1);
+        level.event(IO, 270 * MS, ServerTrace.SERVICE_END, 1);
+        level.event(IO, 600 * MS, ServerTrace.PARSE_BEGIN, CONN | 1L << 32);
+        level.event(IO, 610 * MS, ServerTrace.HEADERS_DONE, 3 | 1L << 31 | (long) CONN << 32);
+        level.event(IO, 615 * MS, ServerTrace.READ_END, 0);
+        level.event(WORKER, 620 * MS, ServerTrace.SERVICE_BEGIN, CONN | 1L << 32 | 3L << 33);
+        level.event(WORKER, 700 * MS, ServerTrace.SERVICE_END, 0);
+        level.event(IO, 900 * MS, ServerTrace.CLOSE, CONN);
+        level.flush();
+        Args stats = level.statistics(new Args(), 1000 * MS);
+        t.flush(Long.MAX_VALUE);
+        w.close();
+
+        TraceChecks c = TraceChecks.read(f).valid();
+        List<String> server = new ArrayList<>();
+        List<String> lane = new ArrayList<>();
+        for (TracePacket p : c.events) {
+            TrackEvent e = p.getTrackEvent();
+            String track = c.tracks.get(e.getTrackUuid()).getName();
+            String what = p.getTimestamp() / MS + " " + (e.getType() == TrackEvent.Type.TYPE_SLICE_END ? "end" : e.getName())
+                    + (arg(e, "stream") < 0 ? "" : " " + arg(e, "stream"))
+                    + (e.getDebugAnnotationsList().stream().anyMatch(a -> a.getName().equals("upgradedFrom")) ? " upgraded" : "");
+            if (track.equals("server")) {
+                server.add(what);
+            } else if (track.equals("connections 1")) {
+                lane.add(what);
+            }
+        }
+        assertThat(server).as("both threads' server tracks").containsExactly("100 accept", "200 parsing", "210 end",
+                "220 service", "240 service 1", "260 end", "270 end", "600 parsing 3", "610 end", "620 service 3", "700 end",
+                "900 close");
+        assertThat(lane).containsExactly("100 connection", "230 request 1 upgraded", "250 keep-alive idle", "600 end",
+                "610 request 3", "700 keep-alive idle", "900 end", "900 end");
+        assertThat(number(stats, "requestsParsed")).as("the upgrading request once").isEqualTo(2);
+    }
+
     private static long arg(TrackEvent e, String name) {
         return e.getDebugAnnotationsList().stream().filter(a -> a.getName().equals(name))
                 .mapToLong(DebugAnnotation::getIntValue).findFirst().orElse(-1);

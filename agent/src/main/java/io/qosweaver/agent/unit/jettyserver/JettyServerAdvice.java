@@ -94,12 +94,14 @@ public final class JettyServerAdvice {
 
     /**
      * Jetty 12 with HTTP/2: {@code HTTP2ServerConnection.onNewStream(HTTP2Stream, HeadersFrame)}, a
-     * new stream's request headers parsed (its exit: the request's task made).
+     * new stream's request headers parsed; or, replayed by {@code onOpen()} after an
+     * {@code Upgrade: h2c}, the upgrading HTTP/1.1 request as stream 1. Its entry, not its exit:
+     * the request's task it offers may run (and end) on this thread before it returns.
      */
     public static final class Http2Headers {
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Argument(1) Object headersFrame) {
-            ServerEvents.jettyHttp2Headers(headersFrame);
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object connection, @Advice.Argument(1) Object headersFrame) {
+            ServerEvents.jettyHttp2Headers(connection, headersFrame);
         }
     }
 

@@ -21,7 +21,9 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * h2 over TLS; accept, close and TLS are the connection's join points above): reads in
  * {@code HTTP2Connection.HTTP2Producer.produce()}, each new stream's headers in
  * {@code HTTP2ServerConnection.onNewStream(HTTP2Stream, HeadersFrame)}, the service tagged with the
- * stream from its request. Jetty 9.4 to 11 share the accept,
+ * stream from its request; after an {@code Upgrade: h2c} (checked on 12.0) the upgrading request,
+ * parsed as HTTP/1.1, reaches {@code onNewStream} as stream 1 from {@code HTTP2ServerConnection.onOpen()},
+ * outside a read of the connection (reported as the upgraded request). Jetty 9.4 to 11 share the accept,
  * {@code SslConnection.onOpen()} and (10, 11) {@code SelectableChannelEndPoint.doClose()}; their
  * own join points: close in {@code ChannelEndPoint.doClose()} (9.4), the handshake's end in
  * {@code SslConnection.DecryptedEndPoint.notifyHandshakeSucceeded(SSLEngine)} (the same

@@ -85,4 +85,47 @@ public final class TomcatServerAdvice {
             ServerTrace.serviceEnd();
         }
     }
+
+    /**
+     * HTTP/2: {@code Http2UpgradeHandler.headersStart(int, boolean)}, the parser begins a HEADERS
+     * frame; its exit in {@code headersEnd(int, boolean)} ends that parsing.
+     */
+    public static final class Http2HeadersStart {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.FieldValue("socketWrapper") Object socketWrapper) {
+            ServerEvents.tomcatHttp2HeadersStart(socketWrapper);
+        }
+    }
+
+    /** HTTP/2: {@code Http2UpgradeHandler.headersEnd(int, boolean)} returns: the HEADERS frame's parsing ends. */
+    public static final class Http2HeadersEnd {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.readEnd();
+        }
+    }
+
+    /**
+     * HTTP/2: {@code Http2UpgradeHandler.processStreamOnContainerThread(Stream)}, a stream's request
+     * handed to a container thread (in {@code headersEnd}, or in {@code init} for the request that upgraded the connection).
+     */
+    public static final class Http2Request {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.FieldValue("socketWrapper") Object socketWrapper, @Advice.Argument(0) Object stream) {
+            ServerEvents.tomcatHttp2Request(socketWrapper, stream);
+        }
+    }
+
+    /** HTTP/2: {@code StreamProcessor.service(SocketWrapperBase)}, a stream's service (its {@code stream} field). */
+    public static final class Http2Service {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object socketWrapper, @Advice.FieldValue("stream") Object stream) {
+            ServerEvents.tomcatStreamService(socketWrapper, stream);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.serviceEnd();
+        }
+    }
 }

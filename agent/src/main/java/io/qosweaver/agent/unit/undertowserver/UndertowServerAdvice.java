@@ -81,4 +81,41 @@ public final class UndertowServerAdvice {
             ServerEvents.undertowRequestDone(exchange);
         }
     }
+
+    /** HTTP/2: {@code Http2ReceiveListener.handleEvent(Http2Channel)}, reading (and parsing) a frame of a connection. */
+    public static final class Http2Read {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object http2Channel) {
+            ServerEvents.undertowHttp2Read(http2Channel);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit() {
+            ServerTrace.readEnd();
+        }
+    }
+
+    /** HTTP/2: an {@code Http2ServerConnection} constructed, one per stream whose request is ready. */
+    public static final class Http2Request {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object connection) {
+            ServerEvents.undertowHttp2Request(connection);
+        }
+    }
+
+    /** {@code Connectors.terminateResponse(HttpServerExchange)}: a response completed (acted on for HTTP/2 streams). */
+    public static final class ResponseDone {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object exchange) {
+            ServerEvents.undertowResponseDone(exchange);
+        }
+    }
+
+    /** HTTP/2: {@code AbstractFramedChannel.FrameCloseListener.handleEvent(CloseableChannel)}, its connection closed. */
+    public static final class Http2Closed {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.FieldValue("this$0") Object framedChannel) {
+            ServerEvents.undertowFramedClosed(framedChannel);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.qosweaver.agent.unit.undertowserver;
 
 import static net.bytebuddy.matcher.ElementMatchers.declaresField;
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
@@ -23,7 +24,16 @@ import io.qosweaver.agent.weaving.WeavingStats;
  * dispatched to), and the request's end, where its connection's keep-alive idle begins, in
  * {@code HttpReadListener.exchangeComplete(HttpServerExchange)}. A connection is the identity hash
  * of its {@code StreamConnection}'s source channel, which every one of these reaches. HTTP/2
- * connections get their accept, handshake and close, not their requests' phases.
+ * ({@code ENABLE_HTTP2}; checked on 2.3: h2c by {@code Upgrade: h2c} and by prior
+ * knowledge, h2 over TLS): reads in
+ * {@code Http2ReceiveListener.handleEvent(Http2Channel)}, each stream's request in the
+ * {@code Http2ServerConnection} constructor (one per stream; from {@code handleInitialRequest}
+ * for the upgrading request, stream 1), its service in {@code Connectors.executeRootHandler} (the
+ * stream and connection read from the exchange's {@code Http2ServerConnection}), its completion in
+ * {@code Connectors.terminateResponse(HttpServerExchange)}, the close in
+ * {@code AbstractFramedChannel.FrameCloseListener.handleEvent(CloseableChannel)} (an h2 connection
+ * reached by ALPN has no HTTP/1.1 close listener). The connection from the
+ * {@code Http2Channel}'s {@code StreamConnection}, the same as its HTTP/1.1 or TLS accept's.
  */
 public final class UndertowServerUnit {
     private UndertowServerUnit() {}
@@ -38,9 +48,15 @@ public final class UndertowServerUnit {
     private static final String STREAM = "org.xnio.StreamConnection";
     private static final String EXCHANGE = "io.undertow.server.HttpServerExchange";
 
+    // HTTP/2 (UndertowOptions.ENABLE_HTTP2: h2c by Upgrade: h2c, h2 over TLS by ALPN)
+    private static final String H2_RECEIVE = "io.undertow.server.protocol.http2.Http2ReceiveListener";
+    private static final String H2_CONNECTION = "io.undertow.server.protocol.http2.Http2ServerConnection";
+    private static final String FRAMED_CLOSE = "io.undertow.server.protocol.framed.AbstractFramedChannel$FrameCloseListener";
+
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
         return new AdviceSetUnit("undertow server level", named(OPEN).or(named(TLS_ACCEPT)).or(named(CLOSE)).or(named(HANDSHAKE)).or(named(READ))
-                .or(named(ENCODING)).or(named(CONNECTORS)), stats)
+                .or(named(ENCODING)).or(named(CONNECTORS)).or(named(H2_RECEIVE)).or(named(H2_CONNECTION))
+                .or(named(FRAMED_CLOSE)), stats)
                 .at(isDeclaredBy(named(OPEN)).and(named("handleEvent")).and(takesArguments(2))
                         .and(takesArgument(0, named(STREAM))), UndertowServerAdvice.Accepted.class)
                 .at(isDeclaredBy(named(TLS_ACCEPT)).and(named("accept")).and(takesArguments(2))
@@ -57,6 +73,15 @@ public final class UndertowServerUnit {
                 .at(isDeclaredBy(named(CONNECTORS)).and(named("executeRootHandler")).and(takesArguments(2))
                         .and(takesArgument(1, named(EXCHANGE))), UndertowServerAdvice.Service.class)
                 .at(isDeclaredBy(named(READ)).and(named("exchangeComplete")).and(takesArguments(1))
-                        .and(takesArgument(0, named(EXCHANGE))), UndertowServerAdvice.RequestDone.class);
+                        .and(takesArgument(0, named(EXCHANGE))), UndertowServerAdvice.RequestDone.class)
+                .at(isDeclaredBy(named(H2_RECEIVE)).and(named("handleEvent")).and(takesArguments(1))
+                        .and(takesArgument(0, named("io.undertow.protocols.http2.Http2Channel"))), UndertowServerAdvice.Http2Read.class)
+                .at(isDeclaredBy(named(H2_CONNECTION)).and(isConstructor()).and(takesArguments(5))
+                        .and(takesArgument(0, named("io.undertow.protocols.http2.Http2Channel"))), UndertowServerAdvice.Http2Request.class)
+                .at(isDeclaredBy(named(CONNECTORS)).and(named("terminateResponse")).and(takesArguments(1))
+                        .and(takesArgument(0, named(EXCHANGE))), UndertowServerAdvice.ResponseDone.class)
+                .at(isDeclaredBy(named(FRAMED_CLOSE).and(declaresField(named("this$0")))).and(named("handleEvent"))
+                        .and(takesArguments(1)).and(takesArgument(0, named("org.xnio.channels.CloseableChannel"))),
+                        UndertowServerAdvice.Http2Closed.class);
     }
 }
