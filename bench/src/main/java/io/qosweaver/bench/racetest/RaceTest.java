@@ -63,7 +63,7 @@ public final class RaceTest {
             progress.update("[racetest] " + k + "/" + plan.size() + " " + s.id() + " (" + s.version() + ", "
                     + Format.number(s.durationS()) + " s)");
             try {
-                RaceTestRunner.Output out = RaceTestRunner.run(s, agent, work, classPath, p.warmupS(), cgroups);
+                RaceTestRunner.Output out = RaceTestRunner.run(s, agent, work, classPath, p.warmupS(), p.policyParams(), cgroups);
                 List<RunnerResult> rs = new ArrayList<>();
                 double aggregate = 0;
                 for (int i = 0; i < s.runners().size(); i++) {

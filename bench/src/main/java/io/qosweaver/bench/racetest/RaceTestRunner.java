@@ -33,7 +33,7 @@ final class RaceTestRunner {
     }
 
     static Output run(RunSpec spec, Path agentJar, Path workDir, String classPath, double warmupS,
-            Cgroups cgroups) throws IOException, InterruptedException {
+            java.util.Map<String, String> policyParams, Cgroups cgroups) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         if (spec.oneCpu() && Tools.hasTaskset()) {
             cmd.addAll(List.of("taskset", "-c", Integer.toString(Runtime.getRuntime().availableProcessors() - 1)));
@@ -42,7 +42,7 @@ final class RaceTestRunner {
                 "-Xshare:auto"));
         cmd.addAll(RaceTestApp.DONT_INLINE);
         if (spec.managed()) {
-            Path policy = Files.writeString(workDir.resolve(spec.id() + ".yaml"), policy(spec));
+            Path policy = Files.writeString(workDir.resolve(spec.id() + ".yaml"), policy(spec, policyParams));
             cmd.add("-javaagent:" + agentJar + "=policy=" + policy.toAbsolutePath());
         }
         cmd.addAll(List.of("-cp", classPath, RaceTestApp.class.getName(), spec.managed() ? "api" : "plain",
@@ -116,7 +116,9 @@ final class RaceTestRunner {
     }
 
     /** The policy of a managed run: mtr-ls with its P and reserved share; the runners ask through the API. */
-    static String policy(RunSpec spec) {
+    static String policy(RunSpec spec, java.util.Map<String, String> extra) {
+        StringBuilder more = new StringBuilder();
+        new java.util.TreeMap<>(extra).forEach((k, v) -> more.append("  ").append(k).append(": ").append(v).append('\n'));
         return """
                 # bench racetest, run %s: the runners ask their shares through the Java API
                 taskClasses:
@@ -127,7 +129,7 @@ final class RaceTestRunner {
                   name: mtr-ls
                   cores: %d
                   reserved: %s
-                """.formatted(spec.id(), spec.cores(), spec.reserved());
+                """.formatted(spec.id(), spec.cores(), spec.reserved()) + more;
     }
 
     /** The baselines' per-thread settings; "-" when the run has none. */

@@ -150,4 +150,15 @@ class RaceTestAnalysisTest {
         assertThat(runs).filteredOn(s -> s.section().equals("partitioning") && s.managed())
                 .allMatch(s -> s.cores() == 1);
     }
+
+    @Test
+    void aManagedRunsPolicyCarriesTheExtraParametersUnderItsPolicyAfterTheHarnesssOwn() {
+        RunSpec managed = RaceTestPlan.runs(RaceTestParams.quick(), 2, null).stream()
+                .filter(RunSpec::managed).findFirst().orElseThrow();
+        String plain = RaceTestRunner.policy(managed, java.util.Map.of());
+        String tuned = RaceTestRunner.policy(managed, java.util.Map.of("quantum", "200ms", "minSample", "2ms"));
+        assertThat(plain).doesNotContain("quantum");
+        assertThat(tuned).startsWith(plain).endsWith("  minSample: 2ms\n  quantum: 200ms\n");
+        assertThat(tuned.substring(tuned.indexOf("policy:"))).contains("name: mtr-ls").contains("quantum: 200ms");
+    }
 }

@@ -38,6 +38,11 @@ final class RaceTestCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/racetest)")
     Path reportDir;
 
+    @Option(names = "--policy-param", paramLabel = "KEY=VALUE",
+            description = "a parameter of the managed runs' mtr-ls policy (quantum, sample, minSample, ...; "
+                    + "scheduler/README.md), for comparing settings; repeatable; none by default")
+    java.util.Map<String, String> policyParams;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -47,7 +52,8 @@ final class RaceTestCommand implements Callable<Integer> {
             if (duration != null) {
                 p = new RaceTestParams(duration, p.warmupS(), p.fairnessDurationS(), p.sections());
             }
-            return sections == null || sections.isEmpty() ? p : p.withSections(sections);
+            p = sections == null || sections.isEmpty() ? p : p.withSections(sections);
+            return policyParams == null ? p : p.withPolicyParams(policyParams);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -34,6 +34,20 @@ class RaceTestCommandTest {
     }
 
     @Test
+    void policyParametersReachTheParamsAndTheHarnesssOwnAreRefused() {
+        RaceTestParams p = parse("--sections", "fairness", "--policy-param", "quantum=200ms", "--policy-param",
+                "minSample=2ms").params();
+        assertThat(p.policyParams()).containsEntry("quantum", "200ms").containsEntry("minSample", "2ms").hasSize(2);
+        assertThat(p.sections()).containsExactly("fairness");
+        assertThat(parse().params().policyParams()).isEmpty();
+        assertThatThrownBy(() -> parse("--policy-param", "cores=3").params())
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("'cores'")
+                .hasMessageContaining("each run sets it");
+        assertThatThrownBy(() -> parse("--policy-param", "quantum=1s\nname: x").params())
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("not a plain value");
+    }
+
+    @Test
     void benchHasRaceTest() {
         java.io.StringWriter out = new java.io.StringWriter();
         CommandLine cl = Main.commandLine();
