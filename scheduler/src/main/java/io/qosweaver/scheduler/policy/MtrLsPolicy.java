@@ -949,14 +949,6 @@ final class MtrLsPolicy implements Policy {
     }
 
     /**
-     * Keeps the due list in time stamp order (it is short: the entities whose quantum ran out since
-     * the last decision), so that entities due at the same tick move to the rear in their order on
-     * L. Pushed at the head instead, they moved in the order they were sampled in, and the same
-     * entities overtook the others at every tie: with a 5 ms tick, turns start and end at the same
-     * ticks, and the first-sampled entity gained a turn every few rounds (5 % more CPU than the last
-     * over a whole run: MtrLsFairnessTest).
-     */
-    /**
      * Whether the entity's turn may end now: always, but the reserved share's only {@code sample}
      * after it began. Its turn is a preemption of managed work, paid in a park and a wake at control
      * points; its quantum is small (4.7 ms beside 90 % of fractions, 0.08 ms beside one 1.5 % class),
@@ -967,6 +959,14 @@ final class MtrLsPolicy implements Policy {
         return e != os || !osRunning || now - osTurnStart >= sampleNanos;
     }
 
+    /**
+     * Keeps the due list in time stamp order (it is short: the entities whose quantum ran out since
+     * the last decision), so that entities due at the same tick move to the rear in their order on
+     * L. Pushed at the head instead, they moved in the order they were sampled in, and the same
+     * entities overtook the others at every tie: with a 5 ms tick, turns start and end at the same
+     * ticks, and the first-sampled entity gained a turn every few rounds (5 % more CPU than the last
+     * over a whole run: MtrLsFairnessTest).
+     */
     private void markDue(Entity e) {
         e.due = true;
         if (dueHead == null || e.stamp < dueHead.stamp) {
