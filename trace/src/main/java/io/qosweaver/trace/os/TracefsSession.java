@@ -568,6 +568,11 @@ public final class TracefsSession implements Runnable {
         return new TracefsSession(timeline, pid, instance, log);
     }
 
+    /** The text of the stop marker, for tests. */
+    String stopMarker() {
+        return stopMarker;
+    }
+
     /** The state of thread {@code tid} now (null: none), for tests. */
     String state(int tid) {
         return states.state(tid);
