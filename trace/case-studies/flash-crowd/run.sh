@@ -42,4 +42,5 @@ sleep "$WARM"
 wait $(jobs -p | grep -v "^$app\$") 2>/dev/null || true
 kill "$pid" 2>/dev/null || true
 wait "$app" 2>/dev/null || true
+cp "$log" "$out.app.log" # the JVM's stderr: the agent's lines and the tracer's 'trace written:'
 ls -la "$out".*

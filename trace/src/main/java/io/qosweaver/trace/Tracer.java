@@ -402,6 +402,8 @@ public final class Tracer implements AutoCloseable {
             log.accept("trace written: " + options.out().toAbsolutePath() + " (" + Files.size(options.out()) + " bytes, "
                     + timeline.written() + " events, " + lost() + " lost; " + osDescription(false).substring(2)
                     + (tracefs != null ? ", " + tracefs.events() + " scheduler events, " + tracefs.lost() + " lost by the kernel"
+                            + (tracefs.unread() > 0 ? " (" + tracefs.unread() + " of them never read: the reader was "
+                                    + tracefs.maxLagMillis() + " ms behind at worst)" : "")
                             + (tracefs.pausedEvents() > 0 ? ", " + tracefs.pausedEvents() + " not applied (merge full)" : "") : "")
                     + "; stopping took " + (System.nanoTime() - closeStarted)
                     / 1_000_000 + " ms); open it in ui.perfetto.dev" + page);

@@ -222,6 +222,9 @@ public final class AgentRuntime {
      * not effective with the reason.
      */
     private static void registerNativeThreads(AgentLog log) {
+        if (io.qosweaver.platform.NativeThreads.get() != io.qosweaver.platform.NativeThreads.fallback()) {
+            return; // registered already (a trace started first): JNA is loaded once
+        }
         try {
             NativePriorities.register(log);
         } catch (RuntimeException | LinkageError e) {

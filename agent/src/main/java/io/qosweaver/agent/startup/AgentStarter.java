@@ -85,6 +85,14 @@ public final class AgentStarter {
             log.loud("could not put the tracer on the bootstrap class path (" + e + "); NOT tracing");
             return withoutTraceKeys(rawArgs);
         }
+        if (io.qosweaver.platform.NativeThreads.get() == io.qosweaver.platform.NativeThreads.fallback()) {
+            // lazy (JNA loads at first use): lets the tracer's OS reader raise its own priority, as root
+            try {
+                io.qosweaver.agent.natives.NativePriorities.register(log);
+            } catch (RuntimeException | LinkageError e) {
+                log.debug("native thread priorities unavailable: " + e);
+            }
+        }
         try {
             String rest = TraceSession.start(rawArgs, inst, log);
             ApiRebinder.rebind(inst, log); // the Java API's user events, in an application attached to

@@ -60,9 +60,17 @@ public final class TraceSession {
                 JettyServerUnit.create(stats.add("traceServer", "trace", "Jetty 9.4 to 12 connections and requests")),
                 TomcatServerUnit.create(stats.add("traceServer", "trace", "Tomcat NIO and NIO2 connections and requests")),
                 UndertowServerUnit.create(stats.add("traceServer", "trace", "Undertow connections and requests")));
+        long t0 = System.nanoTime();
         try {
-            return Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE, log,
-                    Weaving.bootstrapCopy(ServerEvents.class), Weaving.bootstrapCopy(ServerTrace.class));
+            Weaving w = Weaving.install(inst, units, stats, ElementMatchers.none(), AgentBuilder.Listener.NoOp.INSTANCE,
+                    log, Weaving.bootstrapCopy(ServerEvents.class), Weaving.bootstrapCopy(ServerTrace.class));
+            // Attached to a busy JVM, retransforming the loaded server classes can take seconds (it competes
+            // with the application's threads): the server level begins only then, and the trace's reader
+            // should know why its first seconds have no requests.
+            log.info("trace: the server level is woven (" + stats.classesWoven() + " classes, " + stats.retransformed()
+                    + " retransformed) " + (System.nanoTime() - t0) / 1_000_000 + " ms after the trace began;"
+                    + " no server events before that");
+            return w;
         } catch (RuntimeException | LinkageError e) {
             log.loud("could not weave the trace's server level (" + e + "): it stays empty");
             return null;

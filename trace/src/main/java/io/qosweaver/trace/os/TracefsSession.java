@@ -1,6 +1,8 @@
 package io.qosweaver.trace.os;
 
 import io.qosweaver.platform.LinuxThreads;
+import io.qosweaver.platform.NativePriorityException;
+import io.qosweaver.platform.NativeThreads;
 import io.qosweaver.trace.proto.Args;
 import io.qosweaver.trace.timeline.Level;
 import io.qosweaver.trace.timeline.Timeline;
@@ -69,6 +71,14 @@ public final class TracefsSession implements Runnable {
      */
     private static final int SMALL_READ = 2 << 10;
     private static final long BATCH_MILLIS = 20;
+    /**
+     * The reader's nice value when it may be set (root): on a CPU-saturated process the reader is one
+     * runnable thread among the application's many and falls seconds behind the kernel; -10 weighs it
+     * about 9 times a default thread under CFS (it sleeps when the pipe is empty, so costs nothing idle).
+     */
+    static final int READER_NICE = Integer.getInteger("qosweaver.traceReaderNice", -10);
+    /** How long the stop waits for the reader to drain the buffers while it still makes progress. */
+    static final long DRAIN_MAX_MILLIS = Long.getLong("qosweaver.traceDrainMillis", 10_000);
 
     private final Timeline timeline;
     private final int pid;
@@ -90,6 +100,12 @@ public final class TracefsSession implements Runnable {
     private volatile String failure;
     private volatile long events;
     private volatile long lost;
+    /** Events still in the kernel's buffers when the stop gave up draining them: never read, counted as lost. */
+    private volatile long unread;
+    /** Set when the stop gave up waiting: the reader stops at its next line (the trace is being written). */
+    private volatile boolean abandoned;
+    /** The reader's nice value after trying to raise it (0: left as it was). */
+    private volatile int readerNice;
     private volatile long unparsed;
     /** The newest event applied: the time the reader has reached (it may be behind the clock). */
     private long lastTs = Long.MIN_VALUE;
@@ -432,6 +448,7 @@ public final class TracefsSession implements Runnable {
                     // older kernels: its events are read and ignored (ours() leaves it out)
                 }
             }
+            raisePriority();
             write(instance.resolve("tracing_on"), "1");
             seed(); // after tracing is on: the events read next are all newer than this (see SchedStates)
             clockBefore = System.nanoTime();
@@ -447,6 +464,22 @@ public final class TracefsSession implements Runnable {
         } finally {
             states.closeAll(System.nanoTime());
             started.countDown();
+        }
+    }
+
+    /** Best effort (needs root and the agent's native priorities): the reader's share of a saturated CPU. */
+    private void raisePriority() {
+        if (readerTid <= 0 || READER_NICE >= 0) {
+            return;
+        }
+        try {
+            NativeThreads nt = NativeThreads.get();
+            if (nt.available()) {
+                nt.setNice(readerTid, READER_NICE);
+                readerNice = READER_NICE;
+            }
+        } catch (NativePriorityException | RuntimeException | LinkageError e) {
+            // not root, or no natives: the reader competes at the default weight (its lag says so)
         }
     }
 
@@ -535,6 +568,11 @@ public final class TracefsSession implements Runnable {
         return new TracefsSession(timeline, pid, instance, log);
     }
 
+    /** The text of the stop marker, for tests. */
+    String stopMarker() {
+        return stopMarker;
+    }
+
     /** The state of thread {@code tid} now (null: none), for tests. */
     String state(int tid) {
         return states.state(tid);
@@ -542,6 +580,9 @@ public final class TracefsSession implements Runnable {
 
     /** One line of the pipe; true at the stop marker. */
     boolean line(String line) {
+        if (abandoned) {
+            return true; // past the stop's cut-off: the rest is counted from the buffers as unread
+        }
         switch (parser.parse(line)) {
             case SchedEventParser.LOST:
                 lost += parser.lost > 0 ? parser.lost : 1; // "[LOST EVENTS]": at least one, how many unknown
@@ -673,11 +714,7 @@ public final class TracefsSession implements Runnable {
         } catch (IOException | RuntimeException e) {
             reader.interrupt();
         }
-        try {
-            reader.join(2_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        drain();
         long overrun = overrun();
         if (overrun > lost) { // the same losses as the pipe's markers, counted by the buffers themselves
             lost = overrun;
@@ -685,14 +722,55 @@ public final class TracefsSession implements Runnable {
         removeInstance();
     }
 
+    /**
+     * Waits for the reader to reach the stop marker: it may be seconds behind (a saturated process), so
+     * the wait goes on while it makes progress, up to {@link #DRAIN_MAX_MILLIS}; then what the kernel still
+     * holds is counted as {@link #unread} (lost: the trace does not have it) and the reader stops.
+     */
+    private void drain() {
+        long deadline = System.nanoTime() + DRAIN_MAX_MILLIS * 1_000_000;
+        long seen = -1;
+        try {
+            while (reader.isAlive()) {
+                reader.join(2_000);
+                long now = events + pausedEvents + unparsed;
+                if (!reader.isAlive() || now == seen || System.nanoTime() > deadline) {
+                    break; // done, stuck, or out of time
+                }
+                seen = now;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (reader.isAlive()) {
+            abandoned = true;
+            unread = entries(instance);
+            if (unread > 0) {
+                log.accept("the OS level's reader was still " + (maxLagNanos / 1_000_000) + " ms behind at the stop: "
+                        + unread + " scheduler events left unread are counted as lost");
+            }
+        }
+    }
+
+    /** Events still held in the per-CPU buffers ({@code per_cpu/cpuN/stats}' {@code entries}), 0 when unreadable. */
+    static long entries(Path instance) {
+        return sumStats(instance, "entries:");
+    }
+
     /** The per-CPU buffers' own count of events overwritten or dropped ({@code per_cpu/cpuN/stats}), 0 when unreadable. */
     private long overrun() {
+        return sumStats(instance, "overrun:", "dropped events:");
+    }
+
+    private static long sumStats(Path instance, String... keys) {
         long sum = 0;
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(instance.resolve("per_cpu"), "cpu*")) {
             for (Path cpu : ds) {
                 for (String line : Files.readAllLines(cpu.resolve("stats"))) {
-                    if (line.startsWith("overrun:") || line.startsWith("dropped events:")) {
-                        sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                    for (String k : keys) {
+                        if (line.startsWith(k)) {
+                            sum += Long.parseLong(line.substring(k.length()).strip());
+                        }
                     }
                 }
             }
@@ -725,7 +803,17 @@ public final class TracefsSession implements Runnable {
      * {@code [LOST N EVENTS]} lines, or, after {@link #stop}, the buffers' own overrun count when larger).
      */
     public long lost() {
-        return lost;
+        return lost + unread;
+    }
+
+    /** Events the stop found still in the kernel's buffers, never read (included in {@link #lost}). */
+    public long unread() {
+        return unread;
+    }
+
+    /** The reader's worst lag behind the clock, in ms. */
+    public long maxLagMillis() {
+        return maxLagNanos / 1_000_000;
     }
 
     /** Events read while the OS level was paused for a merge nearly full (not applied). */
@@ -750,9 +838,9 @@ public final class TracefsSession implements Runnable {
 
     /** The statistics this source adds to the trace's closing instant. */
     public void statistics(Args a) {
-        a.add("osEvents", events).add("osLostEvents", lost).add("osUnparsedLines", unparsed).add("osClockCheck", clockCheck)
+        a.add("osEvents", events).add("osLostEvents", lost + unread).add("osUnreadEvents", unread).add("osUnparsedLines", unparsed).add("osClockCheck", clockCheck)
                 .add("osReaderMaxLagMs", maxLagNanos / 1_000_000)
-                .add("osPausedEvents", pausedEvents);
+                .add("osPausedEvents", pausedEvents).add("osReaderNice", readerNice);
     }
 
     /** The timeline's OS level as {@link SchedStates}' sink. */
