@@ -31,7 +31,7 @@ public record RaceTestParams(double durationS, double warmupS, double fairnessDu
 
     public RaceTestParams {
         sections = List.copyOf(sections);
-        policyParams = Map.copyOf(new LinkedHashMap<>(policyParams));
+        policyParams = Map.copyOf(policyParams);
         for (String k : policyParams.keySet()) {
             if (HARNESS_KEYS.contains(k) || !k.matches("[A-Za-z][A-Za-z0-9.]*")) {
                 throw new IllegalArgumentException("policy parameter '" + k + "' cannot be set here ("
@@ -39,7 +39,7 @@ public record RaceTestParams(double durationS, double warmupS, double fairnessDu
             }
         }
         for (String v : policyParams.values()) {
-            if (!v.matches("[A-Za-z0-9.%]+")) {
+            if (!v.matches("[A-Za-z0-9.%-]+")) { // durations, fractions, 1x, on-demand: no YAML syntax
                 throw new IllegalArgumentException("policy parameter value '" + v + "' is not a plain value");
             }
         }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,7 +34,7 @@ final class RaceTestRunner {
     }
 
     static Output run(RunSpec spec, Path agentJar, Path workDir, String classPath, double warmupS,
-            java.util.Map<String, String> policyParams, Cgroups cgroups) throws IOException, InterruptedException {
+            Map<String, String> policyParams, Cgroups cgroups) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         if (spec.oneCpu() && Tools.hasTaskset()) {
             cmd.addAll(List.of("taskset", "-c", Integer.toString(Runtime.getRuntime().availableProcessors() - 1)));
@@ -116,9 +117,9 @@ final class RaceTestRunner {
     }
 
     /** The policy of a managed run: mtr-ls with its P and reserved share; the runners ask through the API. */
-    static String policy(RunSpec spec, java.util.Map<String, String> extra) {
+    static String policy(RunSpec spec, Map<String, String> extra) {
         StringBuilder more = new StringBuilder();
-        new java.util.TreeMap<>(extra).forEach((k, v) -> more.append("  ").append(k).append(": ").append(v).append('\n'));
+        new TreeMap<>(extra).forEach((k, v) -> more.append("  ").append(k).append(": ").append(v).append('\n'));
         return """
                 # bench racetest, run %s: the runners ask their shares through the Java API
                 taskClasses:

@@ -40,6 +40,8 @@ class RaceTestCommandTest {
         assertThat(p.policyParams()).containsEntry("quantum", "200ms").containsEntry("minSample", "2ms").hasSize(2);
         assertThat(p.sections()).containsExactly("fairness");
         assertThat(parse().params().policyParams()).isEmpty();
+        assertThat(parse("--policy-param", "reservedSlot=on-demand").params().policyParams())
+                .containsEntry("reservedSlot", "on-demand");
         assertThatThrownBy(() -> parse("--policy-param", "cores=3").params())
                 .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("'cores'")
                 .hasMessageContaining("each run sets it");
