@@ -27,6 +27,11 @@ public final class MixedVersions {
     public static final String QOSWEAVER_AT_ENTRY = "qosweaver-at-entry";
     /** The hand-written policy with {@code lowLimit} at the cores: a light request parks no heavy one; run when named. */
     public static final String QOSWEAVER_NO_PARKING = "qosweaver-no-parking";
+    /**
+     * The hand-written policy with a grace ({@code lowLimitAfter: 15ms}): a light request parks a heavy
+     * one only once it has run 15 ms; run when named.
+     */
+    public static final String QOSWEAVER_GRACE = "qosweaver-grace";
 
     public static final List<String> ALL = List.of(UNSCHEDULED, QOSWEAVER, QOSWEAVER_GENERATED, JETTY_QOS,
             CONCURRENCY_LIMITS, UNSCHEDULED_END);
@@ -63,6 +68,9 @@ public final class MixedVersions {
         m.put(QOSWEAVER_NO_PARKING, new Version(QOSWEAVER_NO_PARKING, "the hand-written policy with lowLimit 1x: "
                 + "a light request runs beside the capped heavy ones instead of parking one", List.of(),
                 "examples/third-party/" + app.name() + "/policies/handwritten-no-parking.yaml", null));
+        m.put(QOSWEAVER_GRACE, new Version(QOSWEAVER_GRACE, "the hand-written policy with lowLimitAfter 15ms: "
+                + "a light request runs beside the capped heavy ones for 15 ms, then parks one if still running",
+                List.of(), "examples/third-party/" + app.name() + "/policies/handwritten-grace.yaml", null));
         m.put(UNSCHEDULED_END, new Version(UNSCHEDULED_END, "the unmodified app, no agent, run again last (the "
                 + "baseline is the mean of both unscheduled runs)", List.of(), null, null));
         return m;

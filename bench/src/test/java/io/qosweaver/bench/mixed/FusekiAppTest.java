@@ -66,7 +66,7 @@ class FusekiAppTest {
     void theCommittedPoliciesLoadAndSelectTheTwoEndpoints() throws Exception {
         Path root = Layout.find().root();
         for (String name : List.of("handwritten", "generated", "handwritten-at-entry",
-                "handwritten-no-parking")) {
+                "handwritten-no-parking", "handwritten-grace")) {
             Path file = root.resolve("examples/third-party/fuseki/policies/" + name + ".yaml");
             io.qosweaver.model.policy.PolicyFile policy = io.qosweaver.model.policy.PolicyFile.load(file);
             assertThat(policy.controlPoints()).as(name).isNotEmpty();
@@ -76,6 +76,14 @@ class FusekiAppTest {
         // the no-parking version differs from the hand-written one in its low limit only
         assertThat(Files.readString(root.resolve("examples/third-party/fuseki/policies/handwritten-no-parking.yaml")))
                 .contains("lowLimit: 1x");
+        // the grace version: the hand-written low limit, after a grace
+        assertThat(Files.readString(root.resolve("examples/third-party/fuseki/policies/handwritten-grace.yaml")))
+                .contains("lowLimit: 1 ").contains("lowLimitAfter: 15ms");
+        assertThat(MixedVersions.of(new FusekiApp()).get(MixedVersions.QOSWEAVER_GRACE).policy())
+                .isEqualTo("examples/third-party/fuseki/policies/handwritten-grace.yaml");
+        assertThat(MixedVersions.of(new TikaApp()).get(MixedVersions.QOSWEAVER_GRACE).policy())
+                .isEqualTo("examples/third-party/tika/policies/handwritten-grace.yaml");
+        assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_GRACE);
         // every version's policy file is committed
         for (io.qosweaver.bench.run.Versions.Version v : MixedVersions.of(new FusekiApp()).values()) {
             if (v.policy() != null) {

@@ -87,7 +87,8 @@ class TikaAppTest {
     @Test
     void theCommittedPoliciesLoadAndSelectTheTwoPaths() throws Exception {
         Path root = Layout.find().root();
-        for (String name : List.of("handwritten", "generated", "handwritten-at-entry", "handwritten-no-parking")) {
+        for (String name : List.of("handwritten", "generated", "handwritten-at-entry", "handwritten-no-parking",
+                "handwritten-grace")) {
             Path file = root.resolve("examples/third-party/tika/policies/" + name + ".yaml");
             // as the agent reads it: a file that would not load fails here, with its line
             io.qosweaver.model.policy.PolicyFile policy = io.qosweaver.model.policy.PolicyFile.load(file);

@@ -3,6 +3,7 @@ package io.qosweaver.scheduler.policy;
 import io.qosweaver.scheduler.spi.Control;
 import io.qosweaver.scheduler.spi.Parameters;
 import io.qosweaver.scheduler.spi.Policy;
+import io.qosweaver.scheduler.spi.PolicyConfigException;
 import io.qosweaver.scheduler.spi.PolicyContext;
 import io.qosweaver.scheduler.spi.TaskClass;
 import io.qosweaver.scheduler.spi.ThreadView;
@@ -38,6 +39,13 @@ import java.util.List;
  * <p>Parameters: {@code lowLimit} (default 1) and {@code lowCap} (default none) as for
  * importance, and {@code timeout} (default 200ms). Waits at a scope's entry are not timed by the
  * mechanism, so {@code suspendAtEntry} is not offered: a thread waits only at control points.
+ *
+ * <p>Importance's {@code lowLimitAfter} (a grace before {@code lowLimit} applies) is refused here
+ * with its own message: the regime that decides which classes a waiter waits for, and when saved
+ * progress goes stale, is "a high thread is in scope"; with a grace, waiters kept by {@code lowCap}
+ * during it wait for the low runners although a high thread is in scope. Supporting it means
+ * keying the regime on the limit that holds ({@code limited()}) and testing the timed waits
+ * across a grace's end; not done until a deadlock-aware run needs it.
  */
 final class DeadlockAwarePolicy extends ImportancePolicy {
     static final String NAME = "deadlock-aware";
@@ -72,6 +80,11 @@ final class DeadlockAwarePolicy extends ImportancePolicy {
     }
 
     static Policy create(PolicyContext context) {
+        if (context.parameters().asMap().containsKey(LOW_LIMIT_AFTER)) {
+            throw new PolicyConfigException("policy." + LOW_LIMIT_AFTER, LOW_LIMIT_AFTER + " is not supported by"
+                    + " policy " + NAME + " (its progress regime assumes lowLimit holds while a high thread is in"
+                    + " scope); remove it, or use policy importance");
+        }
         Parameters p = context.parameters().allowOnly(List.of(LOW_LIMIT, LOW_CAP, TIMEOUT),
                 "lowLimit and lowCap, a number of threads (an integer >= 0, or a multiple of the cores such as 1x);"
                         + " timeout, a duration such as 200ms");

@@ -152,4 +152,126 @@ class ImportancePolicyTest {
                 .hasMessageContaining("high, low or normal")
                 .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("taskClasses.chart.importance");
     }
+
+    // ------------------------------------------------------------------ lowLimitAfter (issue 13)
+
+    private static final long MS = 1_000_000L;
+    private final TaskClass high2 = Views.cls("lookup2", Importance.HIGH);
+
+    /** lowCap 2, lowLimit 1, a grace of 15 ms; started (the cap applied). */
+    private static ImportancePolicy graced(ScriptedControl c) {
+        ImportancePolicy p = (ImportancePolicy) ImportancePolicy.create(Views.context("importance",
+                Map.of("lowCap", "2", "lowLimit", "1", "lowLimitAfter", "15ms"), 2));
+        p.onStart(c);
+        return p;
+    }
+
+    @Test
+    void lowLimitAfterKeepsTheCapDuringTheGraceAndTheTickAtItsEndAppliesTheLimit() {
+        ScriptedControl c = new ScriptedControl();
+        ImportancePolicy p = graced(c);
+        assertThat(p.tickNanos()).as("a tick, one grace apart while none runs").isEqualTo(15 * MS);
+        ThreadView l = Views.thread("l"), h = Views.thread("h");
+        c.now = 1 * MS;
+        p.onRoleChange(c, l, null, low, Cause.SCOPE);
+        c.now = 2 * MS;
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        assertThat(c.limit).as("the cap during the grace").isEqualTo(2);
+
+        p.onTick(c, 10 * MS);
+        assertThat(c.limit).isEqualTo(2);
+        assertThat(p.nextTickNanos()).as("the next tick when h's grace ends").isEqualTo(7 * MS);
+        p.onTick(c, 17 * MS);
+        assertThat(c.limit).as("h has been in scope 15 ms").isEqualTo(1);
+        assertThat(p.limited()).isTrue();
+        assertThat(p.nextTickNanos()).as("no grace running: one grace later").isEqualTo(15 * MS);
+        assertThat(c.calls).containsExactly("limit 2", "admit l", "limit 1");
+    }
+
+    @Test
+    void whenTheOldHighThreadLeavesAYoungOneGetsTheCapUntilItsOwnGraceEnds() {
+        ScriptedControl c = new ScriptedControl();
+        ImportancePolicy p = graced(c);
+        ThreadView h1 = Views.thread("h1"), h2 = Views.thread("h2");
+        c.now = 0;
+        p.onRoleChange(c, h1, null, high, Cause.SCOPE);
+        p.onTick(c, 15 * MS);
+        assertThat(c.limit).isEqualTo(1);
+        c.now = 20 * MS;
+        p.onRoleChange(c, h2, null, high, Cause.SCOPE);
+        c.now = 22 * MS;
+        p.onRoleChange(c, h2, high, high2, Cause.SCOPE); // a nested high class: still since 20 ms
+        c.now = 25 * MS;
+        p.onRoleChange(c, h1, high, null, Cause.SCOPE);
+        assertThat(c.limit).as("h2 is 5 ms in scope: the cap again").isEqualTo(2);
+        assertThat(p.limited()).isFalse();
+
+        p.onTick(c, 30 * MS);
+        assertThat(c.limit).isEqualTo(2);
+        assertThat(p.nextTickNanos()).as("h2's grace ends at 35 ms").isEqualTo(5 * MS);
+        p.onTick(c, 35 * MS);
+        assertThat(c.limit).as("h2 reached the grace").isEqualTo(1);
+        c.now = 40 * MS;
+        p.onRoleChange(c, h2, high2, null, Cause.SCOPE);
+        assertThat(c.calls).containsExactly("limit 2", "limit 1", "limit 2", "limit 1", "limit 2");
+        assertThat(p.highThreads()).isZero();
+    }
+
+    @Test
+    void whenAllHighThreadsLeaveTheCapHoldsAndTheNextOneHasAGraceOfItsOwn() {
+        ScriptedControl c = new ScriptedControl();
+        ImportancePolicy p = graced(c);
+        ThreadView h = Views.thread("h"), l = Views.thread("l");
+        c.now = 0;
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        p.onTick(c, 15 * MS);
+        c.now = 16 * MS;
+        p.onRoleChange(c, h, high, null, Cause.DEATH);
+        assertThat(c.limit).isEqualTo(2);
+        c.now = 17 * MS;
+        p.onRoleChange(c, h, null, high, Cause.SCOPE);
+        p.onTick(c, 30 * MS);
+        assertThat(c.limit).as("13 ms into the new grace").isEqualTo(2);
+        c.now = 32 * MS;
+        p.onRoleChange(c, l, null, low, Cause.SCOPE);
+        assertThat(c.limit).as("a role change past the grace applies the limit before the tick")
+                .isEqualTo(1);
+        assertThat(c.calls).containsExactly("limit 2", "limit 1", "limit 2", "limit 1", "admit l");
+    }
+
+    @Test
+    void withoutLowLimitAfterOrATighterLimitThereIsNoGraceAndNoTick() {
+        ScriptedControl c = new ScriptedControl();
+        ImportancePolicy p = create(Map.of("lowCap", "2", "lowLimit", "1"));
+        assertThat(p.tickNanos()).as("no tick thread, as before").isZero();
+        assertThat(p.lowLimitAfterNanos()).isZero();
+        p.onStart(c);
+        p.onRoleChange(c, Views.thread("h"), null, high, Cause.SCOPE);
+        assertThat(c.calls).as("the limit at the entry, as before").containsExactly("limit 2", "limit 1");
+
+        assertThat(create(Map.of("lowLimit", "1", "lowLimitAfter", "0ms")).tickNanos()).isZero();
+        ImportancePolicy noTighter = create(Map.of("lowCap", "2", "lowLimit", "2", "lowLimitAfter", "15ms"));
+        assertThat(noTighter.lowLimitAfterNanos()).as("nothing to delay: ignored").isZero();
+        assertThat(noTighter.tickNanos()).isZero();
+        assertThat(create(Map.of("lowLimitAfter", "15ms")).lowLimitAfterNanos())
+                .as("the default lowLimit 1 under no cap is tighter").isEqualTo(15 * MS);
+    }
+
+    @Test
+    void rejectsABadLowLimitAfterNamingTheKey() {
+        for (String bad : new String[] {"15", "-5ms", "soon", "ms"}) {
+            assertThatThrownBy(() -> create(Map.of("lowLimitAfter", bad))).as(bad)
+                    .isInstanceOf(PolicyConfigException.class)
+                    .hasMessageContaining("with a unit")
+                    .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowLimitAfter");
+        }
+        assertThatThrownBy(() -> DeadlockAwarePolicy.create(Views.context("deadlock-aware",
+                Map.of("lowLimitAfter", "15ms"), 2)))
+                .isInstanceOf(PolicyConfigException.class)
+                .hasMessageContaining("not supported by policy deadlock-aware")
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowLimitAfter");
+        assertThatThrownBy(() -> AdmissionPolicy.create(Views.context("admission",
+                Map.of("lowLimitAfter", "15ms"), 2)))
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowLimitAfter");
+    }
 }
