@@ -100,6 +100,28 @@ final class ChildJvms {
         return new Child(p, out, err);
     }
 
+    /** A child JVM without the agent, which an agent may be loaded into later ({@link #attach}). */
+    Child startWithoutAgent(String classPath, String mainClass, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:off", "-Xmx256m", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+EnableDynamicAgentLoading", "-cp", classPath, mainClass));
+        cmd.addAll(List.of(args));
+        Path out = dir.resolve("stdout-" + started.size());
+        Path err = dir.resolve("stderr-" + started.size());
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        started.add(p);
+        return new Child(p, out, err);
+    }
+
+    /** Loads the agent into a running child with {@code agentArgs}, as {@code qosweaver trace PID} does. */
+    static void attach(Child c, String agentArgs) throws Exception {
+        com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(c.process().pid()));
+        try {
+            vm.loadAgent(agentJar().toString(), agentArgs);
+        } finally {
+            vm.detach();
+        }
+    }
+
     void stopAll() {
         for (Process p : started) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -893,6 +893,157 @@ class ServerTraceIT {
                 .isLessThan(1_000);
     }
 
+    /**
+     * Many short connections, several at once (the flash-crowd case study's {@code curl} loops):
+     * {@value #NEW_CONNECTIONS} requests, each on a new plain connection ({@code Connection: close})
+     * from {@value #CLIENT_THREADS} client threads, on Jetty 12 (the river monitor's server), Tomcat 11
+     * (NIO) and Undertow 2, with the tracer started with the JVM or ({@code attached}, as
+     * {@code qosweaver trace PID}) loaded into it while such connections arrive, the server's
+     * classes loaded and retransformed. Once the server has closed every one of them (its sockets on
+     * the port, as {@code /proc/net/tcp} shows them, no longer held by a process), the period of
+     * those connections has an accept, a close, a connection slice and a service for each; started
+     * with the JVM, the statistics count each accepted, parsed and closed once.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"jetty-12", "tomcat-11", "undertow", "jetty-12 attached", "tomcat-11 attached", "undertow attached"})
+    void eachOfManyNewConnectionsIsAcceptedParsedAndClosedOnce(String variant) throws Exception {
+        boolean attached = variant.endsWith(" attached");
+        String server = variant.split(" ")[0];
+        Path ks = keyStore();
+        Path out = dir.resolve(server + "-many.pftrace");
+        jvms = new ChildJvms(dir);
+        String classPath = switch (server) {
+            case "jetty-12" -> jettyClassPath();
+            case "tomcat-11" -> ChildJvms.tomcatClassPath();
+            default -> ChildJvms.undertowClassPath();
+        };
+        String main = switch (server) {
+            case "jetty-12" -> E2eServerTraceApp.class.getName();
+            case "tomcat-11" -> E2eTomcatTraceApp.class.getName();
+            default -> E2eUndertowTraceApp.class.getName();
+        };
+        ChildJvms.Child c = attached ? jvms.startWithoutAgent(classPath, main, ks.toString(), "changeit")
+                : jvms.start(List.of(), "trace=" + out, classPath, main, ks.toString(), "changeit");
+        int port = Integer.parseInt(awaitPorts(c).group(1));
+        String path = server.equals("jetty-12") ? "/a" : server.equals("tomcat-11") ? "/ok" : "/io";
+        if (attached) {
+            // as in the flash-crowd case study: the server serves new connections (its classes loaded
+            // and compiled) while the tracer attaches and weaves them by retransformation
+            manyNewConnections(port, path, NEW_CONNECTIONS);
+            java.util.concurrent.atomic.AtomicBoolean crowd = new java.util.concurrent.atomic.AtomicBoolean(true);
+            CompletableFuture<Void> during = CompletableFuture.runAsync(() -> {
+                while (crowd.get()) {
+                    try {
+                        manyNewConnections(port, path, CLIENT_THREADS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            });
+            ChildJvms.attach(c, "trace=" + out + ",traceDuration=120s");
+            await("the server level woven").atMost(60, TimeUnit.SECONDS).until(() -> c.err().contains("the server level is woven"));
+            Thread.sleep(500);
+            crowd.set(false);
+            during.get(60, TimeUnit.SECONDS);
+        }
+        await("the server closed every connection before the counted ones").atMost(30, TimeUnit.SECONDS)
+                .pollInterval(Duration.ofMillis(100)).until(() -> serverHeldConnections(port) == 0);
+        long from = System.nanoTime(); // CLOCK_MONOTONIC, the trace's clock
+        manyNewConnections(port, path, NEW_CONNECTIONS);
+        await("the server closed every connection").atMost(30, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(100))
+                .until(() -> serverHeldConnections(port) == 0);
+        long to = System.nanoTime();
+        Thread.sleep(300); // the tracer drains its rings every 100 ms (and once more at the stop)
+        TraceChecks t = finish(c, out);
+
+        // the counted connections' events (attached: the crowd's before them are in the trace too)
+        java.util.function.Function<String, List<TracePacket>> counted = name -> t.events.stream()
+                .filter(p -> name.equals(p.getTrackEvent().getName()) && p.getTimestamp() >= from && p.getTimestamp() <= to
+                        && p.getTrackEvent().getType() != TrackEvent.Type.TYPE_SLICE_END)
+                .collect(Collectors.toList());
+        assertThat(counted.apply("service")).as("requests served").hasSize(NEW_CONNECTIONS);
+        assertThat(counted.apply("accept")).as("connections accepted").hasSize(NEW_CONNECTIONS);
+        assertThat(counted.apply("close")).as("connections closed").hasSize(NEW_CONNECTIONS);
+        assertThat(counted.apply("connection")).as("connection slices begun").hasSize(NEW_CONNECTIONS);
+        if (attached) {
+            return;
+        }
+        Map<Long, Integer> accepts = connsOf(t, "accept");
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(stats.getName()).isEqualTo("trace statistics");
+        assertThat(number(stats, "requestsParsed")).as("requests parsed").isEqualTo(NEW_CONNECTIONS);
+        assertThat(number(stats, "connectionsAccepted")).as("connections accepted").isEqualTo(NEW_CONNECTIONS);
+        assertThat(number(stats, "connectionsClosed")).as("connections closed").isEqualTo(NEW_CONNECTIONS);
+        assertThat(accepts.values().stream().mapToInt(Integer::intValue).sum()).as("accept instants").isEqualTo(NEW_CONNECTIONS);
+        assertThat(connsOf(t, "close").keySet()).as("each accepted connection closed").containsAll(accepts.keySet());
+    }
+
+    private static final int NEW_CONNECTIONS = 50;
+    private static final int CLIENT_THREADS = 5;
+
+    /** {@code n} GETs, each on a new connection, from {@value #CLIENT_THREADS} client threads at once. */
+    private static void manyNewConnections(int port, String path, int n) throws Exception {
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(CLIENT_THREADS);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < CLIENT_THREADS; i++) {
+                done.add(clients.submit(() -> {
+                    for (int k = 0; k < n / CLIENT_THREADS; k++) {
+                        assertThat(getOnNewConnection(port, path)).as("a response on a new connection").startsWith("HTTP/1.1 200");
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    /** One GET on a new connection that asks the server to close it; the whole response (read to the end of the stream). */
+    private static String getOnNewConnection(int port, String path) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.setSoTimeout(20_000);
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /**
+     * The connections of the server on {@code port} (local port {@code port}, not listening) whose
+     * socket a process still holds (an inode): once its server closed a connection, the socket is
+     * gone or an orphan (inode 0, such as in TIME_WAIT or FIN_WAIT2).
+     */
+    private static long serverHeldConnections(int port) throws java.io.IOException {
+        long n = 0;
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            Path p = Path.of(table);
+            if (!Files.exists(p)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(p)) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length < 10 || !f[1].contains(":")) {
+                    continue;
+                }
+                int local;
+                try {
+                    local = Integer.parseInt(f[1].substring(f[1].lastIndexOf(':') + 1), 16);
+                } catch (NumberFormatException e) {
+                    continue; // the header
+                }
+                if (local == port && !f[3].equals("0A") && !f[9].equals("0")) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
     private static Matcher awaitPorts(ChildJvms.Child c) {
         Matcher[] m = new Matcher[1];
         await().atMost(90, TimeUnit.SECONDS).until(() -> {
