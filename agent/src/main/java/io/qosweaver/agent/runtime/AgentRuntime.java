@@ -59,9 +59,12 @@ public final class AgentRuntime {
     private volatile Weaving hooksWeaving;
     private volatile HooksUnit hooksUnit;
     private volatile ClassBytesTaps taps;
+    /** Raises the JIT's compiler threads for a while after a retransformation (see there why). */
+    private final CompilerBoost jitBoost;
 
     private AgentRuntime(AgentLog log, Instrumentation inst, String policyFile) {
         this.log = log;
+        this.jitBoost = CompilerBoost.forThisJvm(log);
         this.inst = inst;
         this.policyFile = policyFile;
         this.watch = new LiveWatch(this, inst, log);
@@ -192,6 +195,9 @@ public final class AgentRuntime {
         rt.policy = policy;
         try {
             rt.weaving = PolicyWeaving.install(inst, policy, log);
+            if (rt.weaving.stats().retransformed() > 0) {
+                jitBoost.retransformed(); // attached late: loaded classes lost their compiled code
+            }
         } catch (RuntimeException | LinkageError e) {
             SchedulerGateway.uninstall();
             log.loud("weaving failed (" + e + "); the application starts UNSCHEDULED");
@@ -285,6 +291,9 @@ public final class AgentRuntime {
         Weaving hooks = hooksWeaving;
         hooksWeaving = null;
         reset &= hooks == null || hooks.reset();
+        if (w != null || hooks != null) {
+            jitBoost.retransformed();
+        }
         log.info("unwoven: every woven class retransformed to its original bytes" + (reset ? "" : " (INCOMPLETE: the"
                 + " JVM refused some classes)") + "; the scheduler is uninstalled");
         return reset;
@@ -359,6 +368,9 @@ public final class AgentRuntime {
                 throw new IllegalStateException("weaving " + path + " failed (" + e + ")" + back, e);
             }
             int restored = oldWeaving == null ? 0 : oldWeaving.restoreLeftovers(woven);
+            if (woven.stats().retransformed() > 0 || restored != 0) {
+                jitBoost.retransformed();
+            }
             how = woven.stats().retransformed() + " classes retransformed to the new hooks, " + Math.abs(restored)
                     + " back to their original bytes" + (restored < 0 ? " (the JVM refused some: see above)" : "");
         }

@@ -1,0 +1,221 @@
+package io.qosweaver.agent.runtime;
+
+import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.agent.natives.NativePriorities;
+import io.qosweaver.platform.NativePriorityException;
+import io.qosweaver.platform.NativeThreads;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * After a change of weaving that retransformed classes (a swap to other join points, an unweave, a
+ * late attach), gives the JIT's compiler threads a raised OS priority for a while, when the JVM may
+ * raise one (root, or CAP_SYS_NICE), and puts their nice values back after.
+ *
+ * <p>Why: retransforming a class throws away the compiled code of its methods and of every method
+ * that inlined them. Under the river monitor's flash crowd (40 runnable chart threads on 2 cores)
+ * an {@code unweave} made about 300 methods not entrant at once (about 50 of them C2-compiled:
+ * JFreeChart's and Marlin's rendering), and the compiler threads, one runnable thread among 40,
+ * compiled nearly nothing for the next 15 s: the charts ran interpreted and their throughput fell
+ * from about 35 to 7 per 10 s before it recovered, 20 s after the change
+ * ({@code bench/results/swap/README.md}). A compiler thread sleeps while its queue is empty, so a
+ * raised priority costs nothing then; while it has work it gets a core at nice {@value #NICE}.
+ *
+ * <p>Compiler threads are found by name in {@code /proc/self/task/<tid>/comm} ({@code C1
+ * CompilerThre}, {@code C2 CompilerThre}, {@code JVMCI}: the kernel keeps 15 characters); the JVM
+ * starts and stops some on demand, so the task list is read again every {@value #RESCAN_MILLIS} ms
+ * during the window. Another retransformation during the window extends it. The window is
+ * {@value #DEFAULT_SECONDS} s by default; {@code -Dqosweaver.jitBoostSeconds=0} turns the boost off.
+ * Without the permission nothing changes (the weaving priority already says so once).
+ */
+final class CompilerBoost {
+    static final int NICE = -20;
+    static final long DEFAULT_SECONDS = 30;
+    static final long RESCAN_MILLIS = 500;
+    private static final String[] COMPILER_NAMES = {"C1 CompilerThre", "C2 CompilerThre", "JVMCI"};
+
+    /** A thread of this process: its kernel id and its name as the kernel knows it. */
+    record Task(int tid, String name) {}
+
+    /** Read when used: the agent registers its native priorities after this is built. */
+    private final Supplier<NativeThreads> natives;
+    private final Supplier<List<Task>> tasks;
+    private final LongSupplier clock;
+    private final long windowNanos;
+    private final AgentLog log;
+    /** Threads raised in the current window, with the nice values they had before. */
+    private final Map<Integer, Integer> raised = new LinkedHashMap<>();
+    private long until;
+    private boolean active;
+    private Thread driver;
+
+    CompilerBoost(Supplier<NativeThreads> natives, Supplier<List<Task>> tasks, LongSupplier clock, long windowNanos, AgentLog log) {
+        this.natives = natives;
+        this.tasks = tasks;
+        this.clock = clock;
+        this.windowNanos = windowNanos;
+        this.log = log;
+    }
+
+    /** The agent's boost: the registered native priorities, this process's tasks, the system clock. */
+    static CompilerBoost forThisJvm(AgentLog log) {
+        long seconds = Long.getLong("qosweaver.jitBoostSeconds", DEFAULT_SECONDS);
+        return new CompilerBoost(NativeThreads::get, CompilerBoost::ownTasks, System::nanoTime,
+                Math.max(0, seconds) * 1_000_000_000L, log);
+    }
+
+    /**
+     * Classes were retransformed just now: raise the compiler threads for a window from now (or
+     * extend the running one), on a daemon thread of its own. Returns at once; never throws.
+     */
+    synchronized void retransformed() {
+        if (windowNanos == 0 || !natives.get().available() || NativePriorities.loadingWouldWarn()) {
+            return;
+        }
+        if (!begin()) {
+            return;
+        }
+        if (driver == null) {
+            Thread t = new Thread(this::drive, "qosweaver-jit-boost");
+            t.setDaemon(true);
+            driver = t;
+            t.start();
+        }
+    }
+
+    /**
+     * Opens or extends the window and raises the compiler threads not raised yet; false when the
+     * JVM may not raise priorities (nothing changed). For tests, which drive {@link #step} themselves.
+     */
+    synchronized boolean begin() {
+        until = clock.getAsLong() + windowNanos;
+        boolean first = !active;
+        active = true;
+        int before = raised.size();
+        if (!raiseCompilers()) {
+            active = !raised.isEmpty();
+            return false;
+        }
+        if (first) {
+            log.info("the JIT's " + raised.size() + " compiler thread(s) at nice " + NICE + " for "
+                    + windowNanos / 1_000_000_000L + " s: the retransformed methods, and those that inlined them,"
+                    + " are compiled again");
+        } else if (raised.size() > before) {
+            log.debug("jit boost: " + (raised.size() - before) + " more compiler thread(s) raised");
+        }
+        return true;
+    }
+
+    /**
+     * One step of the window: raise compiler threads started since, or, once the window is over,
+     * put every raised thread's nice value back. Returns whether the window is still open.
+     */
+    synchronized boolean step() {
+        if (!active) {
+            return false;
+        }
+        if (clock.getAsLong() - until < 0) {
+            raiseCompilers();
+            return true;
+        }
+        restore();
+        return false;
+    }
+
+    private void drive() {
+        try {
+            while (true) {
+                Thread.sleep(RESCAN_MILLIS);
+                synchronized (this) {
+                    if (!step()) {
+                        driver = null;
+                        return;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            synchronized (this) {
+                restore();
+                driver = null;
+            }
+        }
+    }
+
+    /** False when the JVM may not raise priorities. */
+    private boolean raiseCompilers() {
+        NativeThreads natives = this.natives.get();
+        for (Task t : tasks.get()) {
+            if (!isCompiler(t.name()) || raised.containsKey(t.tid())) {
+                continue;
+            }
+            try {
+                int nice = natives.getNice(t.tid());
+                natives.setNice(t.tid(), NICE);
+                raised.put(t.tid(), nice);
+            } catch (NativePriorityException e) {
+                if (e.permissionDenied()) {
+                    return false;
+                }
+                // ESRCH: the JVM stopped that compiler thread meanwhile; nothing to raise
+            }
+        }
+        return true;
+    }
+
+    private void restore() {
+        NativeThreads natives = this.natives.get();
+        for (Map.Entry<Integer, Integer> e : raised.entrySet()) {
+            try {
+                natives.setNice(e.getKey(), e.getValue());
+            } catch (NativePriorityException gone) {
+                // the thread ended (the JVM stops idle compiler threads): nothing to put back
+            }
+        }
+        if (!raised.isEmpty()) {
+            log.debug("jit boost over: " + raised.size() + " compiler thread(s) back to their nice values");
+        }
+        raised.clear();
+        active = false;
+    }
+
+    /** The threads raised now, with their nice values before (tests). */
+    synchronized Map<Integer, Integer> raised() {
+        return new LinkedHashMap<>(raised);
+    }
+
+    static boolean isCompiler(String name) {
+        for (String prefix : COMPILER_NAMES) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** This process's threads from {@code /proc/self/task}; empty where there is none (not Linux). */
+    static List<Task> ownTasks() {
+        List<Task> out = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path d : dirs) {
+                try {
+                    String name = Files.readString(d.resolve("comm"), StandardCharsets.UTF_8).strip();
+                    out.add(new Task(Integer.parseInt(d.getFileName().toString()), name));
+                } catch (IOException | NumberFormatException gone) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException | RuntimeException notLinux) {
+            return List.of();
+        }
+        return out;
+    }
+}

@@ -1,0 +1,154 @@
+package io.qosweaver.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qosweaver.agent.log.AgentLog;
+import io.qosweaver.platform.NativePriorityException;
+import io.qosweaver.platform.NativeThreads;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The JIT's compiler threads raised for a window after a retransformation, on a fake kernel and clock. */
+class CompilerBoostTest {
+    private static final long WINDOW = 30_000_000_000L;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final AgentLog log = new AgentLog(new PrintStream(out, true, StandardCharsets.UTF_8), false);
+    private final AtomicLong now = new AtomicLong(1_000);
+    private final List<CompilerBoost.Task> tasks = new ArrayList<>();
+    private final FakeNice kernel = new FakeNice();
+
+    private CompilerBoost boost() {
+        return new CompilerBoost(() -> kernel, () -> List.copyOf(tasks), now::get, WINDOW, log);
+    }
+
+    @Test
+    void raisesOnlyTheCompilerThreadsAndPutsTheirNiceBackWhenTheWindowEnds() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        tasks.add(new CompilerBoost.Task(11, "C1 CompilerThre"));
+        tasks.add(new CompilerBoost.Task(12, "qtp1234-17"));
+        kernel.nice.put(10, 0);
+        kernel.nice.put(11, 5);
+        kernel.nice.put(12, 0);
+        CompilerBoost b = boost();
+
+        assertThat(b.begin()).isTrue();
+        assertThat(kernel.nice).containsEntry(10, CompilerBoost.NICE).containsEntry(11, CompilerBoost.NICE)
+                .containsEntry(12, 0);
+        now.addAndGet(WINDOW - 1);
+        assertThat(b.step()).isTrue();
+        assertThat(kernel.nice.get(10)).isEqualTo(CompilerBoost.NICE);
+
+        now.addAndGet(1);
+        assertThat(b.step()).isFalse();
+        assertThat(kernel.nice).containsEntry(10, 0).containsEntry(11, 5).containsEntry(12, 0);
+        assertThat(b.raised()).isEmpty();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("compiler thread(s) at nice -20 for 30 s");
+    }
+
+    @Test
+    void aCompilerThreadStartedDuringTheWindowIsRaisedAtTheNextStepAndOneThatEndedIsNotAnError() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 0);
+        CompilerBoost b = boost();
+        b.begin();
+        tasks.add(new CompilerBoost.Task(13, "C2 CompilerThre"));
+        kernel.nice.put(13, 0);
+        assertThat(b.step()).isTrue();
+        assertThat(kernel.nice.get(13)).isEqualTo(CompilerBoost.NICE);
+
+        kernel.nice.remove(10); // the JVM stopped an idle compiler thread
+        now.addAndGet(WINDOW);
+        assertThat(b.step()).isFalse();
+        assertThat(kernel.nice).containsEntry(13, 0).doesNotContainKey(10);
+    }
+
+    @Test
+    void anotherRetransformationExtendsTheWindowAndKeepsTheFirstNiceValues() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 3);
+        CompilerBoost b = boost();
+        b.begin();
+        now.addAndGet(WINDOW / 2);
+        b.begin(); // must not record -20 as the value to restore
+        now.addAndGet(WINDOW / 2 + 1);
+        assertThat(b.step()).isTrue();
+        now.addAndGet(WINDOW / 2);
+        assertThat(b.step()).isFalse();
+        assertThat(kernel.nice.get(10)).isEqualTo(3);
+    }
+
+    @Test
+    void withoutThePermissionNothingChanges() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 0);
+        kernel.denied = true;
+        CompilerBoost b = boost();
+        assertThat(b.begin()).isFalse();
+        assertThat(kernel.nice.get(10)).isZero();
+        assertThat(b.step()).isFalse();
+    }
+
+    @Test
+    void recognisesTheNamesTheKernelKeeps() {
+        assertThat(CompilerBoost.isCompiler("C2 CompilerThre")).isTrue();
+        assertThat(CompilerBoost.isCompiler("C1 CompilerThre")).isTrue();
+        assertThat(CompilerBoost.isCompiler("JVMCI CompilerT")).isTrue();
+        assertThat(CompilerBoost.isCompiler("GC Thread#0")).isFalse();
+        assertThat(CompilerBoost.isCompiler("C2 CompilerThre".substring(0, 4))).isFalse();
+    }
+
+    @Test
+    void thisJvmsCompilerThreadsAreFoundInProc() {
+        List<CompilerBoost.Task> own = CompilerBoost.ownTasks();
+        org.junit.jupiter.api.Assumptions.assumeTrue(!own.isEmpty(), "no /proc/self/task here");
+        assertThat(own).anyMatch(t -> CompilerBoost.isCompiler(t.name()));
+    }
+
+    /** setpriority on a map: ESRCH for unknown threads, EPERM when denied. */
+    private static final class FakeNice implements NativeThreads {
+        final Map<Integer, Integer> nice = new HashMap<>();
+        boolean denied;
+
+        @Override
+        public boolean available() {
+            return true;
+        }
+
+        @Override
+        public String unavailableReason() {
+            return null;
+        }
+
+        @Override
+        public int currentNativeThreadId() {
+            return 1;
+        }
+
+        @Override
+        public void setNice(int tid, int value) throws NativePriorityException {
+            if (!nice.containsKey(tid)) {
+                throw new NativePriorityException("no thread " + tid, NativePriorityException.ESRCH);
+            }
+            if (denied && value < nice.get(tid)) {
+                throw new NativePriorityException("denied", NativePriorityException.EPERM);
+            }
+            nice.put(tid, value);
+        }
+
+        @Override
+        public int getNice(int tid) throws NativePriorityException {
+            Integer v = nice.get(tid);
+            if (v == null) {
+                throw new NativePriorityException("no thread " + tid, NativePriorityException.ESRCH);
+            }
+            return v;
+        }
+    }
+}
