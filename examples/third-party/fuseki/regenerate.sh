@@ -5,7 +5,6 @@
 # measured against that run; then `qosweaver pointcuts PROFILE --interval 10ms --max-occurrence
 # 100000 --cover-all --into FILE`.
 # Needs curl. Takes about three minutes; writes its scratch files to run/ (git-ignored).
-# (The committed generated.yaml predates the agent's time base: see README.md.)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"

@@ -6,7 +6,6 @@
 # pointcuts PROFILE --interval 10ms --max-occurrence 1000 --cover-all --into FILE`. 10 ms, not the
 # river monitor's 25 ms: the light requests here wait for the heavy threads' next control point.
 # Needs curl. Takes about three minutes; writes its scratch files to run/ (git-ignored).
-# (The committed generated.yaml predates --request and the working --cover-all: see its header.)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
