@@ -978,6 +978,41 @@ class ServerTraceIT {
         assertThat(connsOf(t, "close").keySet()).as("each accepted connection closed").containsAll(accepts.keySet());
     }
 
+    /**
+     * {@code qosweaver trace PID} twice on one JVM: the second trace finds the server level woven by
+     * the first (it stays woven) and must not weave it again, or every server event would be
+     * recorded twice (found as accepts in pairs at the same millisecond). Jetty 12, attached before
+     * its first request: a class loaded while the first trace retransformed the loaded ones
+     * ({@code HttpConnection$RequestHandler}, whose {@code headerComplete} ends a request's parsing)
+     * must be woven too, or no request is counted as parsed.
+     */
+    @Test
+    void aSecondTraceOfTheSameJvmCountsEachConnectionOnce() throws Exception {
+        Path ks = keyStore();
+        jvms = new ChildJvms(dir);
+        ChildJvms.Child c = jvms.startWithoutAgent(jettyClassPath(), E2eServerTraceApp.class.getName(), ks.toString(),
+                "changeit");
+        int port = Integer.parseInt(awaitPorts(c).group(1));
+        Path first = dir.resolve("first.pftrace");
+        ChildJvms.attach(c, "trace=" + first + ",traceDuration=1s");
+        await("the first trace written").atMost(60, TimeUnit.SECONDS).until(() -> c.err().contains("trace written"));
+        Path out = dir.resolve("second.pftrace");
+        ChildJvms.attach(c, "trace=" + out + ",traceDuration=120s");
+        await("the second trace's server level").atMost(60, TimeUnit.SECONDS)
+                .until(() -> c.err().contains("the server level is woven already"));
+        assertThat(c.err().split("the server level is woven \\(", -1)).as("weavings of the server level").hasSize(2);
+        manyNewConnections(port, "/a", NEW_CONNECTIONS);
+        await("the server closed every connection").atMost(30, TimeUnit.SECONDS).pollInterval(Duration.ofMillis(100))
+                .until(() -> serverHeldConnections(port) == 0);
+        Thread.sleep(300); // the tracer drains its rings every 100 ms (and once more at the stop)
+        TraceChecks t = finish(c, out);
+        TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
+        assertThat(stats.getName()).isEqualTo("trace statistics");
+        assertThat(number(stats, "connectionsAccepted")).as("connections accepted").isEqualTo(NEW_CONNECTIONS);
+        assertThat(number(stats, "requestsParsed")).as("requests parsed").isEqualTo(NEW_CONNECTIONS);
+        assertThat(number(stats, "connectionsClosed")).as("connections closed").isEqualTo(NEW_CONNECTIONS);
+    }
+
     private static final int NEW_CONNECTIONS = 50;
     private static final int CLIENT_THREADS = 5;
 

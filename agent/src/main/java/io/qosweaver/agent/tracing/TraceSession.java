@@ -25,6 +25,9 @@ import net.bytebuddy.matcher.ElementMatchers;
  * once the bootstrap jar is appended.
  */
 public final class TraceSession {
+    /** The server units' weaving, once per JVM: it stays after its trace (see {@link #weaveServers}). */
+    private static Weaving serverWeaving;
+
     private TraceSession() {}
 
     /**
@@ -52,9 +55,16 @@ public final class TraceSession {
 
     /**
      * The server units, as a weaving of their own beside any policy's: after the trace ends they
-     * stay woven and cost one volatile read per join point ({@code ServerTrace} off).
+     * stay woven and cost one volatile read per join point ({@code ServerTrace} off); a later trace
+     * of the same JVM uses them as they are.
      */
-    static Weaving weaveServers(Instrumentation inst, AgentLog log) {
+    static synchronized Weaving weaveServers(Instrumentation inst, AgentLog log) {
+        if (serverWeaving != null) {
+            // A second trace of this JVM (attached again): the units are there, and a second weaving would
+            // stack a second transformer on the same methods and record every server event twice.
+            log.info("trace: the server level is woven already (by an earlier trace of this JVM)");
+            return serverWeaving;
+        }
         WeavingStats stats = new WeavingStats();
         List<InstrumentationUnit> units = List.of(
                 JettyServerUnit.create(stats.add("traceServer", "trace", "Jetty 9.4 to 12 connections and requests")),
@@ -70,6 +80,7 @@ public final class TraceSession {
             log.info("trace: the server level is woven (" + stats.classesWoven() + " classes, " + stats.retransformed()
                     + " retransformed) " + (System.nanoTime() - t0) / 1_000_000 + " ms after the trace began;"
                     + " no server events before that");
+            serverWeaving = w;
             return w;
         } catch (RuntimeException | LinkageError e) {
             log.loud("could not weave the trace's server level (" + e + "): it stays empty");

@@ -169,6 +169,11 @@ public final class Weaving {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
+                // A class loaded while the loaded ones are retransformed (Byte Buddy resolving a nested
+                // class of one it transforms, on the same thread) is neither in the first list nor seen
+                // by the transformer at its load: discover again until nothing new (Jetty 12's
+                // HttpConnection$RequestHandler, attached before the server's first request, stayed unwoven).
+                .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
                 // the units only add visitors and inlined advice: decorate the type, never rebase it
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.DescriptionStrategy.Default.HYBRID)
