@@ -28,7 +28,7 @@ import javax.management.ObjectName;
  * The installed application-level scheduler: one at a time, process-wide, reached by woven code
  * through {@link QoS}. Installing validates the whole configuration before anything changes, then
  * atomically replaces the current scheduler and releases every thread the old one held (SYSTEM.md:
- * a policy switch is all-or-nothing).
+ * a policy switch is all-or-nothing); the new one adopts the tasks already running.
  */
 public final class Scheduler {
     static final String OBJECT_NAME = "io.qosweaver:type=Scheduler";
@@ -41,6 +41,8 @@ public final class Scheduler {
     private final long controlPointBase;
     private final long errorBase;
     private volatile boolean jmxRegistered;
+    /** Per class name, the running tasks this scheduler adopted from the one it replaced. */
+    private Map<String, Integer> adopted = Map.of();
 
     private Scheduler(Controller controller) {
         this.controller = controller;
@@ -50,7 +52,12 @@ public final class Scheduler {
 
     /**
      * Validates {@code config}, then replaces the installed scheduler (if any) with a new one and
-     * releases every thread the old one held.
+     * releases every thread the old one held. The new one adopts the tasks already running: a
+     * thread inside a scope of one of the old scheduler's task classes is, for the new one, inside
+     * a scope of its task class of the same name (the new policy hears of it with cause
+     * {@code ADOPTED} before the new scheduler decides anything else), and its exit reaches the
+     * new one. Scopes of names the new configuration lacks stay inert until they end; after
+     * {@link #uninstall} nothing is left to adopt. {@link #adopted()} says how many were adopted.
      *
      * @throws PolicyConfigException naming the offending key; nothing changes in that case
      */
@@ -63,11 +70,12 @@ public final class Scheduler {
         Scheduler s = new Scheduler(build(config, ticker));
         synchronized (INSTALL_LOCK) {
             Scheduler old = current;
-            current = s;
             if (old != null) {
-                old.controller.shutdown();
+                // adoption before publication: the new policy hears of the running tasks first
+                s.adopted = old.controller.shutdownInto(s.controller);
                 old.unregisterJmx();
             }
+            current = s;
             s.registerJmx();
             s.controller.startTicking();
         }
@@ -128,6 +136,15 @@ public final class Scheduler {
     /** The installed scheduler, or {@code null}. */
     public static Scheduler current() {
         return current;
+    }
+
+    /**
+     * Per task class name, how many running tasks this scheduler adopted from the one it replaced
+     * when installed (threads whose role was a class of that name; classes with none are left
+     * out); empty when it replaced none.
+     */
+    public Map<String, Integer> adopted() {
+        return adopted;
     }
 
     /** The policy's name. */

@@ -290,7 +290,7 @@ class PolicyContractTest {
     @ParameterizedTest
     @MethodSource("policies")
     void replacingThePolicyReleasesEveryone(String policy) throws InterruptedException {
-        Scheduler.install(Configs.config(policy, 0));
+        Scheduler s1 = Scheduler.install(Configs.config(policy, 0));
         List<Worker> early = start(2, "early-");
         awaitProgress(early);
         QoS.enter("collect");
@@ -302,8 +302,13 @@ class PolicyContractTest {
         Scheduler s2 = Scheduler.install(Configs.config(next, 1));
         List<Worker> all = new ArrayList<>(early);
         all.addAll(late);
+        // the old one released everyone; the new one adopted them and this thread's collection,
+        // and its own limits decide who runs until the collection ends
+        await().atMost(Duration.ofSeconds(5)).until(() -> all.stream()
+                .noneMatch(w -> java.util.concurrent.locks.LockSupport.getBlocker(w.thread) == s1.controller));
+        assertThat(s2.adopted()).containsEntry("collect", 1);
+        QoS.exit(); // reaches the new scheduler: everyone runs
         awaitProgress(all);
-        QoS.exit();
         stopAll(all);
         assertQuiet(s2);
     }

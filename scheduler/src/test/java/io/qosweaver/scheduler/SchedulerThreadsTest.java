@@ -187,16 +187,31 @@ class SchedulerThreadsTest {
         Scheduler fresh = Scheduler.install(Configs.importance(1));
         assertThat(Scheduler.current()).isSameAs(fresh);
         assertThat(old.isInstalled()).isFalse();
+        // released by the old one; the new one adopted the running collection (this thread) and the
+        // low threads, and its lowLimit 1 lets one of them run: the other parks again under it
+        assertThat(fresh.adopted()).containsEntry("collect", 1).containsEntry("chart", 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> parkedIn(low, old).isEmpty()
+                && parkedIn(low, fresh).size() == 1);
+        // the adopted collection's exit reaches the new scheduler: both run
+        QoS.exit();
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(low).isEmpty()
                 && low.stream().allMatch(w -> w.passes.get() > 3));
         assertThat(Pending.value()).isZero();
+        for (Worker w : low) {
+            w.stop = true;
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> low.stream().allMatch(w -> w.done));
         // the new scheduler governs threads that enter under it
-        QoS.exit();
         QoS.enter("collect");
         List<Worker> next = startLowUnder(3);
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(next).size() == 2);
         QoS.exit();
         await().atMost(Duration.ofSeconds(5)).until(() -> parked(next).isEmpty());
+    }
+
+    private static List<Worker> parkedIn(List<Worker> ws, Scheduler s) {
+        return ws.stream().filter(w -> java.util.concurrent.locks.LockSupport.getBlocker(w.thread) == s.controller)
+                .collect(Collectors.toList());
     }
 
     private List<Worker> startLowUnder(int n) {

@@ -307,7 +307,11 @@ public final class AgentRuntime {
      * retransformed. Otherwise the old transformer is removed, the new one installed (which
      * retransforms the classes it selects, from their original bytes, once), and the classes only
      * the old one wove are retransformed back. The new scheduler, installed last, releases every
-     * thread the old one held. If weaving the new file fails, the old policy is woven again.
+     * thread the old one held and adopts the tasks already running in task classes whose names the
+     * new file also has (their frames keep the hooks they entered with, so their exits reach it);
+     * those of other names finish unmanaged, and after an {@link #unweave} there is nothing to
+     * adopt. The answer says how many were adopted, per class. If weaving the new file fails, the
+     * old policy is woven again.
      *
      * @return what was done, one line
      * @throws PolicyFileException the file is broken (nothing changed)
@@ -374,7 +378,7 @@ public final class AgentRuntime {
             how = woven.stats().retransformed() + " classes retransformed to the new hooks, " + Math.abs(restored)
                     + " back to their original bytes" + (restored < 0 ? " (the JVM refused some: see above)" : "");
         }
-        SchedulerGateway.install(config);
+        Map<String, Integer> adopted = SchedulerGateway.install(config);
         weaving = woven;
         policy = next;
         policyFile = path.toString();
@@ -386,7 +390,7 @@ public final class AgentRuntime {
         String done = "swapped to " + path + " (policy " + next.policyName() + ", " + next.taskClasses().size()
                 + " task classes, " + next.controlPoints().size() + " control-point pointcuts) in " + ms + " ms (this"
                 + " thread's CPU " + cpuMs + " ms" + (raised ? ", at nice " + WeavingPriority.NICE : "") + "); "
-                + woven.stats().classesWoven() + " classes woven; " + how;
+                + woven.stats().classesWoven() + " classes woven; " + how + "; " + SchedulerGateway.adoptionText(adopted);
         log.info(done);
         scheduleMatchCheck(next.matchCheckSeconds());
         return done;
@@ -394,8 +398,10 @@ public final class AgentRuntime {
 
     /**
      * Changes policy parameters without weaving: the scheduler is re-created with the file's
-     * parameters and every one set so far, and replaces the current one (threads it held are
-     * released; tasks already running finish unmanaged, as after a swap).
+     * parameters and every one set so far, and replaces the current one. Threads it held are
+     * released; the new one adopts the tasks already running (every class keeps its name), so its
+     * policy applies to them at once (a running high task keeps the new lowLimit applied) and their
+     * exits reach it. The answer says how many were adopted, per class.
      *
      * @param changes parameter names (with or without {@code policy.}) and their new values
      * @throws IllegalArgumentException a bad name or value (nothing changed)
@@ -427,10 +433,10 @@ public final class AgentRuntime {
             throw new IllegalArgumentException("policy." + e.key() + ": " + e.getMessage() + " (policy " + p.policyName()
                     + " of " + policyFile + "; nothing changed)");
         }
-        SchedulerGateway.install(config);
+        Map<String, Integer> adopted = SchedulerGateway.install(config);
         overrides.putAll(clean);
-        String done = "set " + clean + " on policy " + p.policyName() + " (the scheduler was re-created; tasks already"
-                + " running finish unmanaged)";
+        String done = "set " + clean + " on policy " + p.policyName() + " (the scheduler was re-created; "
+                + SchedulerGateway.adoptionText(adopted) + ")";
         log.info(done);
         return done;
     }

@@ -7,6 +7,7 @@ import io.qosweaver.scheduler.spi.TaskClassSpec;
 import io.qosweaver.model.policy.PolicyFile;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import io.qosweaver.scheduler.stats.PrometheusText;
 
 /**
@@ -26,9 +27,39 @@ final class SchedulerGateway {
         return new SchedulerConfig(specs, new SchedulerConfig.PolicySpec(policy.policyName(), policy.policyParameters()));
     }
 
-    /** Installs the policy; a refusal comes back as the scheduler's PolicyConfigException. */
-    static void install(SchedulerConfig config) {
-        Scheduler.install(config);
+    /**
+     * Installs the policy; a refusal comes back as the scheduler's PolicyConfigException. A
+     * scheduler that replaces another adopts the tasks already running ({@link Scheduler#install}).
+     *
+     * @return per task class name, the running tasks the new scheduler adopted ({@link
+     *     Scheduler#adopted()}); null when no scheduler was installed before (nothing to adopt:
+     *     tasks started before an unweave, or at start-up, finish unmanaged)
+     */
+    static Map<String, Integer> install(SchedulerConfig config) {
+        boolean replacing = Scheduler.current() != null;
+        Scheduler s = Scheduler.install(config);
+        return replacing ? s.adopted() : null;
+    }
+
+    /**
+     * What a replacement did with the tasks already running, for the answer of a swap or set:
+     * "3 running tasks adopted (collect 1, chart 2)".
+     */
+    static String adoptionText(Map<String, Integer> adopted) {
+        if (adopted == null) {
+            return "no scheduler was installed before: no running task to adopt (those started before are unwoven"
+                    + " or were never seen, and finish unmanaged)";
+        }
+        int n = 0;
+        StringBuilder per = new StringBuilder();
+        for (Map.Entry<String, Integer> e : adopted.entrySet()) {
+            n += e.getValue();
+            per.append(per.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+        }
+        if (n == 0) {
+            return "no running task to adopt";
+        }
+        return n + " running task" + (n == 1 ? "" : "s") + " adopted by the new scheduler (" + per + ")";
     }
 
     /** Checks a configuration as {@link #install} would; changes nothing. */

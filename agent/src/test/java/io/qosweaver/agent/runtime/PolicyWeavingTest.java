@@ -164,6 +164,32 @@ public class PolicyWeavingTest {
     }
 
     @Test
+    void aSchedulerReplacedInsideAWovenTaskAdoptsItAndItsExitReachesTheNewOne() throws Exception {
+        weave();
+        PolicyFile lowLimit2 = PolicyFile.parse("test.yaml", POLICY.replace("lowLimit: 1", "lowLimit: 2"));
+        Worker w = new Worker();
+        AtomicReference<Map<String, Integer>> adopted = new AtomicReference<>();
+        AtomicReference<Scheduler> next = new AtomicReference<>();
+        w.collect(() -> { // what ctl set does while a collection runs: the same classes, new parameters
+            adopted.set(SchedulerGateway.install(SchedulerGateway.configOf(lowLimit2)));
+            next.set(Scheduler.current());
+            assertThat(next.get().stats().runningThreads()).as("the running collection, adopted")
+                    .containsEntry("collector", 1);
+        });
+        assertThat(adopted.get()).containsExactly(Map.entry("collector", 1));
+        assertThat(SchedulerGateway.adoptionText(adopted.get()))
+                .isEqualTo("1 running task adopted by the new scheduler (collector 1)");
+        assertThat(next.get().stats().runningThreads()).as("its woven exit reached the new scheduler")
+                .containsEntry("collector", 0);
+
+        assertThat(SchedulerGateway.adoptionText(Map.of())).isEqualTo("no running task to adopt");
+        assertThat(SchedulerGateway.adoptionText(Map.of("collect", 1, "chart", 3)))
+                .startsWith("4 running tasks adopted by the new scheduler (");
+        Scheduler.uninstall();
+        assertThat(SchedulerGateway.install(SchedulerGateway.configOf(lowLimit2))).as("nothing was installed").isNull();
+    }
+
+    @Test
     void controlPointsOnlyBeforeMatchingCallsInMatchingMethods() throws Exception {
         weave();
         Worker w = new Worker();

@@ -29,7 +29,10 @@ import picocli.CommandLine.Parameters;
                 "  qosweaver ctl 4242 profile start   (after qosweaver attach 4242 --profile OUT.qwp --include PKG)",
                 "%nA swap is all or nothing: the new file is read and checked before the old policy is unwoven;"
                         + " on any failure the old one keeps running. Tasks already running when the policy changes"
-                        + " finish unmanaged; those that start after it are scheduled by the new one."})
+                        + " (swap or set) are adopted by the new scheduler if the new file has a task class of the"
+                        + " same name (the answer says how many, per class): its policy applies to them at once and"
+                        + " their exits reach it; those of other names, and any started before an unweave, finish"
+                        + " unmanaged."})
 public final class CtlCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID", description = "the JVM's process id")
     long pid;

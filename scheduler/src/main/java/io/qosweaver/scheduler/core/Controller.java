@@ -44,8 +44,10 @@ import java.util.function.Supplier;
  *       gone, freeing its slot. A policy exception there is reported and never reaches the thread
  *       whose decision triggered the reaping.
  *   <li>Shutdown (uninstall or replacement) clears every flag, wakes every parked thread and
- *       detaches every role; scopes opened under it stay on their threads' stacks, inert, until
- *       their exits pop them.
+ *       detaches every role. Replaced ({@link #shutdownInto}), its running tasks are adopted by
+ *       the replacement: their scopes count as scopes of its classes of the same name. Scopes of
+ *       names it lacks, and every scope after an uninstall, stay on their threads' stacks, inert,
+ *       until their exits pop them.
  * </ul>
  */
 public final class Controller {
@@ -125,20 +127,30 @@ public final class Controller {
 
     // ------------------------------------------------------------------ role changes (owner)
 
-    /** The owner thread's role becomes {@code to} (a class of this machine, or null). */
-    void change(ThreadState t, TaskClassState to) {
+    /**
+     * The owner thread's role becomes {@code to} (a class of this machine, or null).
+     *
+     * @return false when this machine was closed meanwhile and the change was not made to a live
+     *     role: the caller re-reads its role and recomputes it from its scopes
+     *     ({@link Scopes#moveRole}), since the replacement may have adopted it
+     */
+    boolean change(ThreadState t, TaskClassState to) {
         // t.role is null or a class of this machine, and so is to (Scopes.moveRole splits the rest)
         if (StateMachine.changeUnobserved(t, t.role, to)) {
-            return;
+            // no lock: counted on this machine's classes; closed meanwhile, the owner moves on to
+            // the successor (one more read of closed, on the unobserved path only)
+            return !machine.closed;
         }
         lock.lock();
         try {
             if (machine.closed) {
-                t.role = null; // shutdown already detached this thread
-                return;
+                // shutdown detached this thread (role null) or its successor adopted it (role of
+                // the new machine), under this lock: never write t.role here, let the owner retry
+                return false;
             }
             maybeReapLocked();
             machine.changeRole(t, to, Policy.Cause.SCOPE);
+            return true;
         } finally {
             lock.unlock();
         }
@@ -183,7 +195,9 @@ public final class Controller {
             }
             cls = t.role;
         } finally {
-            machine.handOff(t); // running on from its control point: its successor may start (no-op if done)
+            if (!machine.closed) { // closed: drained at shutdown, and t's drain links may be its successor's now
+                machine.handOff(t); // running on from its control point: its successor may start (no-op if done)
+            }
             lock.unlock();
         }
         long timeout = atEntry ? 0 : waitTimeoutNanos;
@@ -231,7 +245,9 @@ public final class Controller {
                         }
                         continue; // a spurious or safety-net wake-up: wait on
                     }
-                    machine.awake(t);
+                    if (!machine.closed) { // closed: shutdown woke every successor; t may be adopted
+                        machine.awake(t);
+                    }
                     // Released. Demoted again at once (the ABA)? Then this is a new, counted wait.
                     if (!interrupted && machine.beginWait(t)) {
                         deadline = timeout > 0 ? ticker.nanos() + timeout : 0;
@@ -341,9 +357,55 @@ public final class Controller {
 
     /** Releases everyone and detaches every role; idempotent. */
     public void shutdown() {
+        shutdownInto(null);
+    }
+
+    /**
+     * Releases everyone, detaches every role and lets {@code next} (the controller replacing this
+     * one, or null) adopt the running tasks: {@link StateMachine#shutdown(StateMachine)}, with this
+     * lock and then {@code next}'s held for the whole step. Idempotent.
+     *
+     * <h3>Why adoption is safe against the owners (which enter and exit concurrently)</h3>
+     * <ul>
+     *   <li>The installer never touches a scope stack: it writes only the successor pointers of
+     *       this machine's classes (before the volatile {@code closed}) and, under both locks, the
+     *       roles, queues and flags of this machine's members, which are written under this lock
+     *       anyway. The owner resolves its stack entries through the successors at its next
+     *       enter or exit ({@link TaskClassState#current()}).
+     *   <li>A member's role goes from its old class straight to its new one (one volatile write,
+     *       never null in between), so an owner that read its role without a lock either sees the
+     *       old class, whose change takes this lock and then finds the machine closed and retries
+     *       ({@link #change} returns false; {@link Scopes#moveRole} re-reads the role and
+     *       recomputes it), or sees the new one, whose changes take {@code next}'s lock.
+     *       {@link StateMachine#changeRole} reads the role under the lock, so whatever the owner
+     *       read first, every role is left exactly once: no exit is lost or counted twice.
+     *   <li>The new policy hears of every adopted thread ({@code onRoleChange} with cause
+     *       {@code ADOPTED}) under {@code next}'s lock before any other thread can take it: an
+     *       owner that entered through this closed machine resolves to {@code next} and waits for
+     *       the lock; {@code next} is published to woven code and its tick started only after this
+     *       returns ({@code Scheduler.install}).
+     *   <li>Lock order: this lock, then {@code next}'s. No other path holds two controllers' locks
+     *       (an owner's role change takes one, releases it, then takes the other).
+     *   <li>Threads parked here are released as before; if the new policy flags them, they park
+     *       again at their next control point under {@code next}.
+     * </ul>
+     *
+     * @return per class name of {@code next}, how many running tasks it adopted
+     */
+    public java.util.Map<String, Integer> shutdownInto(Controller next) {
+        java.util.Map<String, Integer> adopted;
         lock.lock();
         try {
-            machine.shutdown();
+            if (next == null) {
+                adopted = machine.shutdown(null);
+            } else {
+                next.lock.lock();
+                try {
+                    adopted = machine.shutdown(next.machine);
+                } finally {
+                    next.lock.unlock();
+                }
+            }
         } finally {
             lock.unlock();
         }
@@ -351,6 +413,7 @@ public final class Controller {
         if (t != null) {
             LockSupport.unpark(t);
         }
+        return adopted;
     }
 
     public SchedulerStats stats(long controlPoints, long internalErrors) {

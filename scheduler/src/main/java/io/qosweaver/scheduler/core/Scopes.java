@@ -6,9 +6,17 @@ import io.qosweaver.scheduler.spi.RuntimeShare;
 /**
  * The owner thread's scope stack: every enter pushes exactly one entry and every exit pops it, so
  * that an exit always leaves the scope its own enter opened, whatever was installed or replaced in
- * between. Entries of schedulers since closed, of names the scheduler does not know, and of scopes
- * entered while none was installed ({@link TaskClassState#INERT}) stay on the stack, inert, until
- * their exits pop them. The role is the live entry of highest rank (ties: the innermost).
+ * between. An entry of a scheduler since replaced stands for the replacement's class of the same
+ * name (adoption, {@link Controller#shutdownInto}); entries of schedulers closed without a
+ * replacement (or whose replacement lacks the name), of names the scheduler does not know, and of
+ * scopes entered while none was installed ({@link TaskClassState#INERT}) stay on the stack, inert,
+ * until their exits pop them. The role is the live entry of highest rank (ties: the innermost).
+ *
+ * <p>The stack stays confined to its owner: an installer never reads or writes it. It writes only
+ * the successor pointers of the replaced classes (before the replaced machine's volatile
+ * {@code closed}) and, under the controllers' locks, the roles of the replaced machine's members;
+ * the owner sees the change at its next enter or exit (through {@link TaskClassState#current()},
+ * and by retrying a role change that reached a closed controller, {@link #moveRole}).
  */
 public final class Scopes {
     private Scopes() {}
@@ -41,9 +49,12 @@ public final class Scopes {
         if (SchedulerEvents.enterEnabled()) {
             SchedulerEvents.enter(cls.name(), t.depth);
         }
-        moveRole(t, computeRole(t));
-        if (t.atEntry && t.yield && t.role == cls) {
-            c.await(t); // admission control: wait before the scope's body starts
+        moveRole(t);
+        if (t.atEntry && t.yield) {
+            TaskClassState r = t.role;
+            if (r != null && r == cls.current()) { // cls itself, or its successor if c closed meanwhile
+                r.controller.await(t); // admission control: wait before the scope's body starts
+            }
         }
     }
 
@@ -62,16 +73,20 @@ public final class Scopes {
             SchedulerEvents.exit(popped.name(), t.depth + 1); // pairs with enter's event, which INERT scopes lack
         }
         if (popped != TaskClassState.INERT || t.role != null) {
-            moveRole(t, computeRole(t));
+            moveRole(t);
         }
     }
 
-    /** The role: the live scope of highest rank, ties to the innermost; markers and stale ignored. */
+    /**
+     * The role: the live scope of highest rank, ties to the innermost; markers and stale ignored.
+     * An entry of a replaced scheduler counts as its successor's class ({@link
+     * TaskClassState#current()}: adoption).
+     */
     static TaskClassState computeRole(ThreadState t) {
         TaskClassState best = null;
         for (int i = 0; i < t.depth; i++) {
-            TaskClassState c = t.stack[i];
-            if (!c.live()) {
+            TaskClassState c = t.stack[i].current();
+            if (c == null) {
                 continue;
             }
             if (best == null || c.rank() >= best.rank()) {
@@ -81,23 +96,37 @@ public final class Scopes {
         return best;
     }
 
-    static void moveRole(ThreadState t, TaskClassState to) {
+    /**
+     * Moves the owner's role to what its scopes say now. A controller that turns out closed when
+     * the change reaches it ({@link Controller#change} returns false) was replaced meanwhile: its
+     * successor adopted the role or its shutdown dropped it, under its lock, so the owner re-reads
+     * its role and recomputes the target (now through the successors) and tries again; each retry
+     * follows an install, so this ends.
+     */
+    static void moveRole(ThreadState t) {
+        while (!moveRole(t, computeRole(t))) {
+            // replaced meanwhile: again, from the role the installer left
+        }
+    }
+
+    /**
+     * One attempt at moving the role to {@code to}; false when a controller on the way was closed
+     * (see {@link #moveRole(ThreadState)}).
+     */
+    static boolean moveRole(ThreadState t, TaskClassState to) {
         TaskClassState from = t.role;
         if (from == to) {
-            return;
+            return true;
         }
         ControlPointIntervals.endSpan(t);
         Controller fc = from == null ? null : from.controller;
         Controller tc = to == null ? null : to.controller;
         if (fc != null && fc == tc) {
-            fc.change(t, to);
-        } else {
-            if (fc != null) {
-                fc.change(t, null);
-            }
-            if (tc != null) {
-                tc.change(t, to);
-            }
+            return fc.change(t, to);
         }
+        if (fc != null && !fc.change(t, null)) {
+            return false;
+        }
+        return tc == null || tc.change(t, to);
     }
 }

@@ -74,6 +74,8 @@ public final class StateMachine implements Control {
 
     /** Read without the lock by scope code ({@link TaskClassState#live()}). */
     volatile boolean closed;
+    /** While {@link #adopt} tells the policy of a running task: entry admission acts as admit. */
+    private boolean adopting;
 
     private final OrderedQueue runQueue = new OrderedQueue(ThreadState.RUN);
     private final OrderedQueue waitQueue = new OrderedQueue(ThreadState.WAIT);
@@ -283,7 +285,7 @@ public final class StateMachine implements Control {
             linkRun(t);
         } else {
             link(t, ThreadState.WAIT);
-            if (atEntry) {
+            if (atEntry && !adopting) { // an adopted thread is past its entry: it waits at a control point
                 t.atEntry = true; // before setYield: not counted in pending
                 atEntryCount++;
             }
@@ -837,19 +839,43 @@ public final class StateMachine implements Control {
 
     /** Releases everyone and detaches every role; idempotent. */
     public void shutdown() {
+        shutdown(null);
+    }
+
+    /**
+     * Releases everyone and detaches every role, and hands the running tasks to {@code next}, the
+     * machine replacing this one (null: none, an uninstall): every class gets its successor, the
+     * class of the same name in {@code next} (null if {@code next} lacks the name), before
+     * {@link #closed} is set, so that scope code that reads {@code closed == true} finds the
+     * successors ({@link TaskClassState#current()}); then every member whose role has a successor
+     * is adopted by {@code next} ({@link #adopt}). Members of run-time shares are not adopted.
+     * Idempotent. The runtime calls it with this machine's lock and then {@code next}'s held
+     * ({@link Controller#shutdownInto}).
+     *
+     * @return per class name of {@code next}, how many running tasks it adopted (in class order;
+     *     empty when none)
+     */
+    public Map<String, Integer> shutdown(StateMachine next) {
         if (closed) {
-            return;
+            return Map.of();
+        }
+        if (next != null) {
+            for (TaskClassState c : classes) {
+                c.successor = next.byName.get(c.name()); // before closed: published by its write
+            }
         }
         closed = true;
         wakeSuccessors();
         while (drainHead != null) {
             handOff(drainHead);
         }
+        List<ThreadState> adopted = null;
         while (memHead != null) {
             ThreadState m = memHead;
-            if (m.role != null && m.role.observed()) {
+            TaskClassState r = m.role;
+            if (r != null && r.observed()) {
                 try {
-                    policy.onDetach(m, m.role);
+                    policy.onDetach(m, r);
                 } catch (Throwable e) {
                     InternalErrors.report(e); // detaching the rest matters more
                 }
@@ -859,16 +885,60 @@ public final class StateMachine implements Control {
                 unlink(m);
             }
             clearYield(m, false);
-            if (m.role != null) {
-                m.role.members.decrementAndGet();
-                note(m.role);
+            if (r != null) {
+                r.members.decrementAndGet();
+                note(r);
             }
-            m.role = null;
+            if (r != null && r.successor != null && r.share == null) {
+                // m.role stays r until next adopts it: never null in between, so that an owner that
+                // reads it without a lock cannot take "no role" for "nothing to leave"
+                if (adopted == null) {
+                    adopted = new ArrayList<>();
+                }
+                adopted.add(m);
+            } else {
+                m.role = null;
+            }
         }
         limit = UNLIMITED;
         if (episodeOpen) {
             suspensionTimes.record(ticker.nanos() - episodeStart);
             episodeOpen = false;
+        }
+        if (adopted == null) {
+            return Map.of();
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (TaskClassState c : next.classes) {
+            int n = 0;
+            for (ThreadState m : adopted) {
+                if (m.role.successor == c) {
+                    n++;
+                }
+            }
+            if (n > 0) {
+                counts.put(c.name(), n);
+            }
+        }
+        for (ThreadState m : adopted) {
+            next.adopt(m, m.role.successor);
+        }
+        return Collections.unmodifiableMap(counts);
+    }
+
+    /**
+     * A thread that was inside a scope of {@code to}'s name when this machine replaced the one it
+     * had its role in takes the role {@code to} here; the policy hears it with cause
+     * {@link Policy.Cause#ADOPTED}. A policy exception is reported and the thread is released.
+     */
+    void adopt(ThreadState t, TaskClassState to) {
+        adopting = true;
+        try {
+            changeRole(t, to, Policy.Cause.ADOPTED); // t.role is the closed machine's: counted as none
+        } catch (Throwable e) {
+            InternalErrors.report(e); // changeRole released it (fail open)
+        } finally {
+            adopting = false;
         }
     }
 

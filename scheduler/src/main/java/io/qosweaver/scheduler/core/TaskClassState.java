@@ -27,6 +27,14 @@ public final class TaskClassState implements TaskClass {
     final RuntimeShare share;
     /** The runtime layer, set once before install; null in the simulator. */
     Controller controller;
+    /**
+     * The class of the same name in the machine that replaced this one's ({@link
+     * StateMachine#shutdown(StateMachine)}), or null (no replacement, or a name the new
+     * configuration lacks). Written once by the installer before it sets {@code machine.closed}
+     * (volatile), and read only after reading {@code closed == true}: the volatile write and read
+     * order it, so a plain field suffices and a live class costs no extra read.
+     */
+    TaskClassState successor;
 
     /** Threads whose role is this class (scopes open, thread alive as far as we know). */
     final AtomicInteger members = new AtomicInteger();
@@ -101,6 +109,24 @@ public final class TaskClassState implements TaskClass {
     /** Whether a scope of this class can be a role: a real class of a scheduler still installed. */
     boolean live() {
         return machine != null && (index >= 0 || share != null) && !machine.closed;
+    }
+
+    /**
+     * What a scope entry of this class stands for now: itself while its machine is installed; once
+     * the machine is closed, the class of the same name in the scheduler that replaced it
+     * (following the chain of replacements: adoption); null when none (a closed scheduler without
+     * a successor of that name, a marker). While nothing was replaced this reads one volatile word,
+     * as {@link #live()} did.
+     */
+    TaskClassState current() {
+        TaskClassState c = this;
+        while (c.machine != null && c.machine.closed) {
+            c = c.successor;
+            if (c == null) {
+                return null;
+            }
+        }
+        return c.machine != null && (c.index >= 0 || c.share != null) ? c : null;
     }
 
     @Override

@@ -17,7 +17,10 @@ import io.qosweaver.scheduler.spi.ThreadView;
  *   <li>{@code role} of an observed class, the queue and member links, {@code queue},
  *       {@code order}, {@code atEntry}, {@code resumeAt} and the slot are written only under the
  *       lock of the controller that owns the role (or by the simulator's one thread);
- *       {@code role} is volatile so the owner can read it without the lock.
+ *       {@code role} is volatile so the owner can read it without the lock. When a scheduler
+ *       replaces another, the installer moves a member's role from the old class straight to its
+ *       successor under both controllers' locks (adoption, {@link Controller#shutdownInto}); the
+ *       scope stack stays the owner's alone.
  *   <li>{@code yield} is written only under that lock and read by the owner without it.
  *   <li>{@code parked} is the wait handshake: set under the lock by the owner before it parks,
  *       cleared under the lock by whoever ends the wait, and then (if that is another thread) the

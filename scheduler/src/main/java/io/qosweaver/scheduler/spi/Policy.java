@@ -32,7 +32,17 @@ public interface Policy {
         /** The thread entered or left a scope; the callback runs on that thread. */
         SCOPE,
         /** The thread died inside its scope and was reaped ({@code to} is null); runs on another thread. */
-        DEATH
+        DEATH,
+        /**
+         * The thread was already inside a scope of {@code to} when this scheduler replaced the
+         * previous one ({@code ctl set}, or a swap to a file with a task class of the same name):
+         * the new scheduler adopts the running task ({@code from} is null). Runs on the installing
+         * thread, not on the thread itself, under the new scheduler's lock before it decides
+         * anything else. The thread is past its entry: {@link Control#admitAtEntry} acts as
+         * {@link Control#admit} (a flagged thread parks at its next control point). Its later exit
+         * reaches this policy as a {@link #SCOPE} change.
+         */
+        ADOPTED
     }
 
     /**
