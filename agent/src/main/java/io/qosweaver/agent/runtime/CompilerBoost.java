@@ -23,11 +23,11 @@ import java.util.function.Supplier;
  *
  * <p>Why: retransforming a class throws away the compiled code of its methods and of every method
  * that inlined them. Under the river monitor's flash crowd (40 runnable chart threads on 2 cores)
- * an {@code unweave} made about 300 methods not entrant at once (about 50 of them C2-compiled:
- * JFreeChart's and Marlin's rendering), and the compiler threads, one runnable thread among 40,
- * compiled nearly nothing for the next 15 s: the charts ran interpreted and their throughput fell
- * from about 35 to 7 per 10 s before it recovered, 20 s after the change
- * ({@code bench/results/swap/README.md}). A compiler thread sleeps while its queue is empty, so a
+ * an {@code unweave} made 344-411 methods not entrant within 0.7 s (JFreeChart's and Marlin's
+ * rendering among them), and the compiler threads, two runnable threads among 40, compiled 0-1
+ * methods in C2 per 5 s for half a minute: the charts ran interpreted, at 0.18-0.21 of their rate
+ * before; with this boost they kept 1.06-1.25 of it ({@code bench/results/swap/jit-2026-11-27/}).
+ * A compiler thread sleeps while its queue is empty, so a
  * raised priority costs nothing then; while it has work it gets a core at nice {@value #NICE}.
  *
  * <p>Compiler threads are found by name in {@code /proc/self/task/<tid>/comm} ({@code C1
