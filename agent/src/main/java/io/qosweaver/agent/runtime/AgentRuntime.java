@@ -273,8 +273,11 @@ public final class AgentRuntime {
      * control socket stays, so that a policy can be swapped in again.
      */
     public synchronized boolean unweave() {
+        jitBoost.pause();
         try (WeavingPriority priority = WeavingPriority.raise(log)) {
             return unweaveAll();
+        } finally {
+            jitBoost.resume();
         }
     }
 
@@ -318,8 +321,11 @@ public final class AgentRuntime {
      * @throws IllegalStateException weaving failed (the old policy runs again, or nothing if that failed too)
      */
     public synchronized String swap(Path path) throws PolicyFileException {
+        jitBoost.pause();
         try (WeavingPriority priority = WeavingPriority.raise(log)) {
             return swapTo(path, priority.raised());
+        } finally {
+            jitBoost.resume();
         }
     }
 

@@ -35,6 +35,9 @@ import java.util.function.Supplier;
  * starts and stops some on demand, so the task list is read again every {@value #RESCAN_MILLIS} ms
  * during the window. Another retransformation during the window extends it. The window is
  * {@value #DEFAULT_SECONDS} s by default; {@code -Dqosweaver.jitBoostSeconds=0} turns the boost off.
+ * While a weaving change runs ({@link #pause} to {@link #resume}) the compiler threads are back at
+ * their own values: the change's thread runs at nice -20 too ({@code WeavingPriority}), and three
+ * such threads on two cores made a swap right after an unweave take 1.4 s instead of about 0.5.
  * Without the permission nothing changes (the weaving priority already says so once).
  */
 final class CompilerBoost {
@@ -56,6 +59,10 @@ final class CompilerBoost {
     private final Map<Integer, Integer> raised = new LinkedHashMap<>();
     private long until;
     private boolean active;
+    /** A weaving change runs: nothing raised until {@link #resume}. */
+    private boolean paused;
+    /** Whether this window's first raise was said in the log. */
+    private boolean told;
     private Thread driver;
 
     CompilerBoost(Supplier<NativeThreads> natives, Supplier<List<Task>> tasks, LongSupplier clock, long windowNanos, AgentLog log) {
@@ -98,19 +105,16 @@ final class CompilerBoost {
      */
     synchronized boolean begin() {
         until = clock.getAsLong() + windowNanos;
-        boolean first = !active;
+        if (!active) {
+            told = false;
+        }
         active = true;
-        int before = raised.size();
+        if (paused) {
+            return true; // raised at resume
+        }
         if (!raiseCompilers()) {
             active = !raised.isEmpty();
             return false;
-        }
-        if (first) {
-            log.info("the JIT's " + raised.size() + " compiler thread(s) at nice " + NICE + " for "
-                    + windowNanos / 1_000_000_000L + " s: the retransformed methods, and those that inlined them,"
-                    + " are compiled again");
-        } else if (raised.size() > before) {
-            log.debug("jit boost: " + (raised.size() - before) + " more compiler thread(s) raised");
         }
         return true;
     }
@@ -124,11 +128,31 @@ final class CompilerBoost {
             return false;
         }
         if (clock.getAsLong() - until < 0) {
-            raiseCompilers();
+            if (!paused && !raiseCompilers()) {
+                active = false;
+                return false;
+            }
             return true;
         }
         restore();
         return false;
+    }
+
+    /**
+     * A weaving change begins: the compiler threads go back to their own nice values until
+     * {@link #resume}, so that the change's thread has the CPU; the window keeps running.
+     */
+    synchronized void pause() {
+        paused = true;
+        putBack();
+    }
+
+    /** The weaving change is over: raise the compiler threads again if the window is still open. */
+    synchronized void resume() {
+        paused = false;
+        if (active && clock.getAsLong() - until < 0 && !raiseCompilers()) {
+            active = false;
+        }
     }
 
     private void drive() {
@@ -161,6 +185,12 @@ final class CompilerBoost {
                 int nice = natives.getNice(t.tid());
                 natives.setNice(t.tid(), NICE);
                 raised.put(t.tid(), nice);
+                if (!told) {
+                    told = true;
+                    log.info("the JIT's compiler threads at nice " + NICE + " for " + windowNanos / 1_000_000_000L
+                            + " s: the retransformed methods, and those that inlined them, are compiled again"
+                            + " (paused while a weaving change runs)");
+                }
             } catch (NativePriorityException e) {
                 if (e.permissionDenied()) {
                     return false;
@@ -172,6 +202,15 @@ final class CompilerBoost {
     }
 
     private void restore() {
+        if (!raised.isEmpty()) {
+            log.debug("jit boost over: " + raised.size() + " compiler thread(s) back to their nice values");
+        }
+        putBack();
+        active = false;
+    }
+
+    /** Every raised thread back to the nice value it had. */
+    private void putBack() {
         NativeThreads natives = this.natives.get();
         for (Map.Entry<Integer, Integer> e : raised.entrySet()) {
             try {
@@ -180,11 +219,7 @@ final class CompilerBoost {
                 // the thread ended (the JVM stops idle compiler threads): nothing to put back
             }
         }
-        if (!raised.isEmpty()) {
-            log.debug("jit boost over: " + raised.size() + " compiler thread(s) back to their nice values");
-        }
         raised.clear();
-        active = false;
     }
 
     /** The threads raised now, with their nice values before (tests). */

@@ -49,7 +49,7 @@ class CompilerBoostTest {
         assertThat(b.step()).isFalse();
         assertThat(kernel.nice).containsEntry(10, 0).containsEntry(11, 5).containsEntry(12, 0);
         assertThat(b.raised()).isEmpty();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("compiler thread(s) at nice -20 for 30 s");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("compiler threads at nice -20 for 30 s");
     }
 
     @Test
@@ -82,6 +82,54 @@ class CompilerBoostTest {
         now.addAndGet(WINDOW / 2);
         assertThat(b.step()).isFalse();
         assertThat(kernel.nice.get(10)).isEqualTo(3);
+    }
+
+    @Test
+    void aWeavingChangeRunsWithTheCompilerThreadsAtTheirOwnValuesAndTheyAreRaisedAgainAfter() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 2);
+        CompilerBoost b = boost();
+        b.begin();
+        assertThat(kernel.nice.get(10)).isEqualTo(CompilerBoost.NICE);
+
+        b.pause(); // a swap begins during the window
+        assertThat(kernel.nice.get(10)).isEqualTo(2);
+        b.begin(); // the swap retransformed: the window is extended, nothing raised yet
+        assertThat(b.step()).isTrue();
+        assertThat(kernel.nice.get(10)).as("not raised by a step while paused").isEqualTo(2);
+
+        b.resume();
+        assertThat(kernel.nice.get(10)).isEqualTo(CompilerBoost.NICE);
+        now.addAndGet(WINDOW);
+        assertThat(b.step()).isFalse();
+        assertThat(kernel.nice.get(10)).isEqualTo(2);
+    }
+
+    @Test
+    void aChangeThatStartsAWindowWhilePausedRaisesAtItsEnd() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 0);
+        CompilerBoost b = boost();
+        b.pause();
+        b.begin(); // an unweave retransformed
+        assertThat(kernel.nice.get(10)).isZero();
+        b.resume();
+        assertThat(kernel.nice.get(10)).isEqualTo(CompilerBoost.NICE);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("compiler threads at nice -20");
+    }
+
+    @Test
+    void aResumeAfterTheWindowEndedRaisesNothing() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 0);
+        CompilerBoost b = boost();
+        b.begin();
+        b.pause();
+        now.addAndGet(WINDOW);
+        assertThat(b.step()).isFalse();
+        b.resume();
+        assertThat(kernel.nice.get(10)).isZero();
+        assertThat(b.raised()).isEmpty();
     }
 
     @Test
