@@ -72,7 +72,7 @@ public final class StateMachine implements Control {
     /** Wakes handed off so far (stats and tests). */
     long handedOff;
 
-    /** Read without the lock by scope code ({@link TaskClassState#live()}). */
+    /** Read without the lock by scope code ({@link TaskClassState#current()}). */
     volatile boolean closed;
     /** While {@link #adopt} tells the policy of a running task: entry admission acts as admit. */
     private boolean adopting;

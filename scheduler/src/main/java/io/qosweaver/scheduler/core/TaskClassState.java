@@ -106,17 +106,12 @@ public final class TaskClassState implements TaskClass {
         return rank > 0;
     }
 
-    /** Whether a scope of this class can be a role: a real class of a scheduler still installed. */
-    boolean live() {
-        return machine != null && (index >= 0 || share != null) && !machine.closed;
-    }
-
     /**
      * What a scope entry of this class stands for now: itself while its machine is installed; once
      * the machine is closed, the class of the same name in the scheduler that replaced it
      * (following the chain of replacements: adoption); null when none (a closed scheduler without
-     * a successor of that name, a marker). While nothing was replaced this reads one volatile word,
-     * as {@link #live()} did.
+     * a successor of that name, a marker). While nothing was replaced this reads one volatile word
+     * (the machine's {@code closed}).
      */
     TaskClassState current() {
         TaskClassState c = this;
