@@ -19,7 +19,10 @@ import java.util.function.IntPredicate;
  * side: a switch from another process's task to one of ours only starts ours running. A thread's
  * time never goes back: an event older than its current slice (an event read after the thread was
  * seeded from {@code /proc}, or one CPU's buffer read behind another's) takes effect at that slice's
- * start. Not thread-safe: one reading thread.
+ * start, except a switch out of a running thread from another CPU than the one it runs on, no newer
+ * than its switch in there: that one is stale (the pipe merges the CPUs' buffers by time, but a
+ * reader paused between two buffers can pass an event still being committed) and is ignored, since
+ * a thread is only ever switched out of the CPU it runs on. Not thread-safe: one reading thread.
  */
 public final class SchedStates {
     public static final String RUNNING = "Running";
@@ -49,6 +52,7 @@ public final class SchedStates {
     private final IntPredicate ours;
     private final Map<Integer, Thread> threads = new HashMap<>();
     private long ignored;
+    private volatile long stale; // one writer (the reader); read by the stop
 
     public SchedStates(Sink sink, IntPredicate ours) {
         this.sink = sink;
@@ -71,7 +75,12 @@ public final class SchedStates {
                     Thread t = thread(e.pid);
                     named(e.pid, t, e.comm);
                     char c = e.prevState;
-                    if (c == 'X' || c == 'Z') {
+                    if (RUNNING.equals(t.state) && t.cpu >= 0 && t.cpu != e.cpu && e.ts <= t.since) {
+                        // switched out of a CPU it was since switched in on elsewhere: the CPUs' buffers were
+                        // merged out of order (the reader paused between them); applied, it would leave the
+                        // thread Runnable while it runs, until its next switch in
+                        stale++;
+                    } else if (c == 'X' || c == 'Z') {
                         gone(e.ts, e.pid);
                     } else {
                         String s = c == 'R' ? RUNNABLE : stateOf(c);
@@ -131,6 +140,11 @@ public final class SchedStates {
             }
         }
         threads.clear();
+    }
+
+    /** Switches out read after the same thread's later switch in on another CPU, and ignored. */
+    public long stale() {
+        return stale;
     }
 
     /** The state of a thread now ({@code null}: none yet), for tests. */

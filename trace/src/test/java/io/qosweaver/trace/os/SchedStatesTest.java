@@ -107,4 +107,21 @@ class SchedStatesTest {
         assertThat(out).containsExactly("100 named java", "3000000000 100 begin Runnable (waiting for CPU) cpu 1",
                 "3000050000 100 end", "3000050000 100 begin Running cpu 1");
     }
+
+    @Test
+    void aSwitchOutReadAfterTheSameThreadsLaterSwitchInOnAnotherCpuIsStaleAndIgnored() {
+        line(sw(0, "6.000000", "swapper/0", 0, "R", "spin", 100));
+        line(sw(1, "6.000020", "swapper/1", 0, "R", "spin", 100)); // CPU 1's buffer read first
+        line(sw(0, "6.000010", "spin", 100, "R+", "other", 555));  // CPU 0's switch out, read behind: stale
+        line(sw(0, "6.000020", "spin", 100, "R+", "other", 556));  // CPU 0 again, same microsecond: stale too
+        assertThat(states.state(100)).isEqualTo(SchedStates.RUNNING);
+        line(sw(1, "6.400000", "spin", 100, "R+", "other", 555));  // a real preemption on its CPU applies
+        states.closeAll(6_500_000_000L);
+        assertThat(states.stale()).isEqualTo(2);
+        assertThat(out).containsExactly(
+                "100 named spin", "6000000000 100 begin Running cpu 0",
+                "6000020000 100 end", "6000020000 100 begin Running cpu 1",
+                "6400000000 100 end", "6400000000 100 begin Runnable (waiting for CPU) cpu 1",
+                "6500000000 100 end");
+    }
 }
