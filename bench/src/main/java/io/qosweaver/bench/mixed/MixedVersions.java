@@ -32,6 +32,16 @@ public final class MixedVersions {
      * one only once it has run 15 ms; run when named.
      */
     public static final String QOSWEAVER_GRACE = "qosweaver-grace";
+    /**
+     * The hand-written policy with OS priorities beside the limits ({@code lowNice: 19}: a heavy request's
+     * thread at nice 19 while in it); run when named.
+     */
+    public static final String QOSWEAVER_NICE = "qosweaver-nice";
+    /**
+     * The paper's Linux priority baseline (5.1) on the same task classes: light at nice -20, heavy at 19,
+     * nothing suspended; what setpriority alone does. Run when named.
+     */
+    public static final String LINUX_PRIORITY = "linux-priority";
 
     public static final List<String> ALL = List.of(UNSCHEDULED, QOSWEAVER, QOSWEAVER_GENERATED, JETTY_QOS,
             CONCURRENCY_LIMITS, UNSCHEDULED_END);
@@ -71,6 +81,12 @@ public final class MixedVersions {
         m.put(QOSWEAVER_GRACE, new Version(QOSWEAVER_GRACE, "the hand-written policy with lowLimitAfter 15ms: "
                 + "a light request runs beside the capped heavy ones for 15 ms, then parks one if still running",
                 List.of(), "examples/third-party/" + app.name() + "/policies/handwritten-grace.yaml", null));
+        m.put(QOSWEAVER_NICE, new Version(QOSWEAVER_NICE, "the hand-written policy with lowNice 19: a heavy "
+                + "request's thread at the lowest OS priority while in it, beside the limits", List.of(),
+                "examples/third-party/" + app.name() + "/policies/handwritten-nice.yaml", null));
+        m.put(LINUX_PRIORITY, new Version(LINUX_PRIORITY, "the paper's Linux priority baseline: light requests at "
+                + "nice -20, heavy ones at 19, nothing suspended, no control points", List.of(),
+                "examples/third-party/" + app.name() + "/policies/linux-priority.yaml", null));
         m.put(UNSCHEDULED_END, new Version(UNSCHEDULED_END, "the unmodified app, no agent, run again last (the "
                 + "baseline is the mean of both unscheduled runs)", List.of(), null, null));
         return m;

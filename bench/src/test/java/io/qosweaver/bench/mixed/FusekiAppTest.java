@@ -66,7 +66,7 @@ class FusekiAppTest {
     void theCommittedPoliciesLoadAndSelectTheTwoEndpoints() throws Exception {
         Path root = Layout.find().root();
         for (String name : List.of("handwritten", "generated", "handwritten-at-entry",
-                "handwritten-no-parking", "handwritten-grace")) {
+                "handwritten-no-parking", "handwritten-grace", "handwritten-nice")) {
             Path file = root.resolve("examples/third-party/fuseki/policies/" + name + ".yaml");
             io.qosweaver.model.policy.PolicyFile policy = io.qosweaver.model.policy.PolicyFile.load(file);
             assertThat(policy.controlPoints()).as(name).isNotEmpty();
@@ -83,7 +83,22 @@ class FusekiAppTest {
                 .isEqualTo("examples/third-party/fuseki/policies/handwritten-grace.yaml");
         assertThat(MixedVersions.of(new TikaApp()).get(MixedVersions.QOSWEAVER_GRACE).policy())
                 .isEqualTo("examples/third-party/tika/policies/handwritten-grace.yaml");
-        assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_GRACE);
+        assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_GRACE,
+                MixedVersions.QOSWEAVER_NICE, MixedVersions.LINUX_PRIORITY);
+        // the nice version: the hand-written policy and a nice value for the heavy class; the priority
+        // baseline: the same task classes, no control points, nothing suspended
+        for (String app : List.of("fuseki", "tika")) {
+            Path dir = root.resolve("examples/third-party/" + app + "/policies");
+            String hand = Files.readString(dir.resolve("handwritten.yaml"));
+            String nice = Files.readString(dir.resolve("handwritten-nice.yaml"));
+            assertThat(nice.substring(nice.indexOf("taskClasses:")).replace("  lowNice: 19       # heavy threads at the"
+                    + " lowest OS priority while in a heavy request\n", "")).as(app)
+                    .isEqualTo(hand.substring(hand.indexOf("taskClasses:")));
+            io.qosweaver.model.policy.PolicyFile prio = io.qosweaver.model.policy.PolicyFile.load(dir.resolve("linux-priority.yaml"));
+            assertThat(prio.controlPoints()).as(app).isEmpty();
+            assertThat(prio.taskClasses()).as(app).hasSize(2);
+            assertThat(Files.readString(dir.resolve("linux-priority.yaml"))).contains("name: linux-priority");
+        }
         // every version's policy file is committed
         for (io.qosweaver.bench.run.Versions.Version v : MixedVersions.of(new FusekiApp()).values()) {
             if (v.policy() != null) {

@@ -49,6 +49,11 @@ public final class Parameters {
         return allowOnly(Arrays.asList(known), String.join(", ", known));
     }
 
+    /** Whether the file sets {@code key}. */
+    public boolean has(String key) {
+        return values.containsKey(key);
+    }
+
     /** An integer in [min, max]; {@code meaning} completes "KEY must be an integer ... (MEANING)". */
     public int intValue(String key, int dflt, int min, int max, String meaning) {
         String v = values.get(key);

@@ -1,0 +1,136 @@
+package io.qosweaver.scheduler.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qosweaver.platform.NativeThreads;
+import io.qosweaver.scheduler.QoS;
+import io.qosweaver.scheduler.Scheduler;
+import io.qosweaver.scheduler.core.ThreadStates;
+import io.qosweaver.scheduler.spi.PolicyConfigException;
+import io.qosweaver.scheduler.stats.PriorityReport;
+import io.qosweaver.scheduler.testing.Configs;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The importance policy's lowNice and highNice, against a fake NativeThreads. */
+class ImportanceNiceTest {
+    private final LinuxPriorityPolicyTest.FakeNative fake = new LinuxPriorityPolicyTest.FakeNative();
+
+    @AfterEach
+    void tearDown() {
+        Scheduler.uninstall();
+        NativeThreads.register(null);
+        ThreadStates.removeForTests();
+    }
+
+    private Scheduler install(Map<String, String> params) {
+        NativeThreads.register(fake);
+        Scheduler s = Scheduler.install(Configs.config("importance", params));
+        fake.calls.clear(); // the probe's own calls
+        return s;
+    }
+
+    @Test
+    void aLowThreadRunsAtLowNiceInsideItsScopeAndGetsItsOwnValueBack() {
+        Scheduler s = install(Map.of("lowLimit", "1", "lowNice", "19"));
+        int me = fake.currentNativeThreadId();
+        fake.nice.put(me, 3); // the thread's own value, e.g. a JVM started niced
+        QoS.enter("chart");
+        assertThat(fake.getNice(me)).isEqualTo(19);
+        QoS.exit();
+        assertThat(fake.getNice(me)).isEqualTo(3);
+        QoS.enter("chart");
+        QoS.enter("collect"); // a high scope nested in a low one: the role is high; no highNice, its own value
+        assertThat(fake.getNice(me)).isEqualTo(3);
+        QoS.exit();
+        assertThat(fake.getNice(me)).isEqualTo(19);
+        QoS.exit();
+        assertThat(fake.calls).containsExactly(me + ":19", me + ":3", me + ":19", me + ":3", me + ":19", me + ":3");
+        PriorityReport r = s.stats().priority();
+        assertThat(r.effective()).isTrue();
+        assertThat(r.reason()).isEqualTo("setpriority: low nice 19");
+        assertThat(r.changes()).isEqualTo(6);
+    }
+
+    @Test
+    void highNiceAppliesToHighThreadsAndTheProbeChecksBothEnds() {
+        NativeThreads.register(fake);
+        Scheduler.install(Configs.config("importance", Map.of("lowNice", "10", "highNice", "-5")));
+        // the probe set the highest and the lowest value and went back, on its own thread
+        assertThat(fake.calls).hasSize(3);
+        assertThat(fake.calls.get(0)).endsWith(":10");
+        assertThat(fake.calls.get(1)).endsWith(":-5");
+        assertThat(fake.calls.get(2)).endsWith(":0");
+        fake.calls.clear();
+        int me = fake.currentNativeThreadId();
+        QoS.enter("chart");
+        assertThat(fake.getNice(me)).isEqualTo(10);
+        QoS.enter("collect");
+        assertThat(fake.getNice(me)).isEqualTo(-5);
+        QoS.exit();
+        assertThat(fake.getNice(me)).isEqualTo(10);
+        QoS.exit();
+        assertThat(fake.getNice(me)).isZero();
+    }
+
+    @Test
+    void withoutPermissionToUndoItNothingChangesAndItSaysWhy() {
+        fake.canRaise = false;
+        Scheduler s = install(Map.of("lowLimit", "0", "lowNice", "19"));
+        int me = fake.currentNativeThreadId();
+        QoS.enter("chart"); // lowering would work, but could never be undone: not done either
+        assertThat(fake.getNice(me)).isZero();
+        QoS.exit();
+        assertThat(fake.calls).isEmpty();
+        PriorityReport r = s.stats().priority();
+        assertThat(r.effective()).isFalse();
+        assertThat(r.reason()).startsWith("EPERM").contains("CAP_SYS_NICE");
+    }
+
+    @Test
+    void withoutNiceKeysNoPriorityIsTouchedNorReported() {
+        Scheduler s = install(Map.of("lowLimit", "1"));
+        QoS.enter("chart");
+        QoS.exit();
+        assertThat(fake.calls).isEmpty();
+        assertThat(s.stats().priority()).isNull();
+    }
+
+    @Test
+    void badValuesAreRefusedNamingTheKey() {
+        assertThatThrownBy(() -> ImportancePolicy.create(Views.context("importance", Map.of("lowNice", "20"), fake)))
+                .hasMessageContaining("[-20, 19]")
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowNice");
+        assertThatThrownBy(() -> ImportancePolicy.create(Views.context("importance", Map.of("highNice", "x"), fake)))
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.highNice");
+    }
+
+    @Test
+    void uninstallPutsBackTheValueOfAThreadStillInsideAScope() throws Exception {
+        install(Map.of("lowNice", "19"));
+        int[] tid = {0};
+        CountDownLatch in = new CountDownLatch(1);
+        CountDownLatch out = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            QoS.enter("chart");
+            tid[0] = fake.currentNativeThreadId();
+            in.countDown();
+            try {
+                out.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            QoS.exit();
+        });
+        t.start();
+        in.await();
+        assertThat(fake.getNice(tid[0])).isEqualTo(19);
+        Scheduler.uninstall();
+        assertThat(fake.getNice(tid[0])).isZero();
+        out.countDown();
+        t.join(5_000);
+    }
+}
