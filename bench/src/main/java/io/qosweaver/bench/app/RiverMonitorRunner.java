@@ -320,7 +320,7 @@ public final class RiverMonitorRunner {
      * failure counters, or null when it exports none: a priority version that could not apply its
      * priorities must say so in the results, never measure the unscheduled app silently.
      */
-    static java.util.Map<String, Object> priority(PrometheusScrape p) {
+    public static java.util.Map<String, Object> priority(PrometheusScrape p) {
         if (p == null) {
             return null;
         }

@@ -4,6 +4,7 @@ import static io.qosweaver.bench.stats.Round.round;
 
 import io.qosweaver.bench.app.AppProcess;
 import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.report.JsonWriter;
@@ -137,10 +138,11 @@ public final class Mixed {
     /** What one version measured, before the ratios against the unscheduled one. */
     record VersionRun(Version version, List<String> flags, String installLine, LoadResult idle, Double idleCpuCores,
                       LoadResult loaded, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice,
-                      String appLog, String error, Double idleOtherCpuCores, Double otherCpuCores) {
+                      String appLog, String error, Double idleOtherCpuCores, Double otherCpuCores,
+                      Map<String, Object> priority) {
         static VersionRun failed(Version v, List<String> flags, Path appLog, Path dir, String error) {
             return new VersionRun(v, flags, null, null, null, null, null, null, null, null,
-                    dir.relativize(appLog).toString(), error, null, null);
+                    dir.relativize(appLog).toString(), error, null, null, null);
         }
     }
 
@@ -182,6 +184,11 @@ public final class Mixed {
             long start = now + 1000 + ms(p.warmupS());
             Phase loaded = phase(p, heavy, light, app.lightIds(), p.heavyClients(), now, start, start + ms(p.durationS()), logs,
                     "loaded", proc);
+            Map<String, Object> priority = v.usesAgent() ? priority(proc) : null;
+            if (priority != null) {
+                progress.update("[" + v.name() + "] OS priorities " + (Boolean.TRUE.equals(priority.get("effective"))
+                        ? "applied (" + priority.get("changes") + " changes)" : "NOT applied: " + priority.get("reason")));
+            }
             // The idle window comes last: by then the start-up's one-off pauses are over (Fuseki runs a full
             // collection requested by System.gc() 60-69 s after it starts, which fell in an idle window placed
             // before the load and moved the idle p99 by 3x); the drivers have closed their connections and
@@ -195,7 +202,7 @@ public final class Mixed {
             }
             VersionRun r = new VersionRun(v, flags, install, idle.result(), idle.cpuCores(), loaded.result(),
                     loaded.cpuCores(), loaded.cpuMs(), loaded.heavyNice(), loaded.lightNice(),
-                    appLog.getFileName().toString(), null, idle.otherCpuCores(), loaded.otherCpuCores());
+                    appLog.getFileName().toString(), null, idle.otherCpuCores(), loaded.otherCpuCores(), priority);
             ClassResult h = r.loaded().get(MixedApp.HEAVY);
             ClassResult l = r.loaded().get(MixedApp.LIGHT);
             ClassResult il = r.idle().get(MixedApp.LIGHT);
@@ -205,6 +212,17 @@ public final class Mixed {
                     loaded.cpuCores(), loaded.otherCpuCores(), idle.otherCpuCores()));
             return r;
         }
+    }
+
+    /**
+     * What the agent's {@code qosweaver_priority_effective} gauge says at the end of the loaded window (its
+     * metrics endpoint, from the line it printed), or null when its policy sets no OS priority: a version
+     * whose priorities could not be applied must say so, never pass the app without them off as itself.
+     */
+    private static Map<String, Object> priority(AppProcess proc) throws InterruptedException {
+        URI metrics = proc.metrics(Duration.ofSeconds(1));
+        return metrics == null ? null
+                : RiverMonitorRunner.priority(RiverMonitorRunner.scrape(java.net.http.HttpClient.newHttpClient(), metrics));
     }
 
     /** One window's drivers, their merged results and the server's CPU over the window. */
@@ -322,7 +340,7 @@ public final class Mixed {
         }
         return new VersionRun(r.version(), r.flags(), r.installLine(), r.idle(), r.idleCpuCores(), r.loaded(),
                 r.cpuCores(), r.cpuMs(), r.heavyNice(), r.lightNice(), gz.getFileName().toString(), r.error(),
-                r.idleOtherCpuCores(), r.otherCpuCores());
+                r.idleOtherCpuCores(), r.otherCpuCores(), r.priority());
     }
 
     private static String installLine(Path log, Pattern p) throws IOException {
@@ -407,7 +425,7 @@ public final class Mixed {
                     light != null ? ratio(light.p99Ms(), idleP99) : null,
                     heavy != null ? ratio(heavy.throughputPerS(), baseHeavy) : null,
                     r.heavyNice(), r.lightNice(), r.appLog(), r.error(), r.idleOtherCpuCores(), r.otherCpuCores(),
-                    r.loaded() != null ? r.loaded().timeSeries() : List.of()));
+                    r.priority(), r.loaded() != null ? r.loaded().timeSeries() : List.of()));
         }
         List<MixedResult.Goal> goals = MixedGoals.evaluate(versions);
         List<String> summary = MixedGoals.summary(versions, goals, idleP99);

@@ -86,6 +86,10 @@ public final class MixedGoals {
                             : "; error kinds heavy " + h.errorKinds() + ", light " + l.errorKinds(),
                     v.serverCpuCores() == null ? "-" : Format.cell(v.serverCpuCores()),
                     v.otherCpuCores() == null ? "-" : Format.cell(v.otherCpuCores())));
+            if (v.priority() != null && !Boolean.TRUE.equals(v.priority().get("effective"))) {
+                out.add(v.name() + ": its OS priorities were NOT applied (" + v.priority().get("reason")
+                        + "): it measured the app without them");
+            }
         }
         for (Goal g : goals) {
             if (Boolean.FALSE.equals(g.met())) {

@@ -37,6 +37,10 @@ public record MixedResult(String experiment, String generatedAt, String command,
      *                         window (/proc/stat less their /proc/PID/stat), in cores: others' builds on a
      *                         shared machine
      * @param otherCpuCores    the same over the loaded window
+     * @param priority         for a policy that sets OS priorities, what the agent's
+     *                         {@code qosweaver_priority_effective} said at the end of the loaded window
+     *                         ({@code mechanism}, {@code effective}, {@code reason}, {@code changes},
+     *                         {@code failures}); null otherwise
      * @param timeSeries       the loaded window second by second: per class, completions, errors, p50 and p99
      */
     public record VersionResult(String name, String description, List<String> jvmFlags, String policy, String peer,
@@ -45,7 +49,8 @@ public record MixedResult(String experiment, String generatedAt, String command,
                                 Double serverCpuMsPerHeavy, Double lightP99ToIdle,
                                 Double heavyThroughputToUnscheduled, Integer heavyNice, Integer lightNice,
                                 String appLog, String error, Double idleOtherCpuCores,
-                                Double otherCpuCores, List<LoadResult.Sample> timeSeries) {
+                                Double otherCpuCores, Map<String, Object> priority,
+                                List<LoadResult.Sample> timeSeries) {
     }
 
     /** One goal for one version: met, not met, or null when it could not be measured. */

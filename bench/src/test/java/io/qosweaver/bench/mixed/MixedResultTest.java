@@ -42,7 +42,7 @@ class MixedResultTest {
             double lightP99, long heavyErrors) {
         return new Mixed.VersionRun(new Version(name, name + " description", List.of(), policy, peer), List.of("-Xmx2g"),
                 null, idle(idleP99), 0.1, loaded(heavy, lightP99, heavyErrors), 1.9, 300.0, 10, 0, "app-" + name + ".log",
-                null, 0.02, 0.05);
+                null, 0.02, 0.05, null);
     }
 
     private MixedResult result() {
@@ -108,6 +108,26 @@ class MixedResultTest {
         assertThat(r.versions().get("unscheduled-end").heavyThroughputToUnscheduled()).isEqualTo(0.8);
         assertThat(r.goals()).extracting(Goal::version).containsOnly("qosweaver");
         assertThat(r.summary().get(0)).contains("mean of the first and the last run").contains("25.00 ms");
+    }
+
+    @Test
+    void aVersionWhoseOsPrioritiesWereNotAppliedSaysSoAndOneWhoseWereDoesNot() {
+        Map<String, Mixed.VersionRun> runs = new LinkedHashMap<>();
+        Mixed.VersionRun refused = run("qosweaver-nice", "n.yaml", null, 22, 5.9, 35, 0);
+        Mixed.VersionRun applied = run("linux-priority", "l.yaml", null, 22, 5.9, 35, 0);
+        runs.put("qosweaver-nice", withPriority(refused, false, "EPERM: the process may not raise thread priorities"));
+        runs.put("linux-priority", withPriority(applied, true, "setpriority: high nice -20, low nice 19"));
+        MixedResult r = Mixed.result(new FusekiApp(), MixedParams.quick(), true, "c", Map.of(), Map.of(), runs, tmp);
+        assertThat(r.versions().get("qosweaver-nice").priority()).containsEntry("effective", false);
+        assertThat(r.summary()).contains("qosweaver-nice: its OS priorities were NOT applied (EPERM: the process may not"
+                + " raise thread priorities): it measured the app without them");
+        assertThat(r.summary()).noneMatch(l -> l.startsWith("linux-priority: its OS priorities"));
+    }
+
+    private static Mixed.VersionRun withPriority(Mixed.VersionRun r, boolean effective, String reason) {
+        return new Mixed.VersionRun(r.version(), r.flags(), r.installLine(), r.idle(), r.idleCpuCores(), r.loaded(),
+                r.cpuCores(), r.cpuMs(), r.heavyNice(), r.lightNice(), r.appLog(), r.error(), r.idleOtherCpuCores(),
+                r.otherCpuCores(), Map.of("mechanism", "linux-nice", "effective", effective, "reason", reason));
     }
 
     @Test
