@@ -45,6 +45,8 @@ public final class Versions {
     /** The importance policy capped at the cores at all times (issue 14's candidate to lead every peer). */
     public static final String QOSWEAVER_CAPPED = "qosweaver-capped";
     public static final String QOSWEAVER_CAPPED_ENTRY = "qosweaver-capped-entry";
+    /** qosweaver-capped-entry with chart threads at nice 19 and no chart parked for a collection; run when named. */
+    public static final String QOSWEAVER_CAPPED_NICE = "qosweaver-capped-nice";
 
     private static final Map<String, Version> ALL = new LinkedHashMap<>();
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
@@ -67,6 +69,9 @@ public final class Versions {
                 "examples/policies/versions/capped.yaml", null));
         add(new Version(QOSWEAVER_CAPPED_ENTRY, "qosweaver-capped, requests over the cap waiting at their entry "
                 + "(suspendAtEntry)", List.of(), "examples/policies/versions/capped-at-entry.yaml", null));
+        add(new Version(QOSWEAVER_CAPPED_NICE, "qosweaver-capped-entry with chart threads at nice 19 while in their "
+                + "request and no chart parked for a collection (lowLimit 1x, lowNice 19)", List.of(),
+                "examples/policies/versions/capped-nice.yaml", null));
         add(new Version("concurrency-limits", "Netflix concurrency-limits (adaptive limit, core library) as a "
                 + "servlet filter, chart requests in their own partition", List.of(), null,
                 "peer=concurrency-limits,lowPath=/chart"));
@@ -88,7 +93,7 @@ public final class Versions {
 
     /** Versions whose policy files weave exactly the generated policy's task classes and control points. */
     public static final List<String> SAME_WEAVING = List.of("admission", "java-priority", "linux-priority",
-            QOSWEAVER, QOSWEAVER_CAPPED, QOSWEAVER_CAPPED_ENTRY);
+            QOSWEAVER, QOSWEAVER_CAPPED, QOSWEAVER_CAPPED_ENTRY, QOSWEAVER_CAPPED_NICE);
 
     private Versions() {
     }

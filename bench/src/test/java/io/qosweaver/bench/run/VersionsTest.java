@@ -14,7 +14,7 @@ class VersionsTest {
     void thePapersFiveVersionsAndTodaysToolsAreDataSelectedByName() {
         assertThat(Versions.known()).containsExactly("original", "admission", "java-priority", "linux-priority",
                 "qosweaver", "qosweaver-handwritten", "qosweaver-capped", "qosweaver-capped-entry",
-                "concurrency-limits", "jetty-qos");
+                "qosweaver-capped-nice", "concurrency-limits", "jetty-qos");
         assertThat(Versions.known()).containsAll(Versions.ALL_VERSIONS);
         assertThat(Versions.ALL_VERSIONS).as("bench deadline runs the capped candidates by default")
                 .contains("qosweaver-capped", "qosweaver-capped-entry");
@@ -111,7 +111,7 @@ class VersionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown version 'nice'")
                 .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver, "
-                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, concurrency-limits, jetty-qos");
+                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, qosweaver-capped-nice, concurrency-limits, jetty-qos");
         assertThatThrownBy(() -> Versions.resolve(List.of()))
                 .hasMessageContaining("known versions");
         assertThatThrownBy(() -> Versions.resolve(List.of("original", "original")))
