@@ -120,6 +120,35 @@ class LinuxPriorityIT {
     }
 
     @Test
+    void theImportancePolicysLowNiceReachesRequestThreadsThroughTheAgentsJna() throws Exception {
+        Path policy = Files.writeString(dir.resolve("policy.yaml"),
+                POLICY.replace("name: linux-priority", "name: importance\n  lowNice: 19"));
+        ChildJvms.Child c = jvms.start(List.of(), "policy=" + policy + ",metricsPort=0", appClassPath,
+                E2eApp.class.getName());
+        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(APP_PORT, c.out()) > 0 || !c.process().isAlive());
+        String err = c.err();
+        int port = c.port(APP_PORT, Files.readString(c.stdout()));
+        int mport = c.port(METRICS_PORT, err);
+        for (int i = 0; i < 5; i++) {
+            assertThat(get(port, "/work")).startsWith("work ");
+        }
+        Matcher m = EFFECTIVE.matcher(get(mport, "/metrics"));
+        assertThat(m.find()).isTrue();
+        if (mayRaiseToMinus20()) {
+            assertThat(m.group(2)).as(m.group(1)).isEqualTo("1");
+            assertThat(m.group(1)).isEqualTo("setpriority: low nice 19");
+            // each request's thread went to 19 and back; the collector (high, no highNice) is not touched
+            String metrics = get(mport, "/metrics");
+            assertThat(metric(metrics, "qosweaver_priority_changes_total")).isEqualTo(10);
+            assertThat(metric(metrics, "qosweaver_priority_failures_total")).isZero();
+        } else {
+            assertThat(m.group(2)).isEqualTo("0");
+            assertThat(m.group(1)).startsWith("EPERM");
+            assertThat(err).contains("policy importance cannot apply Linux priorities");
+        }
+    }
+
+    @Test
     void withoutLoadableJnaTheAppRunsAndThePolicySaysWhy() throws Exception {
         // no system libjnidispatch, and JNA may not extract its own: Native cannot initialise
         ChildJvms.Child c = launch("-Djna.nosys=true", "-Djna.noclasspath=true");
