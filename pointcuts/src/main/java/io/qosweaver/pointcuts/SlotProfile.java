@@ -23,6 +23,17 @@ import java.util.Set;
  * text profiles and {@link Profile}s are summarized from memory. Slot k of a timeline is
  * {@code [first + k * slotNanos, first + (k + 1) * slotNanos)} from its first join point, and the
  * timelines' slots are numbered one after the other, as the generator always did.
+ *
+ * <p><b>Request spans.</b> A version 2 file that records request spans ({@link
+ * BinaryProfileFormat#REQUEST_SPANS}) is summarized within them only: each span with a join point
+ * becomes a timeline of its own, from the span's start to its end (a thread's time between two
+ * requests is no slot, and no gap), its slots those of the thread's slots that the span overlaps;
+ * a timeline without a span, or without a join point inside one, is left out, and so is every
+ * join point outside a span ({@link #timelinesOutsideRequests()}, {@link
+ * #joinPointsOutsideRequests()}). A base-slot entry that the span's boundary cuts is kept, its
+ * first and last occurrence moved inside the span: where in the entry the boundary falls is not
+ * known. Such a timeline's slot k starts at {@link #timelineOrigin} {@code + k * slotNanos}, up to
+ * a slot before its start.
  */
 public final class SlotProfile {
     /** Slots beyond this mean a target interval far too small for the profile. */
@@ -36,6 +47,7 @@ public final class SlotProfile {
     private final String[] timelineNames;
     private final long[] timelineStart;
     private final long[] timelineEnd;
+    private final long[] timelineOrigin;
     private final int[] timelineFirstSlot;
     private final int[] slotStart;
     private final int[] entryPair;
@@ -45,11 +57,15 @@ public final class SlotProfile {
     private final long joinPoints;
     private final SynchronizedRegions recordedRegions;
     private final List<String> warnings;
+    private final int requestSpans;
+    private final int timelinesOutsideRequests;
+    private final long joinPointsOutsideRequests;
 
     private SlotProfile(long slotNanos, String[] signatures, int[] pairCaller, int[] pairCallee, long[] occurrences,
-            String[] timelineNames, long[] timelineStart, long[] timelineEnd, int[] timelineFirstSlot, int[] slotStart,
-            int[] entryPair, int[] entryCount, int[] entryFirst, int[] entryLast, long joinPoints,
-            SynchronizedRegions recordedRegions, List<String> warnings) {
+            String[] timelineNames, long[] timelineStart, long[] timelineEnd, long[] timelineOrigin,
+            int[] timelineFirstSlot, int[] slotStart, int[] entryPair, int[] entryCount, int[] entryFirst, int[] entryLast,
+            long joinPoints, SynchronizedRegions recordedRegions, List<String> warnings, int requestSpans,
+            int timelinesOutsideRequests, long joinPointsOutsideRequests) {
         this.slotNanos = slotNanos;
         this.signatures = signatures;
         this.pairCaller = pairCaller;
@@ -58,6 +74,7 @@ public final class SlotProfile {
         this.timelineNames = timelineNames;
         this.timelineStart = timelineStart;
         this.timelineEnd = timelineEnd;
+        this.timelineOrigin = timelineOrigin;
         this.timelineFirstSlot = timelineFirstSlot;
         this.slotStart = slotStart;
         this.entryPair = entryPair;
@@ -67,6 +84,9 @@ public final class SlotProfile {
         this.joinPoints = joinPoints;
         this.recordedRegions = recordedRegions;
         this.warnings = List.copyOf(warnings);
+        this.requestSpans = requestSpans;
+        this.timelinesOutsideRequests = timelinesOutsideRequests;
+        this.joinPointsOutsideRequests = joinPointsOutsideRequests;
     }
 
     /** Reads and merges the files (binary of either version, or text) into slots of {@code slotNanos}. */
@@ -150,6 +170,26 @@ public final class SlotProfile {
     }
 
     /** The timeline's first slot; {@code firstSlot(timelines())} is {@link #slots()}. */
+    /** Where the timeline's slot 0 starts: its start, or for a request span up to a slot before it. */
+    public long timelineOrigin(int timeline) {
+        return timelineOrigin[timeline];
+    }
+
+    /** The request spans kept as timelines; -1 when no source recorded spans. */
+    public int requestSpans() {
+        return requestSpans;
+    }
+
+    /** Timelines of sources with request spans that had no join point inside one, left out. */
+    public int timelinesOutsideRequests() {
+        return timelinesOutsideRequests;
+    }
+
+    /** Join points of sources with request spans that lay outside every span, left out. */
+    public long joinPointsOutsideRequests() {
+        return joinPointsOutsideRequests;
+    }
+
     public int firstSlot(int timeline) {
         return timelineFirstSlot[timeline];
     }
@@ -467,30 +507,64 @@ public final class SlotProfile {
                         t.end = Math.max(t.end, t.start + from + lastOffsets[e]);
                     }
                 }
+
+                @Override
+                public void span(int timeline, long startNanos, long endNanos) {
+                    fileTimelines.get(timeline).span(startNanos, endNanos);
+                }
             });
+            if (summary.meta().containsKey(BinaryProfileFormat.REQUEST_SPANS)) {
+                for (Timeline t : fileTimelines) {
+                    t.spanned = true;
+                }
+            }
             last = null;
             return summary;
         }
 
         /** The summary, the sources' timelines in the order they were first seen. */
         public SlotProfile build() {
+            List<Timeline> out = new ArrayList<>(timelines.size());
+            int spans = -1;
+            int outsideTimelines = 0;
+            long outsideJoinPoints = 0;
             for (Timeline t : timelines.values()) {
                 t.finish();
+                if (!t.spanned) {
+                    out.add(t);
+                    continue;
+                }
+                spans = Math.max(spans, 0);
+                int before = out.size();
+                long inside = 0;
+                for (int i = 0; i < t.spanCount; i++) {
+                    Timeline w = t.within(t.spans[2 * i], t.spans[2 * i + 1], i + 1);
+                    if (w != null) {
+                        out.add(w);
+                        inside += w.joinPoints();
+                    }
+                }
+                spans += out.size() - before;
+                outsideTimelines += out.size() == before ? 1 : 0;
+                outsideJoinPoints += t.joinPoints() - inside;
+                t.release();
             }
             // a thread whose timeline record came before a limit stopped the recording may have no slot
-            timelines.values().removeIf(t -> t.size == 0);
-            int tls = timelines.size();
+            out.removeIf(t -> t.size == 0);
+            int tls = out.size();
             String[] names = new String[tls];
             long[] starts = new long[tls];
             long[] ends = new long[tls];
+            long[] origins = new long[tls];
             int[] firstSlot = new int[tls + 1];
             long slots = 0;
             int entries = 0;
             int k = 0;
-            for (Timeline t : timelines.values()) {
+            for (Timeline t : out) {
                 names[k] = t.name;
                 starts[k] = t.start;
                 ends[k] = t.end;
+                origins[k] = t.origin();
                 firstSlot[k++] = (int) slots;
                 slots += t.slotCount();
                 entries = Math.addExact(entries, t.size);
@@ -508,7 +582,7 @@ public final class SlotProfile {
             long[] occ = new long[pairCount];
             int at = 0;
             k = 0;
-            for (Timeline t : timelines.values()) {
+            for (Timeline t : out) {
                 int base = firstSlot[k++];
                 for (int e = 0; e < t.size; e++) {
                     slotStart[base + t.slot[e] + 1]++;
@@ -524,7 +598,8 @@ public final class SlotProfile {
             for (int s = 0; s < slots; s++) {
                 slotStart[s + 1] += slotStart[s];
             }
-            // pairs that no kept timeline uses (a source read again in memory) are dropped, in order
+            // pairs that no kept timeline uses (a source read again in memory, or only outside request spans) are
+            // dropped, in order
             int[] renumber = new int[pairCount];
             int kept = 0;
             for (int p = 0; p < pairCount; p++) {
@@ -554,7 +629,8 @@ public final class SlotProfile {
                 regions = regions == null ? fromFiles : SynchronizedRegions.either(regions, fromFiles);
             }
             return new SlotProfile(slotNanos, signatures.toArray(new String[0]), callers, callees, occurrences, names,
-                    starts, ends, firstSlot, slotStart, pair, count, first, lastOff, joinPoints, regions, warnings);
+                    starts, ends, origins, firstSlot, slotStart, pair, count, first, lastOff, joinPoints, regions, warnings,
+                    spans, outsideTimelines, outsideJoinPoints);
         }
     }
 
@@ -566,6 +642,12 @@ public final class SlotProfile {
         final SlotAccumulator current = new SlotAccumulator();
         long start;
         long end = Long.MIN_VALUE;
+        /** Where slot 0 starts when not at {@link #start} (a request span's timeline). */
+        long origin = Long.MIN_VALUE;
+        /** Its source recorded request spans: only the parts inside {@link #spans} count. */
+        boolean spanned;
+        long[] spans = new long[0];
+        int spanCount;
         int[] slot = new int[16];
         int[] pair = new int[16];
         int[] count = new int[16];
@@ -594,14 +676,7 @@ public final class SlotProfile {
 
         @Override
         public void slot(long s, int entries, int[] pairs, int[] counts, int[] firsts, int[] lasts) {
-            if (size + entries > slot.length) {
-                int n = Math.max(size + entries, slot.length * 2);
-                slot = Arrays.copyOf(slot, n);
-                pair = Arrays.copyOf(pair, n);
-                count = Arrays.copyOf(count, n);
-                first = Arrays.copyOf(first, n);
-                last = Arrays.copyOf(last, n);
-            }
+            grow(size + entries);
             Arrays.fill(slot, size, size + entries, (int) s);
             System.arraycopy(pairs, 0, pair, size, entries);
             System.arraycopy(counts, 0, count, size, entries);
@@ -609,6 +684,17 @@ public final class SlotProfile {
             System.arraycopy(lasts, 0, last, size, entries);
             size += entries;
             lastSlot = (int) s;
+        }
+
+        private void grow(int entries) {
+            if (entries > slot.length) {
+                int n = Math.max(entries, slot.length * 2);
+                slot = Arrays.copyOf(slot, n);
+                pair = Arrays.copyOf(pair, n);
+                count = Arrays.copyOf(count, n);
+                first = Arrays.copyOf(first, n);
+                last = Arrays.copyOf(last, n);
+            }
         }
 
         void finish() {
@@ -621,6 +707,70 @@ public final class SlotProfile {
 
         long slotCount() {
             return lastSlot + 1L;
+        }
+
+        long origin() {
+            return origin == Long.MIN_VALUE ? start : origin;
+        }
+
+        long joinPoints() {
+            long n = 0;
+            for (int e = 0; e < size; e++) {
+                n += count[e];
+            }
+            return n;
+        }
+
+        void span(long from, long to) {
+            if (2 * spanCount == spans.length) {
+                spans = Arrays.copyOf(spans, Math.max(8, spans.length * 2));
+            }
+            spans[2 * spanCount] = from;
+            spans[2 * spanCount + 1] = to;
+            spanCount++;
+        }
+
+        /**
+         * The part of this finished timeline inside [from, to] as a timeline of its own, on this
+         * one's slot grid (its slot 0 is the slot the span starts in); null without a join point.
+         */
+        Timeline within(long from, long to, int request) {
+            long lo = Math.max(from, start);
+            long hi = Math.min(to, end);
+            if (hi < lo) {
+                return null;
+            }
+            long s0 = (lo - start) / slotNanos;
+            long s1 = (hi - start) / slotNanos;
+            Timeline w = new Timeline(name + " request " + request, source, slotNanos);
+            w.origin = start + s0 * slotNanos;
+            w.start = lo;
+            w.end = hi;
+            int e = 0;
+            for (int n = size; e < n; ) { // the first entry of slot s0 or later
+                int mid = (e + n) >>> 1;
+                if (slot[mid] < s0) {
+                    e = mid + 1;
+                } else {
+                    n = mid;
+                }
+            }
+            for (; e < size && slot[e] <= s1; e++) {
+                long slotStart = w.origin + (slot[e] - s0) * slotNanos;
+                long f = slotStart + first[e];
+                long l = slotStart + last[e];
+                if (l >= lo && f <= hi) {
+                    w.grow(w.size + 1);
+                    w.slot[w.size] = (int) (slot[e] - s0);
+                    w.pair[w.size] = pair[e];
+                    w.count[w.size] = count[e];
+                    w.first[w.size] = (int) (Math.max(f, lo) - slotStart);
+                    w.last[w.size] = (int) (Math.min(l, hi) - slotStart);
+                    w.size++;
+                }
+            }
+            w.lastSlot = (int) (s1 - s0);
+            return w.size == 0 ? null : w;
         }
 
         void release() {
