@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -53,6 +55,9 @@ final class ProfileRecording {
     private volatile long bytes;
     private volatile int signatures;
     private final Set<Long> threads = new HashSet<>();
+    /** Per thread in a request: its depth of request entries and the outermost one's time. */
+    private final Map<Long, long[]> openSpans = new HashMap<>();
+    private long spans;
     private volatile int threadCount;
     private volatile IOException failure;
 
@@ -230,6 +235,10 @@ final class ProfileRecording {
             times = corrected;
         }
         for (int i = c.read; i < end; i++) {
+            if (c.callers[i] < 0) {
+                span(tid, c.callers[i], times[i]);
+                continue;
+            }
             int caller = fileId(c.callers[i]);
             int callee = fileId(c.callees[i]);
             if (caller < 0 || callee < 0 || !writer.joinPoint(times[i], tid, caller, callee)) {
@@ -245,6 +254,24 @@ final class ProfileRecording {
         joinPoints = writer.joinPointCount();
         bytes = writer.bytesWritten();
         return true;
+    }
+
+    /**
+     * A request mark of a thread: its outermost begin and end become a span of the slot profile
+     * (a servlet inside Jetty marks twice; an end whose begin came before the recording is dropped).
+     */
+    private void span(long tid, int mark, long time) throws IOException {
+        if (!(writer instanceof SlotProfileWriter slots)) {
+            return; // version 1 has no spans
+        }
+        long[] open = openSpans.computeIfAbsent(tid, k -> new long[2]);
+        if (mark == CallProbe.REQUEST_BEGIN) {
+            if (open[0]++ == 0) {
+                open[1] = time;
+            }
+        } else if (open[0] > 0 && --open[0] == 0 && slots.span(tid, open[1], time)) {
+            spans++;
+        }
     }
 
     private int fileId(int weaveId) throws IOException {
@@ -316,6 +343,13 @@ final class ProfileRecording {
                 }
             } else if (writer instanceof SlotProfileWriter) {
                 writer.meta(BinaryProfileFormat.TIME_BASE, "profile: the time stamps as recorded (probeCost=none)");
+            }
+            if (spans > 0) {
+                writer.meta(BinaryProfileFormat.REQUEST_SPANS, spans + " requests, from the server's request entry"
+                        + " (servlet, Jetty, Tomcat or Undertow) to its return, outermost per thread");
+            } else if (writer instanceof SlotProfileWriter) {
+                log.info("profile " + file + ": no request span (no servlet, Jetty, Tomcat or Undertow request entry ran"
+                        + " while recording): generation counts every thread's whole time");
             }
             // which calls ran with a monitor held, from the woven classes' files: the generator
             // excludes them without being given the application's class path
