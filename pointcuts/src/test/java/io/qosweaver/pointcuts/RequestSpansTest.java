@@ -102,6 +102,43 @@ class RequestSpansTest {
     }
 
     @Test
+    void theReaderRefusesAReversedSpanWithItsOffset() throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (SlotProfileWriter w = new SlotProfileWriter(bytes, ProfileWriter.Limits.DEFAULT, 1000, 0)) {
+            w.joinPoint(0, 1, HANDLE, RENDER);
+            w.span(1, 10, 20);
+        }
+        byte[] b = bytes.toByteArray();
+        int at = indexOf(b, new byte[] {BinaryProfileFormat.SPAN, 0, 20, 40}); // zigzag 10 and 20
+        b[at + 2] = 40;
+        b[at + 3] = 20;
+        Path f = java.nio.file.Files.write(dir.resolve("reversed.qwp"), b);
+        assertThatThrownBy(() -> BinaryProfileReader.summary(f)).isInstanceOf(ProfileFormatException.class)
+                .hasMessageContaining("byte offset " + at).hasMessageContaining("span [20, 10] of timeline 0 is reversed");
+    }
+
+    private static int indexOf(byte[] b, byte[] part) {
+        for (int i = 0; i + part.length <= b.length; i++) {
+            if (java.util.Arrays.equals(b, i, i + part.length, part, 0, part.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError("not found");
+    }
+
+    @Test
+    void theToolSaysWhenEveryJoinPointLiesOutsideTheRequests() throws IOException {
+        Path f = dir.resolve("outside.qwp");
+        try (SlotProfileWriter w = SlotProfileWriter.open(f, ProfileWriter.Limits.DEFAULT, 1000, 0)) {
+            w.joinPoint(0, 1, FINALIZE, FREE);
+            w.meta(BinaryProfileFormat.REQUEST_SPANS, "test");
+        }
+        assertThatThrownBy(() -> PointcutsTool.generate(List.of(f), PointcutGenerator.Options.of(Duration.ofNanos(1000), 1),
+                new java.io.PrintStream(java.io.OutputStream.nullOutputStream())))
+                .isInstanceOf(IOException.class).hasMessageContaining("join points all lie outside the request spans");
+    }
+
+    @Test
     void aPairOnlyOutsideRequestsIsNeverACandidateAndATimelineWithoutASpanIsLeftOut() throws IOException {
         SlotProfile p = SlotProfile.read(List.of(pooledThreadAndFinalizer(true)), MS);
         assertThat(p.requestSpans()).isEqualTo(2);
