@@ -159,17 +159,20 @@ public final class SlotProfile {
         return timelineNames[timeline];
     }
 
-    /** The time of the timeline's first join point (the start of its slot 0). */
+    /**
+     * The time of the timeline's first join point, where its slot 0 starts; for a request span,
+     * the later of the span's start and the thread's first join point (its slot 0 starts at
+     * {@link #timelineOrigin}).
+     */
     public long timelineStart(int timeline) {
         return timelineStart[timeline];
     }
 
-    /** The time of the timeline's last join point. */
+    /** The time of the timeline's last join point; for a request span, the earlier of its end and that. */
     public long timelineEnd(int timeline) {
         return timelineEnd[timeline];
     }
 
-    /** The timeline's first slot; {@code firstSlot(timelines())} is {@link #slots()}. */
     /** Where the timeline's slot 0 starts: its start, or for a request span up to a slot before it. */
     public long timelineOrigin(int timeline) {
         return timelineOrigin[timeline];
@@ -190,6 +193,7 @@ public final class SlotProfile {
         return joinPointsOutsideRequests;
     }
 
+    /** The timeline's first slot; {@code firstSlot(timelines())} is {@link #slots()}. */
     public int firstSlot(int timeline) {
         return timelineFirstSlot[timeline];
     }
