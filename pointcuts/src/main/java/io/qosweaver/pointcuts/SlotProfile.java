@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,7 +33,7 @@ import java.util.Set;
  * join point outside a span ({@link #timelinesOutsideRequests()}, {@link
  * #joinPointsOutsideRequests()}). A base-slot entry that the span's boundary cuts is kept, its
  * first and last occurrence moved inside the span: where in the entry the boundary falls is not
- * known. Such a timeline's slot k starts at {@link #timelineOrigin} {@code + k * slotNanos}, up to
+ * known; one that two spans cut goes to the first. Such a timeline's slot k starts at {@link #timelineOrigin} {@code + k * slotNanos}, up to
  * a slot before its start.
  */
 public final class SlotProfile {
@@ -541,8 +542,9 @@ public final class SlotProfile {
                 spans = Math.max(spans, 0);
                 int before = out.size();
                 long inside = 0;
+                BitSet taken = new BitSet(t.size);
                 for (int i = 0; i < t.spanCount; i++) {
-                    Timeline w = t.within(t.spans[2 * i], t.spans[2 * i + 1], i + 1);
+                    Timeline w = t.within(t.spans[2 * i], t.spans[2 * i + 1], i + 1, taken);
                     if (w != null) {
                         out.add(w);
                         inside += w.joinPoints();
@@ -737,8 +739,10 @@ public final class SlotProfile {
         /**
          * The part of this finished timeline inside [from, to] as a timeline of its own, on this
          * one's slot grid (its slot 0 is the slot the span starts in); null without a join point.
+         * An entry goes to the first span it overlaps ({@code taken}): two requests in one base
+         * slot must not count its join points twice.
          */
-        Timeline within(long from, long to, int request) {
+        Timeline within(long from, long to, int request, BitSet taken) {
             long lo = Math.max(from, start);
             long hi = Math.min(to, end);
             if (hi < lo) {
@@ -763,7 +767,8 @@ public final class SlotProfile {
                 long slotStart = w.origin + (slot[e] - s0) * slotNanos;
                 long f = slotStart + first[e];
                 long l = slotStart + last[e];
-                if (l >= lo && f <= hi) {
+                if (l >= lo && f <= hi && !taken.get(e)) {
+                    taken.set(e);
                     w.grow(w.size + 1);
                     w.slot[w.size] = (int) (slot[e] - s0);
                     w.pair[w.size] = pair[e];

@@ -211,6 +211,25 @@ class RequestSpansTest {
     }
 
     @Test
+    void anEntryThatTwoSpansCutCountsOnce() throws IOException {
+        Path f = dir.resolve("twice.qwp");
+        try (SlotProfileWriter w = SlotProfileWriter.open(f, ProfileWriter.Limits.DEFAULT, 1000, 0)) {
+            for (long t : new long[] {100, 300, 500, 700}) {
+                w.joinPoint(t, 1, HANDLE, RENDER); // one entry of the base slot [0, 1000): first 100, last 700
+            }
+            w.meta(BinaryProfileFormat.REQUEST_SPANS, "test");
+            w.span(1, 0, 350);
+            w.span(1, 450, 900);
+        }
+        SlotProfile p = SlotProfile.read(List.of(f), 1000);
+        assertThat(p.timelines()).as("the second span gets nothing").isEqualTo(1);
+        assertThat(p.requestSpans()).isEqualTo(1);
+        assertThat(p.joinPoints()).isEqualTo(4);
+        assertThat(p.occurrences(0)).isEqualTo(4);
+        assertThat(p.joinPointsOutsideRequests()).isZero();
+    }
+
+    @Test
     void aProfileWithoutSpansIsReadAsBefore() throws IOException {
         SlotProfile p = SlotProfile.read(List.of(pooledThreadAndFinalizer(false)), MS);
         assertThat(p.requestSpans()).isEqualTo(-1);

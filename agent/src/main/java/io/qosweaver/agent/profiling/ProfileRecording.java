@@ -55,7 +55,10 @@ final class ProfileRecording {
     private volatile long bytes;
     private volatile int signatures;
     private final Set<Long> threads = new HashSet<>();
-    /** Per thread in a request: its depth of request entries and the outermost one's time. */
+    /**
+     * Per thread: its depth of request entries, the outermost one's time, its last span's end, and
+     * its last recorded time while in a request.
+     */
     private final Map<Long, long[]> openSpans = new HashMap<>();
     private long spans;
     private volatile int threadCount;
@@ -247,6 +250,10 @@ final class ProfileRecording {
                 return false;
             }
         }
+        long[] open = openSpans.get(tid);
+        if (open != null && open[0] > 0 && end > c.read) {
+            open[3] = times[end - 1];
+        }
         c.read = end;
         if (threads.add(tid)) {
             threadCount = threads.size();
@@ -264,13 +271,34 @@ final class ProfileRecording {
         if (!(writer instanceof SlotProfileWriter slots)) {
             return; // version 1 has no spans
         }
-        long[] open = openSpans.computeIfAbsent(tid, k -> new long[2]);
+        long[] open = openSpans.computeIfAbsent(tid, k -> new long[] {0, 0, Long.MIN_VALUE, 0});
         if (mark == CallProbe.REQUEST_BEGIN) {
             if (open[0]++ == 0) {
-                open[1] = time;
+                // a thread's corrected times never go back, so this only guards the writer's order check
+                open[1] = Math.max(time, open[2]);
             }
-        } else if (open[0] > 0 && --open[0] == 0 && slots.span(tid, open[1], time)) {
-            spans++;
+        } else if (open[0] > 0 && --open[0] == 0) {
+            open[2] = Math.max(time, open[1]);
+            if (slots.span(tid, open[1], open[2])) {
+                spans++;
+            }
+        }
+    }
+
+    /**
+     * Requests still open when the recording stopped end at their thread's last recorded time: a
+     * server returns from its entry just after the client has the response, and a recording stopped
+     * then would otherwise lose the last request.
+     */
+    private void closeOpenSpans() throws IOException {
+        if (!(writer instanceof SlotProfileWriter slots)) {
+            return;
+        }
+        for (Map.Entry<Long, long[]> e : openSpans.entrySet()) {
+            long[] open = e.getValue();
+            if (open[0] > 0 && slots.span(e.getKey(), open[1], Math.max(open[1], open[3]))) {
+                spans++;
+            }
         }
     }
 
@@ -344,6 +372,7 @@ final class ProfileRecording {
             } else if (writer instanceof SlotProfileWriter) {
                 writer.meta(BinaryProfileFormat.TIME_BASE, "profile: the time stamps as recorded (probeCost=none)");
             }
+            closeOpenSpans();
             if (spans > 0) {
                 writer.meta(BinaryProfileFormat.REQUEST_SPANS, spans + " requests, from the server's request entry"
                         + " (servlet, Jetty, Tomcat or Undertow) to its return, outermost per thread");
