@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,10 +30,11 @@ import java.util.Set;
  * requests is no slot, and no gap), its slots those of the thread's slots that the span overlaps;
  * a timeline without a span, or without a join point inside one, is left out, and so is every
  * join point outside a span ({@link #timelinesOutsideRequests()}, {@link
- * #joinPointsOutsideRequests()}). A base-slot entry that the span's boundary cuts is kept, its
- * first and last occurrence moved inside the span: where in the entry the boundary falls is not
- * known; one that two spans cut goes to the first. Such a timeline's slot k starts at {@link #timelineOrigin} {@code + k * slotNanos}, up to
- * a slot before its start.
+ * #joinPointsOutsideRequests()}). Spans are applied to the file's base slots, before they are
+ * merged: a base-slot entry that a span's boundary cuts is kept, its first and last occurrence
+ * moved inside the span (where in the entry the boundary falls is not known), in the first span
+ * that cuts it. Such a timeline's slot k starts at {@link #timelineOrigin} {@code + k * slotNanos},
+ * up to a slot before its start.
  */
 public final class SlotProfile {
     /** Slots beyond this mean a target interval far too small for the profile. */
@@ -271,6 +271,9 @@ public final class SlotProfile {
         private int sourceIndex;
         private long lastThread = Long.MIN_VALUE;
         private Timeline last;
+        private int requestSpans = -1;
+        private int timelinesOutsideRequests;
+        private long joinPointsOutsideRequests;
 
         private Builder(long slotNanos) {
             if (slotNanos < 1 || slotNanos > SlotProfileWriter.MAX_SLOT_NANOS) {
@@ -297,7 +300,16 @@ public final class SlotProfile {
                 return this;
             }
             if (version == BinaryProfileFormat.VERSION_SLOTS) {
-                note(file, readSlots(file).meta());
+                int mark = sourceIndex;
+                Map<Integer, long[]> spans = new HashMap<>();
+                BinaryProfileReader.Summary s = readSlots(file, spans, false);
+                if (s.meta().containsKey(BinaryProfileFormat.REQUEST_SPANS)) {
+                    // the record that says spans count comes at the end: read again, within them
+                    timelines.values().removeIf(t -> t.source == mark);
+                    source(file.toString());
+                    readSlots(file, spans, true);
+                }
+                note(file, s.meta());
                 return this;
             }
             int mark = sourceIndex;
@@ -460,8 +472,14 @@ public final class SlotProfile {
             return s;
         }
 
-        private BinaryProfileReader.Summary readSlots(Path file) throws IOException {
+        /**
+         * @param spans per timeline index of the file, its spans as start, end pairs: filled when
+         *     {@code withinSpans} is false, used when it is true
+         */
+        private BinaryProfileReader.Summary readSlots(Path file, Map<Integer, long[]> spans, boolean withinSpans)
+                throws IOException {
             List<Timeline> fileTimelines = new ArrayList<>();
+            List<Requests> fileThreads = new ArrayList<>();
             int[][] sigs = {new int[64]};
             int[][] pairs = {new int[64]};
             long[] base = {0};
@@ -494,6 +512,11 @@ public final class SlotProfile {
 
                 @Override
                 public void timeline(int index, long threadId, long startNanos) {
+                    if (withinSpans) {
+                        fileThreads.add(new Requests(source + " thread " + threadId, startNanos,
+                                spans.getOrDefault(index, new long[0])));
+                        return;
+                    }
                     Timeline t = new Timeline(source + " thread " + threadId, sourceIndex, slotNanos);
                     t.start = startNanos;
                     timelines.put(sourceIndex + " #" + index, t);
@@ -503,6 +526,11 @@ public final class SlotProfile {
                 @Override
                 public void slot(int timeline, long slot, int entries, int[] pairIds, int[] counts, int[] first,
                         int[] lastOffsets) {
+                    if (withinSpans) {
+                        fileThreads.get(timeline).slot(slot * base[0], entries, pairIds, counts, first, lastOffsets,
+                                pairs[0]);
+                        return;
+                    }
                     Timeline t = fileTimelines.get(timeline);
                     long from = slot * base[0];
                     long merged = from / slotNanos;
@@ -515,45 +543,111 @@ public final class SlotProfile {
 
                 @Override
                 public void span(int timeline, long startNanos, long endNanos) {
-                    fileTimelines.get(timeline).span(startNanos, endNanos);
+                    if (!withinSpans) {
+                        long[] s = spans.getOrDefault(timeline, new long[0]);
+                        s = Arrays.copyOf(s, s.length + 2);
+                        s[s.length - 2] = startNanos;
+                        s[s.length - 1] = endNanos;
+                        spans.put(timeline, s);
+                    }
                 }
             });
-            if (summary.meta().containsKey(BinaryProfileFormat.REQUEST_SPANS)) {
-                for (Timeline t : fileTimelines) {
-                    t.spanned = true;
+            if (withinSpans) {
+                requestSpans = Math.max(requestSpans, 0);
+                for (Requests r : fileThreads) {
+                    r.finish();
                 }
             }
             last = null;
             return summary;
         }
 
-        /** The summary, the sources' timelines in the order they were first seen. */
-        public SlotProfile build() {
-            List<Timeline> out = new ArrayList<>(timelines.size());
-            int spans = -1;
-            int outsideTimelines = 0;
-            long outsideJoinPoints = 0;
-            for (Timeline t : timelines.values()) {
-                t.finish();
-                if (!t.spanned) {
-                    out.add(t);
-                    continue;
+        /**
+         * One thread of a file with request spans, read within them: each base-slot entry goes to the
+         * first span it overlaps, clamped into it, and into that span's timeline; the rest is counted
+         * as outside any request.
+         */
+        private final class Requests {
+            final String name;
+            final long start;
+            final long[] spans;
+            final Timeline[] requests;
+            long end = Long.MIN_VALUE;
+            int cursor;
+
+            Requests(String name, long start, long[] spans) {
+                this.name = name;
+                this.start = start;
+                this.spans = spans;
+                this.requests = new Timeline[spans.length / 2];
+            }
+
+            /** A base slot's entries; {@code from} is its start from the thread's start. */
+            void slot(long from, int entries, int[] pairIds, int[] counts, int[] first, int[] last, int[] pairOf) {
+                long slotStart = start + from;
+                while (cursor < requests.length && spans[2 * cursor + 1] < slotStart) {
+                    cursor++;
                 }
-                spans = Math.max(spans, 0);
-                int before = out.size();
-                long inside = 0;
-                BitSet taken = new BitSet(t.size);
-                for (int i = 0; i < t.spanCount; i++) {
-                    Timeline w = t.within(t.spans[2 * i], t.spans[2 * i + 1], i + 1, taken);
+                for (int e = 0; e < entries; e++) {
+                    long f = slotStart + first[e];
+                    long l = slotStart + last[e];
+                    end = Math.max(end, l);
+                    int k = cursor;
+                    while (k < requests.length && spans[2 * k + 1] < f) {
+                        k++;
+                    }
+                    if (k == requests.length || spans[2 * k] > l) {
+                        joinPointsOutsideRequests += counts[e];
+                        continue;
+                    }
+                    Timeline w = request(k);
+                    long rel = slotStart - w.origin;
+                    long merged = rel / slotNanos;
+                    long mergedStart = w.origin + merged * slotNanos;
+                    w.add(merged, pairOf[pairIds[e]], counts[e], (int) (Math.max(f, spans[2 * k]) - mergedStart),
+                            (int) (Math.min(l, spans[2 * k + 1]) - mergedStart));
+                }
+            }
+
+            /** Request k's timeline: its slots are the thread's slots from the one the span starts in. */
+            private Timeline request(int k) {
+                Timeline w = requests[k];
+                if (w == null) {
+                    long t = slotNanos;
+                    w = new Timeline(name + " request " + (k + 1), sourceIndex, t);
+                    w.request = true;
+                    w.start = Math.max(spans[2 * k], start);
+                    w.origin = start + (w.start - start) / t * t;
+                    requests[k] = w;
+                }
+                return w;
+            }
+
+            /** The timelines of the requests with a join point, in order; the thread counted if none. */
+            void finish() {
+                boolean any = false;
+                for (int k = 0; k < requests.length; k++) {
+                    Timeline w = requests[k];
                     if (w != null) {
-                        out.add(w);
-                        inside += w.joinPoints();
+                        w.end = Math.min(spans[2 * k + 1], end);
+                        w.spanLastSlot = (int) ((w.end - w.origin) / slotNanos);
+                        timelines.put(sourceIndex + " #" + name + " " + k, w);
+                        any = true;
                     }
                 }
-                spans += out.size() - before;
-                outsideTimelines += out.size() == before ? 1 : 0;
-                outsideJoinPoints += t.joinPoints() - inside;
-                t.release();
+                if (!any && end != Long.MIN_VALUE) {
+                    timelinesOutsideRequests++;
+                }
+            }
+        }
+
+        /** The summary, the sources' timelines in the order they were first seen. */
+        public SlotProfile build() {
+            List<Timeline> out = new ArrayList<>(timelines.values());
+            int spans = requestSpans;
+            for (Timeline t : out) {
+                t.finish();
+                spans += t.request ? 1 : 0;
             }
             // a thread whose timeline record came before a limit stopped the recording may have no slot
             out.removeIf(t -> t.size == 0);
@@ -636,7 +730,7 @@ public final class SlotProfile {
             }
             return new SlotProfile(slotNanos, signatures.toArray(new String[0]), callers, callees, occurrences, names,
                     starts, ends, origins, firstSlot, slotStart, pair, count, first, lastOff, joinPoints, regions, warnings,
-                    spans, outsideTimelines, outsideJoinPoints);
+                    spans, timelinesOutsideRequests, joinPointsOutsideRequests);
         }
     }
 
@@ -650,10 +744,9 @@ public final class SlotProfile {
         long end = Long.MIN_VALUE;
         /** Where slot 0 starts when not at {@link #start} (a request span's timeline). */
         long origin = Long.MIN_VALUE;
-        /** Its source recorded request spans: only the parts inside {@link #spans} count. */
-        boolean spanned;
-        long[] spans = new long[0];
-        int spanCount;
+        /** A request span's timeline, and its last slot however empty. */
+        boolean request;
+        int spanLastSlot = -1;
         int[] slot = new int[16];
         int[] pair = new int[16];
         int[] count = new int[16];
@@ -712,74 +805,11 @@ public final class SlotProfile {
         }
 
         long slotCount() {
-            return lastSlot + 1L;
+            return Math.max(lastSlot, spanLastSlot) + 1L;
         }
 
         long origin() {
             return origin == Long.MIN_VALUE ? start : origin;
-        }
-
-        long joinPoints() {
-            long n = 0;
-            for (int e = 0; e < size; e++) {
-                n += count[e];
-            }
-            return n;
-        }
-
-        void span(long from, long to) {
-            if (2 * spanCount == spans.length) {
-                spans = Arrays.copyOf(spans, Math.max(8, spans.length * 2));
-            }
-            spans[2 * spanCount] = from;
-            spans[2 * spanCount + 1] = to;
-            spanCount++;
-        }
-
-        /**
-         * The part of this finished timeline inside [from, to] as a timeline of its own, on this
-         * one's slot grid (its slot 0 is the slot the span starts in); null without a join point.
-         * An entry goes to the first span it overlaps ({@code taken}): two requests in one base
-         * slot must not count its join points twice.
-         */
-        Timeline within(long from, long to, int request, BitSet taken) {
-            long lo = Math.max(from, start);
-            long hi = Math.min(to, end);
-            if (hi < lo) {
-                return null;
-            }
-            long s0 = (lo - start) / slotNanos;
-            long s1 = (hi - start) / slotNanos;
-            Timeline w = new Timeline(name + " request " + request, source, slotNanos);
-            w.origin = start + s0 * slotNanos;
-            w.start = lo;
-            w.end = hi;
-            int e = 0;
-            for (int n = size; e < n; ) { // the first entry of slot s0 or later
-                int mid = (e + n) >>> 1;
-                if (slot[mid] < s0) {
-                    e = mid + 1;
-                } else {
-                    n = mid;
-                }
-            }
-            for (; e < size && slot[e] <= s1; e++) {
-                long slotStart = w.origin + (slot[e] - s0) * slotNanos;
-                long f = slotStart + first[e];
-                long l = slotStart + last[e];
-                if (l >= lo && f <= hi && !taken.get(e)) {
-                    taken.set(e);
-                    w.grow(w.size + 1);
-                    w.slot[w.size] = (int) (slot[e] - s0);
-                    w.pair[w.size] = pair[e];
-                    w.count[w.size] = count[e];
-                    w.first[w.size] = (int) (Math.max(f, lo) - slotStart);
-                    w.last[w.size] = (int) (Math.min(l, hi) - slotStart);
-                    w.size++;
-                }
-            }
-            w.lastSlot = (int) (s1 - s0);
-            return w.size == 0 ? null : w;
         }
 
         void release() {

@@ -230,6 +230,33 @@ class RequestSpansTest {
     }
 
     @Test
+    void spansCutTheBaseSlotsNotTheSlotsOfTheInterval() throws IOException {
+        Path f = dir.resolve("base.qwp");
+        try (SlotProfileWriter w = SlotProfileWriter.open(f, ProfileWriter.Limits.DEFAULT, 100 * US, 0)) {
+            w.joinPoint(0, 1, HANDLE, RENDER);
+            w.joinPoint(150 * US, 1, HANDLE, RENDER);
+            for (long t = 300; t < 600; t += 50) {
+                w.joinPoint(t * US, 1, FINALIZE, FREE); // the thread between two requests, inside the same 1 ms
+            }
+            w.joinPoint(700 * US, 1, HANDLE, RENDER);
+            w.joinPoint(850 * US, 1, HANDLE, RENDER);
+            w.meta(BinaryProfileFormat.REQUEST_SPANS, "test");
+            w.span(1, 0, 150 * US);
+            w.span(1, 700 * US, 850 * US);
+        }
+        SlotProfile p = SlotProfile.read(List.of(f), MS);
+        assertThat(p.timelines()).isEqualTo(2);
+        assertThat(p.slots()).as("one slot of 1 ms each").isEqualTo(2);
+        assertThat(p.joinPoints()).isEqualTo(4);
+        assertThat(p.joinPointsOutsideRequests()).isEqualTo(6);
+        assertThat(p.pairs()).isEqualTo(1);
+        assertThat(p.timelineStart(1)).isEqualTo(700 * US);
+        assertThat(p.timelineOrigin(1)).isZero();
+        assertThat(p.entryFirst(p.entryStart(1))).isEqualTo(700 * US);
+        assertThat(p.entryLast(p.entryStart(1))).isEqualTo(850 * US);
+    }
+
+    @Test
     void aProfileWithoutSpansIsReadAsBefore() throws IOException {
         SlotProfile p = SlotProfile.read(List.of(pooledThreadAndFinalizer(false)), MS);
         assertThat(p.requestSpans()).isEqualTo(-1);
