@@ -24,6 +24,7 @@ import java.util.Map;
  *     time, counting from the timeline's first join point to the first selected one and from the
  *     last selected one to the timeline's last (a timeline with none selected: its whole length).
  *     What a thread that must yield may run for before it reaches a control point; the mean hides it.
+ *     With request spans a timeline is one request, from its start to its end.
  * @param coveragePointcuts how many pointcuts the coverage pass added after Fig. 3's (the last ones
  *     of {@code pointcuts}); -1 when no coverage pass was asked for
  * @param requestSpans the request spans the profile's timelines were cut to ({@link SlotProfile}):
