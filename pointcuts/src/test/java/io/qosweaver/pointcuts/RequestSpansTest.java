@@ -257,6 +257,21 @@ class RequestSpansTest {
     }
 
     @Test
+    void spanRecordsWithoutTheMetaRecordThatTheyCountAreIgnored() throws IOException {
+        Path f = dir.resolve("unannounced.qwp");
+        try (SlotProfileWriter w = SlotProfileWriter.open(f, ProfileWriter.Limits.DEFAULT, 1000, 0)) {
+            w.joinPoint(0, 1, FINALIZE, FREE);
+            w.joinPoint(5000, 1, HANDLE, RENDER);
+            w.span(1, 5000, 5000);
+        }
+        SlotProfile p = SlotProfile.read(List.of(f), 1000);
+        assertThat(p.requestSpans()).isEqualTo(-1);
+        assertThat(p.timelines()).isEqualTo(1);
+        assertThat(p.slots()).isEqualTo(6);
+        assertThat(p.joinPoints()).isEqualTo(2);
+    }
+
+    @Test
     void aProfileWithoutSpansIsReadAsBefore() throws IOException {
         SlotProfile p = SlotProfile.read(List.of(pooledThreadAndFinalizer(false)), MS);
         assertThat(p.requestSpans()).isEqualTo(-1);
