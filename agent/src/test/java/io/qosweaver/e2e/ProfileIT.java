@@ -95,6 +95,39 @@ class ProfileIT {
     }
 
     /**
+     * Request spans with the shaded jar: Jetty 12's {@code Server.handle} woven in the child JVM
+     * marks each request through the bootstrap probe; the thread that built the server is left out.
+     */
+    @Test
+    void aJettyServersRequestsAreTheProfilesSpansAndItsOtherThreadsAreLeftOut() throws Exception {
+        ChildJvms jvms = new ChildJvms(dir);
+        try {
+            Path out = dir.resolve("jetty.qwp");
+            ChildJvms.Child c = jvms.start(List.of(), io.qosweaver.agent.profiling.ProfilingArgs.format(out,
+                    List.of("io.qosweaver.e2e")), ChildJvms.appClassPath(), E2eCoreApp.class.getName());
+            Pattern portLine = Pattern.compile("PORT=(\\d+)");
+            await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(portLine, c.out()) > 0 || !c.process().isAlive());
+            int port = c.port(portLine, c.out());
+            assertThat(port).as(c.err()).isPositive();
+            for (int i = 0; i < 3; i++) {
+                assertThat(ChildJvms.get(port, "/work/x")).startsWith("core ");
+            }
+            c.process().destroy(); // SIGTERM: the agent's shutdown hook closes the profile
+            assertThat(c.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(io.qosweaver.pointcuts.BinaryProfileReader.summary(out).meta()
+                    .get(io.qosweaver.pointcuts.BinaryProfileFormat.REQUEST_SPANS)).as(c.err()).startsWith("3 requests");
+            io.qosweaver.pointcuts.SlotProfile p = io.qosweaver.pointcuts.SlotProfile.read(List.of(out), 1_000_000);
+            assertThat(p.requestSpans()).isEqualTo(3);
+            assertThat(p.timelinesOutsideRequests()).as("main, which built the server").isPositive();
+            assertThat(p.joinPointsOutsideRequests()).isPositive();
+            assertThat(p.joinPoints()).as("E2eWork.work() in each request").isPositive();
+        } finally {
+            jvms.stopAll();
+        }
+    }
+
+    /**
      * JDK packages as callers, with their classes loaded before the agent: a child JVM draws
      * (Marlin) and writes a PNG, then attaches the agent to itself in profiling mode with
      * include=sun.java2d.marlin+com.sun.imageio.plugins.png. The loaded JDK classes of

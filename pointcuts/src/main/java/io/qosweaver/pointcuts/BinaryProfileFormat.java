@@ -45,6 +45,7 @@ package io.qosweaver.pointcuts;
  * pair      := 0x05 uvarint(callerId) uvarint(calleeId)      defines the next pair id (0, 1, 2, ...)
  * slot      := 0x06 uvarint(timelineIndex) uvarint(slotIndex) uvarint(entries) entry{entries}
  * entry     := uvarint(pairId) uvarint(count) uvarint(firstOffset) uvarint(lastOffset - firstOffset)
+ * span      := 0x07 uvarint(timelineIndex) svarint(startNanos) svarint(endNanos)   optional: a request the thread handled
  * meta      := as in version 1
  * end       := as in version 1, counting join points (the sum of the entries' counts)
  * </pre>
@@ -53,6 +54,13 @@ package io.qosweaver.pointcuts;
  * a slot; a count of 1 has equal offsets. The time base is the writer's: the agent subtracts the
  * probe's own cost from every time stamp and says so in the meta records {@code timeBase} and
  * {@code probeCostNanos}.
+ *
+ * <p><b>Request spans</b> (optional, readers of version 2 before them reject the tag): a span is a
+ * stretch of a timeline, in the file's time base, during which its thread handled one profiled
+ * request; a timeline's spans come in time order and do not overlap. The meta record {@link
+ * #REQUEST_SPANS} says that the profiler recorded them, and how: then a timeline without a span
+ * handled no request, and the generator leaves it out ({@link SlotProfile}). A file without that
+ * record is read as before spans existed.
  */
 public final class BinaryProfileFormat {
     static final byte[] MAGIC = {'Q', 'W', 'P', 'F'};
@@ -67,6 +75,12 @@ public final class BinaryProfileFormat {
     static final int TIMELINE = 0x02;
     static final int PAIR = 0x05;
     static final int SLOT = 0x06;
+    static final int SPAN = 0x07;
+    /**
+     * Version 2 meta key: the file records request spans (its value says where they came from);
+     * the generator then keeps only the parts of timelines inside one.
+     */
+    public static final String REQUEST_SPANS = "requestSpans";
     /** Version 2 meta key: what the time stamps are ({@code real: ...} when the probe's cost was taken out). */
     public static final String TIME_BASE = "timeBase";
     /** Version 2 meta key: the probe's cost per join point subtracted from the time stamps, in ns. */

@@ -41,6 +41,10 @@ public final class BinaryProfileReader {
         /** The arrays are the reader's: read them during the call only. */
         void slot(int timeline, long slot, int entries, int[] pairs, int[] counts, int[] first, int[] last)
                 throws IOException;
+
+        /** A request span of a timeline already defined, in time order (files before spans have none). */
+        default void span(int timeline, long startNanos, long endNanos) throws IOException {
+        }
     }
 
     private final String source;
@@ -248,6 +252,7 @@ public final class BinaryProfileReader {
         int[] pairSeen = new int[64];
         int seenStamp = 0;
         long[] lastSlot = new long[16];
+        long[] lastSpanEnd = new long[16];
         int timelines = 0;
         long count = 0;
         int[] ps = new int[64];
@@ -325,8 +330,26 @@ public final class BinaryProfileReader {
                     if (timelines == lastSlot.length) {
                         lastSlot = Arrays.copyOf(lastSlot, timelines * 2);
                     }
+                    if (timelines == lastSpanEnd.length) {
+                        lastSpanEnd = Arrays.copyOf(lastSpanEnd, timelines * 2);
+                    }
                     lastSlot[timelines] = -1;
+                    lastSpanEnd[timelines] = Long.MIN_VALUE;
                     target.timeline(timelines++, thread, start);
+                }
+                case BinaryProfileFormat.SPAN -> {
+                    long tl = readUnsigned(at, "span");
+                    long start = readSigned(at, "span");
+                    long end = readSigned(at, "span");
+                    if (tl >= timelines) {
+                        throw error(at, "corrupt: span of timeline " + tl + " but only " + timelines + " timelines are defined");
+                    }
+                    if (end < start || start < lastSpanEnd[(int) tl]) {
+                        throw error(at, "corrupt: span [" + start + ", " + end + "] of timeline " + tl
+                                + " is reversed or overlaps the previous one");
+                    }
+                    lastSpanEnd[(int) tl] = end;
+                    target.span((int) tl, start, end);
                 }
                 case BinaryProfileFormat.META -> meta.put(readString(at, "meta"), readString(at, "meta"));
                 case BinaryProfileFormat.END -> {

@@ -24,8 +24,14 @@ import java.util.Map;
  *     time, counting from the timeline's first join point to the first selected one and from the
  *     last selected one to the timeline's last (a timeline with none selected: its whole length).
  *     What a thread that must yield may run for before it reaches a control point; the mean hides it.
+ *     With request spans a timeline is one request, from its start to its end.
  * @param coveragePointcuts how many pointcuts the coverage pass added after Fig. 3's (the last ones
  *     of {@code pointcuts}); -1 when no coverage pass was asked for
+ * @param requestSpans the request spans the profile's timelines were cut to ({@link SlotProfile}):
+ *     then timelines, slots and intervals are those inside requests only; -1 when the profile
+ *     records no spans
+ * @param timelinesOutsideRequests timelines left out: no join point inside a request span
+ * @param joinPointsOutsideRequests join points left out: outside every request span
  */
 public record GenerationReport(
         long intervalNanos,
@@ -48,7 +54,10 @@ public record GenerationReport(
         int emptySlots,
         long generationNanos,
         List<String> missingClasses,
-        int coveragePointcuts) {
+        int coveragePointcuts,
+        int requestSpans,
+        int timelinesOutsideRequests,
+        long joinPointsOutsideRequests) {
 
     /** One generated pair: {@code call(callee) && withincode(caller)}. */
     public record GeneratedPointcut(String caller, String callee, long joinPoints, int slotsCovered) {
@@ -60,6 +69,18 @@ public record GenerationReport(
     public GenerationReport {
         pointcuts = List.copyOf(pointcuts);
         missingClasses = List.copyOf(missingClasses);
+    }
+
+    /** A report of a profile without request spans. */
+    public GenerationReport(long intervalNanos, double profileSlowdown, int maxOccurrence, long joinPoints, int timelines,
+            int slots, int candidates, int candidatesWithinMaxOccurrence, int excludedSynchronized,
+            int excludedInitializers, List<GeneratedPointcut> pointcuts, long selectedJoinPoints, long intervals,
+            double intervalMeanNanos, double intervalStdDevNanos, double longestGapNanos, int uncoveredSlots,
+            int emptySlots, long generationNanos, List<String> missingClasses, int coveragePointcuts) {
+        this(intervalNanos, profileSlowdown, maxOccurrence, joinPoints, timelines, slots, candidates,
+                candidatesWithinMaxOccurrence, excludedSynchronized, excludedInitializers, pointcuts, selectedJoinPoints,
+                intervals, intervalMeanNanos, intervalStdDevNanos, longestGapNanos, uncoveredSlots, emptySlots,
+                generationNanos, missingClasses, coveragePointcuts, -1, 0, 0);
     }
 
     /** Our agent's pointcut language for one candidate. */
@@ -88,6 +109,9 @@ public record GenerationReport(
                 .append(ms(intervalMeanNanos)).append(" ms (sd ").append(ms(intervalStdDevNanos))
                 .append(" ms, longest gap ").append(ms(longestGapNanos)).append(" ms); ")
                 .append(uncoveredSlots).append(" of ").append(slots).append(" slots uncovered.\n");
+        if (requestSpans >= 0) {
+            b.append("# ").append(outsideRequests()).append(".\n");
+        }
         if (pointcuts.isEmpty()) {
             return b.append(section).append(": []\n").toString();
         }
@@ -106,6 +130,9 @@ public record GenerationReport(
         b.append(String.format(Locale.ROOT, "maximum occurrence   %d%n", maxOccurrence));
         b.append(String.format(Locale.ROOT, "join points          %d on %d timeline(s), %d slots (%d empty)%n",
                 joinPoints, timelines, slots, emptySlots));
+        if (requestSpans >= 0) {
+            b.append(String.format(Locale.ROOT, "requests             %s%n", outsideRequests()));
+        }
         b.append(String.format(Locale.ROOT, "candidates           %d (%d select at most %d join points; excluded: %d in synchronized code, %d constructors or initializers)%n",
                 candidates, candidatesWithinMaxOccurrence, maxOccurrence, excludedSynchronized, excludedInitializers));
         b.append(String.format(Locale.ROOT, "generated pointcuts  %d%n", pointcuts.size()));
@@ -154,6 +181,11 @@ public record GenerationReport(
         m.put("missing_classes", missingClasses);
         m.put("coverage_pointcuts", coveragePointcuts < 0 ? null : coveragePointcuts);
         m.put("coverage_max_occurrence", coveragePointcuts <= 0 ? null : coverageMaxOccurrence());
+        if (requestSpans >= 0) {
+            m.put("request_spans", requestSpans);
+            m.put("timelines_outside_requests", timelinesOutsideRequests);
+            m.put("join_points_outside_requests", joinPointsOutsideRequests);
+        }
         List<Object> list = new ArrayList<>();
         for (GeneratedPointcut p : pointcuts) {
             Map<String, Object> e = new LinkedHashMap<>();
@@ -179,6 +211,13 @@ public record GenerationReport(
             max = Math.max(max, pointcuts.get(i).joinPoints());
         }
         return max;
+    }
+
+    /** What the request spans kept and left out, for the text and the policy's header. */
+    private String outsideRequests() {
+        return String.format(Locale.ROOT, "only the %d request span(s) profiled count (timelines, slots and intervals are"
+                + " within them); left out as outside any request: %d timeline(s), %d join point(s)", requestSpans,
+                timelinesOutsideRequests, joinPointsOutsideRequests);
     }
 
     private String slowdown() {

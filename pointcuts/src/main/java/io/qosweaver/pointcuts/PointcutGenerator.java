@@ -483,8 +483,8 @@ public final class PointcutGenerator {
         IntervalStats stats = new IntervalStats();
         long t = p.slotNanos();
         for (int tl = 0; tl < p.timelines(); tl++) {
-            long start = p.timelineStart(tl);
-            stats.startTimeline(start);
+            long origin = p.timelineOrigin(tl);
+            stats.startTimeline(p.timelineStart(tl));
             int firstSlot = p.firstSlot(tl);
             for (int s = firstSlot, end = p.firstSlot(tl + 1); s < end; s++) {
                 long count = 0;
@@ -498,7 +498,7 @@ public final class PointcutGenerator {
                     }
                 }
                 if (count > 0) {
-                    long slotStart = start + (s - firstSlot) * t;
+                    long slotStart = origin + (s - firstSlot) * t;
                     stats.points(slotStart + first, slotStart + last, count);
                 }
             }
@@ -543,7 +543,8 @@ public final class PointcutGenerator {
                 intervals == 0 ? Double.NaN : stats.mean() / slowdown,
                 intervals == 0 ? Double.NaN : stats.stdDev() / slowdown, stats.longestGap() / slowdown,
                 ix.slots - covered.cardinality(), ix.slots - ix.occupiedSlots, elapsed,
-                options.synchronizedRegions().missingClasses(), coveragePointcuts);
+                options.synchronizedRegions().missingClasses(), coveragePointcuts, profile.requestSpans(),
+                profile.timelinesOutsideRequests(), profile.joinPointsOutsideRequests());
     }
 
     /** Eligibility of a candidate ({@link Index#status}). */

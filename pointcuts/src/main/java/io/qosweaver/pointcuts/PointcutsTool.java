@@ -81,7 +81,9 @@ public final class PointcutsTool {
         }
         SlotProfile profile = builder.build();
         if (profile.joinPoints() == 0) {
-            throw new IOException("the profiles hold no join points: " + profiles);
+            throw new IOException(profile.joinPointsOutsideRequests() > 0 ? "the profiles' " + profile.joinPointsOutsideRequests()
+                    + " join points all lie outside the request spans they record (did the requests run on other"
+                    + " threads than the server's?): " + profiles : "the profiles hold no join points: " + profiles);
         }
         report.printf(java.util.Locale.ROOT, "read %d join points in %d slots of %s (%d entries) in %.1f s%n",
                 profile.joinPoints(), profile.slots(), Durations.text(profile.slotNanos()), profile.entries(),

@@ -23,6 +23,18 @@ import java.util.Set;
  * text profiles and {@link Profile}s are summarized from memory. Slot k of a timeline is
  * {@code [first + k * slotNanos, first + (k + 1) * slotNanos)} from its first join point, and the
  * timelines' slots are numbered one after the other, as the generator always did.
+ *
+ * <p><b>Request spans.</b> A version 2 file that records request spans ({@link
+ * BinaryProfileFormat#REQUEST_SPANS}) is summarized within them only: each span with a join point
+ * becomes a timeline of its own, from the span's start to its end (a thread's time between two
+ * requests is no slot, and no gap), its slots those of the thread's slots that the span overlaps;
+ * a timeline without a span, or without a join point inside one, is left out, and so is every
+ * join point outside a span ({@link #timelinesOutsideRequests()}, {@link
+ * #joinPointsOutsideRequests()}). Spans are applied to the file's base slots, before they are
+ * merged: a base-slot entry that a span's boundary cuts is kept, its first and last occurrence
+ * moved inside the span (where in the entry the boundary falls is not known), in the first span
+ * that cuts it. Such a timeline's slot k starts at {@link #timelineOrigin} {@code + k * slotNanos},
+ * up to a slot before its start.
  */
 public final class SlotProfile {
     /** Slots beyond this mean a target interval far too small for the profile. */
@@ -36,6 +48,7 @@ public final class SlotProfile {
     private final String[] timelineNames;
     private final long[] timelineStart;
     private final long[] timelineEnd;
+    private final long[] timelineOrigin;
     private final int[] timelineFirstSlot;
     private final int[] slotStart;
     private final int[] entryPair;
@@ -45,11 +58,15 @@ public final class SlotProfile {
     private final long joinPoints;
     private final SynchronizedRegions recordedRegions;
     private final List<String> warnings;
+    private final int requestSpans;
+    private final int timelinesOutsideRequests;
+    private final long joinPointsOutsideRequests;
 
     private SlotProfile(long slotNanos, String[] signatures, int[] pairCaller, int[] pairCallee, long[] occurrences,
-            String[] timelineNames, long[] timelineStart, long[] timelineEnd, int[] timelineFirstSlot, int[] slotStart,
-            int[] entryPair, int[] entryCount, int[] entryFirst, int[] entryLast, long joinPoints,
-            SynchronizedRegions recordedRegions, List<String> warnings) {
+            String[] timelineNames, long[] timelineStart, long[] timelineEnd, long[] timelineOrigin,
+            int[] timelineFirstSlot, int[] slotStart, int[] entryPair, int[] entryCount, int[] entryFirst, int[] entryLast,
+            long joinPoints, SynchronizedRegions recordedRegions, List<String> warnings, int requestSpans,
+            int timelinesOutsideRequests, long joinPointsOutsideRequests) {
         this.slotNanos = slotNanos;
         this.signatures = signatures;
         this.pairCaller = pairCaller;
@@ -58,6 +75,7 @@ public final class SlotProfile {
         this.timelineNames = timelineNames;
         this.timelineStart = timelineStart;
         this.timelineEnd = timelineEnd;
+        this.timelineOrigin = timelineOrigin;
         this.timelineFirstSlot = timelineFirstSlot;
         this.slotStart = slotStart;
         this.entryPair = entryPair;
@@ -67,6 +85,9 @@ public final class SlotProfile {
         this.joinPoints = joinPoints;
         this.recordedRegions = recordedRegions;
         this.warnings = List.copyOf(warnings);
+        this.requestSpans = requestSpans;
+        this.timelinesOutsideRequests = timelinesOutsideRequests;
+        this.joinPointsOutsideRequests = joinPointsOutsideRequests;
     }
 
     /** Reads and merges the files (binary of either version, or text) into slots of {@code slotNanos}. */
@@ -139,14 +160,38 @@ public final class SlotProfile {
         return timelineNames[timeline];
     }
 
-    /** The time of the timeline's first join point (the start of its slot 0). */
+    /**
+     * The time of the timeline's first join point, where its slot 0 starts; for a request span,
+     * the later of the span's start and the thread's first join point (its slot 0 starts at
+     * {@link #timelineOrigin}).
+     */
     public long timelineStart(int timeline) {
         return timelineStart[timeline];
     }
 
-    /** The time of the timeline's last join point. */
+    /** The time of the timeline's last join point; for a request span, the earlier of its end and that. */
     public long timelineEnd(int timeline) {
         return timelineEnd[timeline];
+    }
+
+    /** Where the timeline's slot 0 starts: its start, or for a request span up to a slot before it. */
+    public long timelineOrigin(int timeline) {
+        return timelineOrigin[timeline];
+    }
+
+    /** The request spans kept as timelines; -1 when no source recorded spans. */
+    public int requestSpans() {
+        return requestSpans;
+    }
+
+    /** Timelines of sources with request spans that had no join point inside one, left out. */
+    public int timelinesOutsideRequests() {
+        return timelinesOutsideRequests;
+    }
+
+    /** Join points of sources with request spans that lay outside every span, left out. */
+    public long joinPointsOutsideRequests() {
+        return joinPointsOutsideRequests;
     }
 
     /** The timeline's first slot; {@code firstSlot(timelines())} is {@link #slots()}. */
@@ -226,6 +271,9 @@ public final class SlotProfile {
         private int sourceIndex;
         private long lastThread = Long.MIN_VALUE;
         private Timeline last;
+        private int requestSpans = -1;
+        private int timelinesOutsideRequests;
+        private long joinPointsOutsideRequests;
 
         private Builder(long slotNanos) {
             if (slotNanos < 1 || slotNanos > SlotProfileWriter.MAX_SLOT_NANOS) {
@@ -252,7 +300,16 @@ public final class SlotProfile {
                 return this;
             }
             if (version == BinaryProfileFormat.VERSION_SLOTS) {
-                note(file, readSlots(file).meta());
+                int mark = sourceIndex;
+                Map<Integer, long[]> spans = new HashMap<>();
+                BinaryProfileReader.Summary s = readSlots(file, spans, false);
+                if (s.meta().containsKey(BinaryProfileFormat.REQUEST_SPANS)) {
+                    // the record that says spans count comes at the end: read again, within them
+                    timelines.values().removeIf(t -> t.source == mark);
+                    source(file.toString());
+                    readSlots(file, spans, true);
+                }
+                note(file, s.meta());
                 return this;
             }
             int mark = sourceIndex;
@@ -415,8 +472,14 @@ public final class SlotProfile {
             return s;
         }
 
-        private BinaryProfileReader.Summary readSlots(Path file) throws IOException {
+        /**
+         * @param spans per timeline index of the file, its spans as start, end pairs: filled when
+         *     {@code withinSpans} is false, used when it is true
+         */
+        private BinaryProfileReader.Summary readSlots(Path file, Map<Integer, long[]> spans, boolean withinSpans)
+                throws IOException {
             List<Timeline> fileTimelines = new ArrayList<>();
+            List<Requests> fileThreads = new ArrayList<>();
             int[][] sigs = {new int[64]};
             int[][] pairs = {new int[64]};
             long[] base = {0};
@@ -449,6 +512,11 @@ public final class SlotProfile {
 
                 @Override
                 public void timeline(int index, long threadId, long startNanos) {
+                    if (withinSpans) {
+                        fileThreads.add(new Requests(source + " thread " + threadId, startNanos,
+                                spans.getOrDefault(index, new long[0])));
+                        return;
+                    }
                     Timeline t = new Timeline(source + " thread " + threadId, sourceIndex, slotNanos);
                     t.start = startNanos;
                     timelines.put(sourceIndex + " #" + index, t);
@@ -458,6 +526,11 @@ public final class SlotProfile {
                 @Override
                 public void slot(int timeline, long slot, int entries, int[] pairIds, int[] counts, int[] first,
                         int[] lastOffsets) {
+                    if (withinSpans) {
+                        fileThreads.get(timeline).slot(slot * base[0], entries, pairIds, counts, first, lastOffsets,
+                                pairs[0]);
+                        return;
+                    }
                     Timeline t = fileTimelines.get(timeline);
                     long from = slot * base[0];
                     long merged = from / slotNanos;
@@ -467,30 +540,131 @@ public final class SlotProfile {
                         t.end = Math.max(t.end, t.start + from + lastOffsets[e]);
                     }
                 }
+
+                @Override
+                public void span(int timeline, long startNanos, long endNanos) {
+                    if (!withinSpans) {
+                        long[] s = spans.getOrDefault(timeline, new long[0]);
+                        s = Arrays.copyOf(s, s.length + 2);
+                        s[s.length - 2] = startNanos;
+                        s[s.length - 1] = endNanos;
+                        spans.put(timeline, s);
+                    }
+                }
             });
+            if (withinSpans) {
+                requestSpans = Math.max(requestSpans, 0);
+                for (Requests r : fileThreads) {
+                    r.finish();
+                }
+            }
             last = null;
             return summary;
         }
 
+        /**
+         * One thread of a file with request spans, read within them: each base-slot entry goes to the
+         * first span it overlaps, clamped into it, and into that span's timeline; the rest is counted
+         * as outside any request.
+         */
+        private final class Requests {
+            final String name;
+            final long start;
+            final long[] spans;
+            final Timeline[] requests;
+            long end = Long.MIN_VALUE;
+            int cursor;
+
+            Requests(String name, long start, long[] spans) {
+                this.name = name;
+                this.start = start;
+                this.spans = spans;
+                this.requests = new Timeline[spans.length / 2];
+            }
+
+            /** A base slot's entries; {@code from} is its start from the thread's start. */
+            void slot(long from, int entries, int[] pairIds, int[] counts, int[] first, int[] last, int[] pairOf) {
+                long slotStart = start + from;
+                while (cursor < requests.length && spans[2 * cursor + 1] < slotStart) {
+                    cursor++;
+                }
+                for (int e = 0; e < entries; e++) {
+                    long f = slotStart + first[e];
+                    long l = slotStart + last[e];
+                    end = Math.max(end, l);
+                    int k = cursor;
+                    while (k < requests.length && spans[2 * k + 1] < f) {
+                        k++;
+                    }
+                    if (k == requests.length || spans[2 * k] > l) {
+                        joinPointsOutsideRequests += counts[e];
+                        continue;
+                    }
+                    Timeline w = request(k);
+                    long rel = slotStart - w.origin;
+                    long merged = rel / slotNanos;
+                    long mergedStart = w.origin + merged * slotNanos;
+                    w.add(merged, pairOf[pairIds[e]], counts[e], (int) (Math.max(f, spans[2 * k]) - mergedStart),
+                            (int) (Math.min(l, spans[2 * k + 1]) - mergedStart));
+                }
+            }
+
+            /** Request k's timeline: its slots are the thread's slots from the one the span starts in. */
+            private Timeline request(int k) {
+                Timeline w = requests[k];
+                if (w == null) {
+                    long t = slotNanos;
+                    w = new Timeline(name + " request " + (k + 1), sourceIndex, t);
+                    w.request = true;
+                    w.start = Math.max(spans[2 * k], start);
+                    w.origin = start + (w.start - start) / t * t;
+                    requests[k] = w;
+                }
+                return w;
+            }
+
+            /** The timelines of the requests with a join point, in order; the thread counted if none. */
+            void finish() {
+                boolean any = false;
+                for (int k = 0; k < requests.length; k++) {
+                    Timeline w = requests[k];
+                    if (w != null) {
+                        w.end = Math.min(spans[2 * k + 1], end);
+                        w.spanLastSlot = (int) ((w.end - w.origin) / slotNanos);
+                        timelines.put(sourceIndex + " #" + name + " " + k, w);
+                        any = true;
+                    }
+                }
+                if (!any && end != Long.MIN_VALUE) {
+                    timelinesOutsideRequests++;
+                }
+            }
+        }
+
         /** The summary, the sources' timelines in the order they were first seen. */
         public SlotProfile build() {
-            for (Timeline t : timelines.values()) {
+            List<Timeline> out = new ArrayList<>(timelines.values());
+            int spans = requestSpans;
+            for (Timeline t : out) {
                 t.finish();
+                spans += t.request ? 1 : 0;
             }
             // a thread whose timeline record came before a limit stopped the recording may have no slot
-            timelines.values().removeIf(t -> t.size == 0);
-            int tls = timelines.size();
+            out.removeIf(t -> t.size == 0);
+            int tls = out.size();
             String[] names = new String[tls];
             long[] starts = new long[tls];
             long[] ends = new long[tls];
+            long[] origins = new long[tls];
             int[] firstSlot = new int[tls + 1];
             long slots = 0;
             int entries = 0;
             int k = 0;
-            for (Timeline t : timelines.values()) {
+            for (Timeline t : out) {
                 names[k] = t.name;
                 starts[k] = t.start;
                 ends[k] = t.end;
+                origins[k] = t.origin();
                 firstSlot[k++] = (int) slots;
                 slots += t.slotCount();
                 entries = Math.addExact(entries, t.size);
@@ -508,7 +682,7 @@ public final class SlotProfile {
             long[] occ = new long[pairCount];
             int at = 0;
             k = 0;
-            for (Timeline t : timelines.values()) {
+            for (Timeline t : out) {
                 int base = firstSlot[k++];
                 for (int e = 0; e < t.size; e++) {
                     slotStart[base + t.slot[e] + 1]++;
@@ -524,7 +698,8 @@ public final class SlotProfile {
             for (int s = 0; s < slots; s++) {
                 slotStart[s + 1] += slotStart[s];
             }
-            // pairs that no kept timeline uses (a source read again in memory) are dropped, in order
+            // pairs that no kept timeline uses (a source read again in memory, or only outside request spans) are
+            // dropped, in order
             int[] renumber = new int[pairCount];
             int kept = 0;
             for (int p = 0; p < pairCount; p++) {
@@ -554,7 +729,8 @@ public final class SlotProfile {
                 regions = regions == null ? fromFiles : SynchronizedRegions.either(regions, fromFiles);
             }
             return new SlotProfile(slotNanos, signatures.toArray(new String[0]), callers, callees, occurrences, names,
-                    starts, ends, firstSlot, slotStart, pair, count, first, lastOff, joinPoints, regions, warnings);
+                    starts, ends, origins, firstSlot, slotStart, pair, count, first, lastOff, joinPoints, regions, warnings,
+                    spans, timelinesOutsideRequests, joinPointsOutsideRequests);
         }
     }
 
@@ -566,6 +742,11 @@ public final class SlotProfile {
         final SlotAccumulator current = new SlotAccumulator();
         long start;
         long end = Long.MIN_VALUE;
+        /** Where slot 0 starts when not at {@link #start} (a request span's timeline). */
+        long origin = Long.MIN_VALUE;
+        /** A request span's timeline, and its last slot however empty. */
+        boolean request;
+        int spanLastSlot = -1;
         int[] slot = new int[16];
         int[] pair = new int[16];
         int[] count = new int[16];
@@ -594,14 +775,7 @@ public final class SlotProfile {
 
         @Override
         public void slot(long s, int entries, int[] pairs, int[] counts, int[] firsts, int[] lasts) {
-            if (size + entries > slot.length) {
-                int n = Math.max(size + entries, slot.length * 2);
-                slot = Arrays.copyOf(slot, n);
-                pair = Arrays.copyOf(pair, n);
-                count = Arrays.copyOf(count, n);
-                first = Arrays.copyOf(first, n);
-                last = Arrays.copyOf(last, n);
-            }
+            grow(size + entries);
             Arrays.fill(slot, size, size + entries, (int) s);
             System.arraycopy(pairs, 0, pair, size, entries);
             System.arraycopy(counts, 0, count, size, entries);
@@ -609,6 +783,17 @@ public final class SlotProfile {
             System.arraycopy(lasts, 0, last, size, entries);
             size += entries;
             lastSlot = (int) s;
+        }
+
+        private void grow(int entries) {
+            if (entries > slot.length) {
+                int n = Math.max(entries, slot.length * 2);
+                slot = Arrays.copyOf(slot, n);
+                pair = Arrays.copyOf(pair, n);
+                count = Arrays.copyOf(count, n);
+                first = Arrays.copyOf(first, n);
+                last = Arrays.copyOf(last, n);
+            }
         }
 
         void finish() {
@@ -620,7 +805,11 @@ public final class SlotProfile {
         }
 
         long slotCount() {
-            return lastSlot + 1L;
+            return Math.max(lastSlot, spanLastSlot) + 1L;
+        }
+
+        long origin() {
+            return origin == Long.MIN_VALUE ? start : origin;
         }
 
         void release() {

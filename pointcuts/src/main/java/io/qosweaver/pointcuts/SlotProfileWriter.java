@@ -52,6 +52,7 @@ public final class SlotProfileWriter extends ProfileWriter {
         long start;
         long joinPoints;
         long lastTime = Long.MIN_VALUE;
+        long lastSpanEnd = Long.MIN_VALUE;
 
         Timeline(int index) {
             this.index = index;
@@ -113,6 +114,34 @@ public final class SlotProfileWriter extends ProfileWriter {
     /** Join points whose corrected time was clamped to keep their thread's time from going backwards. */
     public long clamped() {
         return clamped;
+    }
+
+    /**
+     * A request span of a thread that has a timeline here ({@link BinaryProfileFormat}): times in
+     * the file's time base (the caller's when {@code probeCostNanos} is 0), after the thread's
+     * previous span. The caller also writes the meta record {@link BinaryProfileFormat#REQUEST_SPANS}.
+     *
+     * @return false when the thread has no join point here (its span would say nothing)
+     */
+    public boolean span(long threadId, long startNanos, long endNanos) throws IOException {
+        if (endNanos < startNanos) {
+            throw new IllegalArgumentException("a span ends (" + endNanos + ") before it starts (" + startNanos + ")");
+        }
+        Timeline t = timelines.get(threadId);
+        if (t == null) {
+            return false;
+        }
+        if (startNanos < t.lastSpanEnd) {
+            throw new IllegalArgumentException("a span of thread " + threadId + " starts (" + startNanos
+                    + ") before its previous one ends (" + t.lastSpanEnd + ")");
+        }
+        t.lastSpanEnd = endNanos;
+        ensure(1 + 5 + 10 + 10);
+        putByte(BinaryProfileFormat.SPAN);
+        putUnsigned(t.index);
+        putSigned(startNanos);
+        putSigned(endNanos);
+        return true;
     }
 
     @Override

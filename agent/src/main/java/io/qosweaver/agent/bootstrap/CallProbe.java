@@ -88,6 +88,30 @@ public final class CallProbe {
         record(s, callerId, calleeId);
     }
 
+    /**
+     * A join point's caller and callee id when its thread entered a server's request: no signature
+     * but a mark in the thread's time line, corrected like the join points around it.
+     */
+    public static final int REQUEST_BEGIN = -1;
+    /** The mark of its thread leaving a server's request (see {@link #REQUEST_BEGIN}). */
+    public static final int REQUEST_END = -2;
+
+    /** At a server's entry for a request, in the profiling mode (nested entries each mark). */
+    public static void requestBegin() {
+        Session s = active;
+        if (s != null) {
+            record(s, REQUEST_BEGIN, REQUEST_BEGIN);
+        }
+    }
+
+    /** Where a server's entry for a request returns or throws. */
+    public static void requestEnd() {
+        Session s = active;
+        if (s != null) {
+            record(s, REQUEST_END, REQUEST_END);
+        }
+    }
+
     /** The probe's work once it has found an active session; {@link #measureCost} times exactly this. */
     private static void record(Session s, int callerId, int calleeId) {
         Local l;

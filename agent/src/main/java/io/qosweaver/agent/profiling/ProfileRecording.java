@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -53,6 +55,12 @@ final class ProfileRecording {
     private volatile long bytes;
     private volatile int signatures;
     private final Set<Long> threads = new HashSet<>();
+    /**
+     * Per thread: its depth of request entries, the outermost one's time, its last span's end, and
+     * its last recorded time while in a request.
+     */
+    private final Map<Long, long[]> openSpans = new HashMap<>();
+    private long spans;
     private volatile int threadCount;
     private volatile IOException failure;
 
@@ -230,6 +238,10 @@ final class ProfileRecording {
             times = corrected;
         }
         for (int i = c.read; i < end; i++) {
+            if (c.callers[i] < 0) {
+                span(tid, c.callers[i], times[i]);
+                continue;
+            }
             int caller = fileId(c.callers[i]);
             int callee = fileId(c.callees[i]);
             if (caller < 0 || callee < 0 || !writer.joinPoint(times[i], tid, caller, callee)) {
@@ -238,6 +250,10 @@ final class ProfileRecording {
                 return false;
             }
         }
+        long[] open = openSpans.get(tid);
+        if (open != null && open[0] > 0 && end > c.read) {
+            open[3] = times[end - 1];
+        }
         c.read = end;
         if (threads.add(tid)) {
             threadCount = threads.size();
@@ -245,6 +261,45 @@ final class ProfileRecording {
         joinPoints = writer.joinPointCount();
         bytes = writer.bytesWritten();
         return true;
+    }
+
+    /**
+     * A request mark of a thread: its outermost begin and end become a span of the slot profile
+     * (a servlet inside Jetty marks twice; an end whose begin came before the recording is dropped).
+     */
+    private void span(long tid, int mark, long time) throws IOException {
+        if (!(writer instanceof SlotProfileWriter slots)) {
+            return; // version 1 has no spans
+        }
+        long[] open = openSpans.computeIfAbsent(tid, k -> new long[] {0, 0, Long.MIN_VALUE, 0});
+        if (mark == CallProbe.REQUEST_BEGIN) {
+            if (open[0]++ == 0) {
+                // a thread's corrected times never go back, so this only guards the writer's order check
+                open[1] = Math.max(time, open[2]);
+            }
+        } else if (open[0] > 0 && --open[0] == 0) {
+            open[2] = Math.max(time, open[1]);
+            if (slots.span(tid, open[1], open[2])) {
+                spans++;
+            }
+        }
+    }
+
+    /**
+     * Requests still open when the recording stopped end at their thread's last recorded time: a
+     * server returns from its entry just after the client has the response, and a recording stopped
+     * then would otherwise lose the last request.
+     */
+    private void closeOpenSpans() throws IOException {
+        if (!(writer instanceof SlotProfileWriter slots)) {
+            return;
+        }
+        for (Map.Entry<Long, long[]> e : openSpans.entrySet()) {
+            long[] open = e.getValue();
+            if (open[0] > 0 && slots.span(e.getKey(), open[1], Math.max(open[1], open[3]))) {
+                spans++;
+            }
+        }
     }
 
     private int fileId(int weaveId) throws IOException {
@@ -316,6 +371,14 @@ final class ProfileRecording {
                 }
             } else if (writer instanceof SlotProfileWriter) {
                 writer.meta(BinaryProfileFormat.TIME_BASE, "profile: the time stamps as recorded (probeCost=none)");
+            }
+            closeOpenSpans();
+            if (spans > 0) {
+                writer.meta(BinaryProfileFormat.REQUEST_SPANS, spans + " requests, from the server's request entry"
+                        + " (servlet, Jetty, Tomcat or Undertow) to its return, outermost per thread");
+            } else if (writer instanceof SlotProfileWriter) {
+                log.info("profile " + file + ": no request span (no servlet, Jetty, Tomcat or Undertow request entry ran"
+                        + " while recording): generation counts every thread's whole time");
             }
             // which calls ran with a monitor held, from the woven classes' files: the generator
             // excludes them without being given the application's class path

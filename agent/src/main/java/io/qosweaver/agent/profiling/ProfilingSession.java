@@ -12,12 +12,15 @@ import io.qosweaver.agent.control.Switch;
 import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.agent.unit.callprobe.CallProbeUnit;
 import io.qosweaver.agent.unit.callprobe.SignatureTable;
+import io.qosweaver.agent.unit.requestspan.RequestSpanUnits;
+import io.qosweaver.agent.weaving.InstrumentationUnit;
 import io.qosweaver.agent.weaving.Weaving;
 import io.qosweaver.agent.weaving.WeavingStats;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +112,12 @@ public final class ProfilingSession implements ProfilingMXBean, Switch {
         ProfilingSession p = new ProfilingSession(args, inst, log);
         // Woven classes of named modules (JDK packages such as sun.java2d.marlin in java.desktop)
         // call CallProbe, in the bootstrap loader's unnamed module: each gets a read edge.
-        p.weaving = Weaving.install(inst, List.of(p.unit), p.stats,
+        List<InstrumentationUnit> units = new ArrayList<>();
+        units.add(p.unit);
+        // where the servers enter a request: the spans that generation keeps (pointcuts/README.md)
+        units.addAll(RequestSpanUnits.create(p.stats.add("requestSpan", "server request entries",
+                "servlet, Jetty, Tomcat and Undertow request entries")));
+        p.weaving = Weaving.install(inst, units, p.stats,
                 nameStartsWith("io.qosweaver.pointcuts.").or(nameStartsWith("io.qosweaver.cli.")),
                 AgentBuilder.Listener.NoOp.INSTANCE, log, Weaving.bootstrapCopy(CallProbe.class));
         p.shutdownHook = new Thread(p::stop, "qosweaver-profile-shutdown");

@@ -27,7 +27,13 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
         description = "Record the call join points of a java command into a profile for `qosweaver pointcuts`.",
-        footer = {"%nExample: qosweaver profile --include org.jfree --out chart.qwp --start-paused --metrics-port 9404 -- "
+        footer = {"%nRequest spans: where the application runs in a servlet container, Jetty (9.4 to 12), Tomcat or"
+                + " Undertow, the agent also marks, per thread, when it begins and ends handling a request; the slot"
+                + " profile records these spans, and `qosweaver pointcuts` then counts only the time inside them: a pooled"
+                + " thread's time between requests, and threads that handle no request (a finalizer, a timer), are left"
+                + " out and reported (pointcuts/README.md, \"Request spans\"). Other servers: no spans, every thread's"
+                + " whole time counts.",
+                "%nExample: qosweaver profile --include org.jfree --out chart.qwp --start-paused --metrics-port 9404 -- "
                 + "java -jar examples/river-monitor/target/river-monitor.jar",
                 "then: curl -X POST http://127.0.0.1:9404/profile/start; one request; curl -X POST .../profile/stop"})
 public final class ProfileCommand implements Callable<Integer> {
@@ -238,6 +244,14 @@ public final class ProfileCommand implements Callable<Integer> {
                 + " signatures, " + bytes + " bytes"
                 + (slots ? " (slot summaries of " + s.slotNanos() / 1000 + " us, " + cost + " ns of probe taken out per"
                         + " join point)" : "")
+                + (slots ? spans(s) : "")
                 + (limit == null ? "" : "; PARTIAL, a limit stopped the recording: " + limit);
+    }
+
+    /** What the profile's request spans say, for the summary. */
+    static String spans(BinaryProfileReader.Summary s) {
+        String spans = s.meta().get(BinaryProfileFormat.REQUEST_SPANS);
+        return spans == null ? "; no request spans (no supported server's request entry ran): every thread's whole time"
+                + " counts" : "; request spans: " + spans;
     }
 }

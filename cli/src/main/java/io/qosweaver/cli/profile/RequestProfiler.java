@@ -167,7 +167,11 @@ final class RequestProfiler {
         }
     }
 
-    /** The time the profile's timelines span, all threads together, in the profile's (corrected) time. */
+    /**
+     * The time the profile's timelines span, all threads together, in the profile's (corrected)
+     * time: with request spans, the time inside them (a pooled thread's wait for the next request is
+     * not the request's).
+     */
     static long timelinesNanos(Path profile) throws IOException {
         SlotProfile p = SlotProfile.read(List.of(profile), BinaryProfileReader.summary(profile).slotNanos());
         long sum = 0;

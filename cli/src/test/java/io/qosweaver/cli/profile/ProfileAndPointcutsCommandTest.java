@@ -34,6 +34,24 @@ class ProfileAndPointcutsCommandTest {
             "43000000 void demo.Fig4.main(java.lang.String[]) void demo.Fig4.f2()", "");
 
     @Test
+    void theSummarySaysWhetherTheProfileRecordsRequestSpans() throws Exception {
+        Path with = dir.resolve("with.qwp");
+        Path without = dir.resolve("without.qwp");
+        for (Path f : List.of(with, without)) {
+            try (io.qosweaver.pointcuts.SlotProfileWriter w = io.qosweaver.pointcuts.SlotProfileWriter.open(f,
+                    io.qosweaver.pointcuts.ProfileWriter.Limits.DEFAULT, 1000, 0)) {
+                w.joinPoint(0, 1, "void a.A.run()", "void a.A.f()");
+                if (f == with) {
+                    w.meta(io.qosweaver.pointcuts.BinaryProfileFormat.REQUEST_SPANS, "1 requests");
+                    w.span(1, 0, 0);
+                }
+            }
+        }
+        assertThat(ProfileCommand.summary(with)).contains("; request spans: 1 requests");
+        assertThat(ProfileCommand.summary(without)).contains("; no request spans (no supported server's request entry ran)");
+    }
+
+    @Test
     void pointcutsCommandWritesThePapersFig4Result() throws Exception {
         Path profile = Files.writeString(dir.resolve("fig4.txt"), FIG4);
         Path out = dir.resolve("cp.yaml");

@@ -18,9 +18,14 @@ public final class Jetty12Unit {
     private Jetty12Unit() {}
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
+        return create(stats, Jetty12Advice.class);
+    }
+
+    /** The same methods with another advice: the profiling mode's request spans. */
+    public static InstrumentationUnit create(WeavingStats.PointcutStats stats, Class<?> advice) {
         return new AdviceUnit("jetty12", named("org.eclipse.jetty.server.Server"), named("handle")
                 .and(takesArguments(3))
                 .and(takesArgument(0, named("org.eclipse.jetty.server.Request")))
-                .and(takesArgument(2, named("org.eclipse.jetty.util.Callback"))), Jetty12Advice.class, stats);
+                .and(takesArgument(2, named("org.eclipse.jetty.util.Callback"))), advice, stats);
     }
 }

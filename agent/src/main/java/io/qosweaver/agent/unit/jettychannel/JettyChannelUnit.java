@@ -17,10 +17,15 @@ public final class JettyChannelUnit {
     private JettyChannelUnit() {}
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
+        return create(stats, JettyChannelAdvice.class);
+    }
+
+    /** The same methods with another advice: the profiling mode's request spans. */
+    public static InstrumentationUnit create(WeavingStats.PointcutStats stats, Class<?> advice) {
         return new AdviceUnit("jetty-channel", named("org.eclipse.jetty.server.Server"),
                 named("handle").or(named("handleAsync"))
                         .and(takesArguments(1))
                         .and(takesArgument(0, named("org.eclipse.jetty.server.HttpChannel"))),
-                JettyChannelAdvice.class, stats);
+                advice, stats);
     }
 }

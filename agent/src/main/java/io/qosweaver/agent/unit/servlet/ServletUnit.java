@@ -34,6 +34,11 @@ public final class ServletUnit {
     }
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
+        return create(stats, ServletAdvice.class);
+    }
+
+    /** The same methods with another advice: the profiling mode's request spans. */
+    public static InstrumentationUnit create(WeavingStats.PointcutStats stats, Class<?> advice) {
         return new AdviceUnit("servlets", not(isInterface()).and(new ElementMatcher.Junction.AbstractBase<TypeDescription>() {
             @Override
             public boolean matches(TypeDescription t) {
@@ -45,6 +50,6 @@ public final class ServletUnit {
                 return Hierarchies.of(t).anySuperType(t.getName(), ServletUnit::isServletInterface)
                         && !t.getDeclaredMethods().filter(SERVICE).isEmpty();
             }
-        }), SERVICE, ServletAdvice.class, stats);
+        }), SERVICE, advice, stats);
     }
 }

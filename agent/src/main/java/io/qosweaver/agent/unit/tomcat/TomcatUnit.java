@@ -18,9 +18,14 @@ public final class TomcatUnit {
     private TomcatUnit() {}
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
+        return create(stats, TomcatAdvice.class);
+    }
+
+    /** The same methods with another advice: the profiling mode's request spans. */
+    public static InstrumentationUnit create(WeavingStats.PointcutStats stats, Class<?> advice) {
         return new AdviceUnit("tomcat", named("org.apache.catalina.connector.CoyoteAdapter"),
                 named("service").or(named("asyncDispatch"))
                         .and(takesArgument(0, named("org.apache.coyote.Request")))
-                        .and(takesArgument(1, named("org.apache.coyote.Response"))), TomcatAdvice.class, stats);
+                        .and(takesArgument(1, named("org.apache.coyote.Response"))), advice, stats);
     }
 }

@@ -18,9 +18,14 @@ public final class UndertowUnit {
     private UndertowUnit() {}
 
     public static InstrumentationUnit create(WeavingStats.PointcutStats stats) {
+        return create(stats, UndertowAdvice.class);
+    }
+
+    /** The same methods with another advice: the profiling mode's request spans. */
+    public static InstrumentationUnit create(WeavingStats.PointcutStats stats, Class<?> advice) {
         return new AdviceUnit("undertow", named("io.undertow.server.Connectors"), named("executeRootHandler")
                 .and(isStatic())
                 .and(takesArguments(2))
-                .and(takesArgument(1, named("io.undertow.server.HttpServerExchange"))), UndertowAdvice.class, stats);
+                .and(takesArgument(1, named("io.undertow.server.HttpServerExchange"))), advice, stats);
     }
 }
