@@ -1,6 +1,10 @@
 package io.qosweaver.bench.load;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +26,8 @@ import org.HdrHistogram.Recorder;
  * fall on either side of that rule.
  */
 final class ClassStats {
+    /** How many of the window's slowest requests are kept with their start times. */
+    static final int SLOWEST = 64;
     /** One hour in microseconds: a slower response is clamped (and still counted). */
     static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
 
@@ -32,6 +38,13 @@ final class ClassStats {
     private final LongAdder issuedBefore = new LongAdder();
     /** Written by the reader at each window's start, read by the clients. */
     private volatile long windowStartNanos = System.nanoTime();
+    private volatile long windowStartMs = System.currentTimeMillis();
+    /**
+     * The window's slowest requests, {latency ns, start ns} (a min-heap by latency); a client takes its
+     * lock only for a request slower than {@link #slowFloor}, the fastest kept once full.
+     */
+    private final PriorityQueue<long[]> slowest = new PriorityQueue<>(Comparator.comparingLong(a -> a[0]));
+    private volatile long slowFloor = -1;
     private final Map<String, LongAdder> errorKinds = new ConcurrentHashMap<>();
 
     // reader side, guarded by LoadRun's lock
@@ -56,9 +69,42 @@ final class ClassStats {
         completed.increment();
         if (startNanos - windowStartNanos >= 0) {
             recorder.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, latencyNanos / 1000)));
+            if (latencyNanos > slowFloor) {
+                keepIfSlow(startNanos, latencyNanos);
+            }
         } else {
             issuedBefore.increment();
         }
+    }
+
+    private void keepIfSlow(long startNanos, long latencyNanos) {
+        synchronized (slowest) {
+            if (slowest.size() < SLOWEST) {
+                slowest.add(new long[] {latencyNanos, startNanos});
+            } else if (latencyNanos > slowest.peek()[0]) {
+                slowest.poll();
+                slowest.add(new long[] {latencyNanos, startNanos});
+            }
+            if (slowest.size() == SLOWEST) {
+                slowFloor = slowest.peek()[0];
+            }
+        }
+    }
+
+    /** The window's slowest requests so far, slowest first. */
+    private List<ClassResult.Slow> slowest() {
+        List<long[]> all;
+        synchronized (slowest) {
+            all = new ArrayList<>(slowest);
+        }
+        all.sort(Comparator.comparingLong((long[] a) -> a[0]).reversed());
+        long startNs = windowStartNanos;
+        long startMs = windowStartMs;
+        List<ClassResult.Slow> out = new ArrayList<>(all.size());
+        for (long[] a : all) {
+            out.add(new ClassResult.Slow(startMs + Math.round((a[1] - startNs) / 1e6), a[0] / 1e6));
+        }
+        return out;
     }
 
     void error(String kind) {
@@ -90,7 +136,12 @@ final class ClassStats {
         return d;
     }
 
-    void beginWindow(long startNanos) {
+    void beginWindow(long startNanos, long startMs) {
+        synchronized (slowest) {
+            slowest.clear();
+            slowFloor = -1;
+        }
+        windowStartMs = startMs;
         windowStartNanos = startNanos;
         completedAtWindowStart = completed.sum();
         completedAtLastSample = completedAtWindowStart;
@@ -125,7 +176,7 @@ final class ClassStats {
                 any ? ms(window.getValueAtPercentile(99)) : null,
                 any ? ms(window.getValueAtPercentile(99.9)) : null,
                 any ? ms(window.getMaxValue()) : null,
-                issuedBefore.sum() - issuedBeforeAtWindowStart);
+                issuedBefore.sum() - issuedBeforeAtWindowStart, slowest());
     }
 
     static double ms(long micros) {

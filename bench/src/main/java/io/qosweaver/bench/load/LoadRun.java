@@ -197,7 +197,7 @@ public final class LoadRun implements AutoCloseable {
         windowStartNanos = System.nanoTime();
         windowStartMs = System.currentTimeMillis();
         samples.clear();
-        stats.forEach(cs -> cs.beginWindow(windowStartNanos));
+        stats.forEach(cs -> cs.beginWindow(windowStartNanos, windowStartMs));
     }
 
     /** The window so far, from {@link #beginWindow} to now; the load keeps running. */

@@ -81,7 +81,7 @@ public final class FusekiApp implements MixedApp {
     @Override
     public List<String> jvmFlags() {
         // one line per GC pause in the app's log, to tell a collector's pause from a scheduling delay
-        return List.of("-Xmx2g", "-Xlog:gc:stdout");
+        return List.of("-Xmx2g", GcPauses.XLOG);
     }
 
     @Override

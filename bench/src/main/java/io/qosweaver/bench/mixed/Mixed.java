@@ -121,7 +121,7 @@ public final class Mixed {
                     errors.put(v.name(), e.getMessage());
                     r = VersionRun.failed(v, flags, appLog, dir, e.getMessage());
                 }
-                runs.put(v.name(), gzipLog(r, appLog));
+                runs.put(v.name(), gzipLog(r.withLightTailGc(appLog), appLog));
                 MixedResult partial = result(app, params, quick, command, parameters, errors, runs, dir);
                 JsonWriter.write(partial, dir.resolve(PARTIAL_RESULTS));
             }
@@ -139,10 +139,25 @@ public final class Mixed {
     record VersionRun(Version version, List<String> flags, String installLine, LoadResult idle, Double idleCpuCores,
                       LoadResult loaded, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice,
                       String appLog, String error, Double idleOtherCpuCores, Double otherCpuCores,
-                      Map<String, Object> priority) {
+                      Map<String, Object> priority, Map<String, Object> lightTailGc) {
         static VersionRun failed(Version v, List<String> flags, Path appLog, Path dir, String error) {
             return new VersionRun(v, flags, null, null, null, null, null, null, null, null,
-                    dir.relativize(appLog).toString(), error, null, null, null);
+                    dir.relativize(appLog).toString(), error, null, null, null, null);
+        }
+
+        /** This run with the light tail matched to the app's GC pauses in its log. */
+        VersionRun withLightTailGc(Path appLog) {
+            if (loaded == null || !Files.isRegularFile(appLog)) {
+                return this;
+            }
+            try {
+                Map<String, Object> t = GcPauses.tail(loaded.get(MixedApp.LIGHT), GcPauses.read(appLog),
+                        loaded.windowStartMs(), loaded.windowStartMs() + loaded.windowSeconds() * 1000);
+                return new VersionRun(version, flags, installLine, idle, idleCpuCores, loaded, cpuCores, cpuMs, heavyNice,
+                        lightNice, this.appLog, error, idleOtherCpuCores, otherCpuCores, priority, t);
+            } catch (IOException | RuntimeException e) {
+                return this; // no match: the figures stand without it
+            }
         }
     }
 
@@ -202,7 +217,7 @@ public final class Mixed {
             }
             VersionRun r = new VersionRun(v, flags, install, idle.result(), idle.cpuCores(), loaded.result(),
                     loaded.cpuCores(), loaded.cpuMs(), loaded.heavyNice(), loaded.lightNice(),
-                    appLog.getFileName().toString(), null, idle.otherCpuCores(), loaded.otherCpuCores(), priority);
+                    appLog.getFileName().toString(), null, idle.otherCpuCores(), loaded.otherCpuCores(), priority, null);
             ClassResult h = r.loaded().get(MixedApp.HEAVY);
             ClassResult l = r.loaded().get(MixedApp.LIGHT);
             ClassResult il = r.idle().get(MixedApp.LIGHT);
@@ -340,7 +355,7 @@ public final class Mixed {
         }
         return new VersionRun(r.version(), r.flags(), r.installLine(), r.idle(), r.idleCpuCores(), r.loaded(),
                 r.cpuCores(), r.cpuMs(), r.heavyNice(), r.lightNice(), gz.getFileName().toString(), r.error(),
-                r.idleOtherCpuCores(), r.otherCpuCores(), r.priority());
+                r.idleOtherCpuCores(), r.otherCpuCores(), r.priority(), r.lightTailGc());
     }
 
     private static String installLine(Path log, Pattern p) throws IOException {
@@ -425,7 +440,7 @@ public final class Mixed {
                     light != null ? ratio(light.p99Ms(), idleP99) : null,
                     heavy != null ? ratio(heavy.throughputPerS(), baseHeavy) : null,
                     r.heavyNice(), r.lightNice(), r.appLog(), r.error(), r.idleOtherCpuCores(), r.otherCpuCores(),
-                    r.priority(), r.loaded() != null ? r.loaded().timeSeries() : List.of()));
+                    r.priority(), r.lightTailGc(), r.loaded() != null ? r.loaded().timeSeries() : List.of()));
         }
         List<MixedResult.Goal> goals = MixedGoals.evaluate(versions);
         List<String> summary = MixedGoals.summary(versions, goals, idleP99);

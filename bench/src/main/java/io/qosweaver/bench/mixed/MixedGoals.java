@@ -86,6 +86,14 @@ public final class MixedGoals {
                             : "; error kinds heavy " + h.errorKinds() + ", light " + l.errorKinds(),
                     v.serverCpuCores() == null ? "-" : Format.cell(v.serverCpuCores()),
                     v.otherCpuCores() == null ? "-" : Format.cell(v.otherCpuCores())));
+            Map<String, Object> gc = v.lightTailGc();
+            if (gc != null) {
+                out.add(String.format("%s: of its %s light requests at or above the p99, %s overlapped a GC pause (on average"
+                        + " %s ms of pause in each); the window had %s pauses, %s %% of its time", v.name(),
+                        gc.get("tail_requests"), gc.get("tail_with_gc_pause"), gc.get("tail_mean_gc_pause_ms"),
+                        gc.get("window_gc_pauses"), gc.get("window_gc_pause_share") == null ? "-"
+                                : Format.cell(((Number) gc.get("window_gc_pause_share")).doubleValue() * 100)));
+            }
             if (v.priority() != null && !Boolean.TRUE.equals(v.priority().get("effective"))) {
                 out.add(v.name() + ": its OS priorities were NOT applied (" + v.priority().get("reason")
                         + "): it measured the app without them");

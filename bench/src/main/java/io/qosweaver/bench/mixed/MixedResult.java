@@ -41,6 +41,10 @@ public record MixedResult(String experiment, String generatedAt, String command,
      *                         {@code qosweaver_priority_effective} said at the end of the loaded window
      *                         ({@code mechanism}, {@code effective}, {@code reason}, {@code changes},
      *                         {@code failures}); null otherwise
+     * @param lightTailGc      the loaded window's light requests at or above its p99 matched to the app's GC
+     *                         pauses (its {@code -Xlog:gc} with wall-clock times): how many overlapped one, the
+     *                         mean pause time inside them, and the window's pauses and their share of it; null
+     *                         when the log has no times
      * @param timeSeries       the loaded window second by second: per class, completions, errors, p50 and p99
      */
     public record VersionResult(String name, String description, List<String> jvmFlags, String policy, String peer,
@@ -50,7 +54,7 @@ public record MixedResult(String experiment, String generatedAt, String command,
                                 Double heavyThroughputToUnscheduled, Integer heavyNice, Integer lightNice,
                                 String appLog, String error, Double idleOtherCpuCores,
                                 Double otherCpuCores, Map<String, Object> priority,
-                                List<LoadResult.Sample> timeSeries) {
+                                Map<String, Object> lightTailGc, List<LoadResult.Sample> timeSeries) {
     }
 
     /** One goal for one version: met, not met, or null when it could not be measured. */

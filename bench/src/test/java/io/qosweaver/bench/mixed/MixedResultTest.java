@@ -42,7 +42,7 @@ class MixedResultTest {
             double lightP99, long heavyErrors) {
         return new Mixed.VersionRun(new Version(name, name + " description", List.of(), policy, peer), List.of("-Xmx2g"),
                 null, idle(idleP99), 0.1, loaded(heavy, lightP99, heavyErrors), 1.9, 300.0, 10, 0, "app-" + name + ".log",
-                null, 0.02, 0.05, null);
+                null, 0.02, 0.05, null, null);
     }
 
     private MixedResult result() {
@@ -127,7 +127,7 @@ class MixedResultTest {
     private static Mixed.VersionRun withPriority(Mixed.VersionRun r, boolean effective, String reason) {
         return new Mixed.VersionRun(r.version(), r.flags(), r.installLine(), r.idle(), r.idleCpuCores(), r.loaded(),
                 r.cpuCores(), r.cpuMs(), r.heavyNice(), r.lightNice(), r.appLog(), r.error(), r.idleOtherCpuCores(),
-                r.otherCpuCores(), Map.of("mechanism", "linux-nice", "effective", effective, "reason", reason));
+                r.otherCpuCores(), Map.of("mechanism", "linux-nice", "effective", effective, "reason", reason), null);
     }
 
     @Test
