@@ -68,11 +68,12 @@ class LinuxPriorityIT {
     }
 
     private ChildJvms.Child launch(String... jvmOptions) throws Exception {
-        return launchApp(appClassPath, E2eApp.class.getName(), jvmOptions);
+        return launchApp(POLICY, appClassPath, E2eApp.class.getName(), jvmOptions);
     }
 
-    private ChildJvms.Child launchApp(String classPath, String mainClass, String... jvmOptions) throws Exception {
-        Path policy = Files.writeString(dir.resolve("policy.yaml"), POLICY);
+    private ChildJvms.Child launchApp(String policyText, String classPath, String mainClass, String... jvmOptions)
+            throws Exception {
+        Path policy = Files.writeString(dir.resolve("policy.yaml"), policyText);
         ChildJvms.Child c = jvms.start(List.of(jvmOptions), "policy=" + policy + ",metricsPort=0", classPath,
                 mainClass);
         await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(APP_PORT, c.out()) > 0 || !c.process().isAlive());
@@ -121,11 +122,8 @@ class LinuxPriorityIT {
 
     @Test
     void theImportancePolicysLowNiceReachesRequestThreadsThroughTheAgentsJna() throws Exception {
-        Path policy = Files.writeString(dir.resolve("policy.yaml"),
-                POLICY.replace("name: linux-priority", "name: importance\n  lowNice: 19"));
-        ChildJvms.Child c = jvms.start(List.of(), "policy=" + policy + ",metricsPort=0", appClassPath,
-                E2eApp.class.getName());
-        await().atMost(60, TimeUnit.SECONDS).until(() -> c.port(APP_PORT, c.out()) > 0 || !c.process().isAlive());
+        ChildJvms.Child c = launchApp(POLICY.replace("name: linux-priority", "name: importance\n  lowNice: 19"),
+                appClassPath, E2eApp.class.getName());
         String err = c.err();
         int port = c.port(APP_PORT, Files.readString(c.stdout()));
         int mport = c.port(METRICS_PORT, err);
@@ -171,7 +169,7 @@ class LinuxPriorityIT {
         String jna = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> Path.of(e).getFileName().toString().matches("jna-\\d.*\\.jar"))
                 .findFirst().orElseThrow(() -> new AssertionError("no JNA on the test class path"));
-        ChildJvms.Child c = launchApp(appClassPath + File.pathSeparator + jna, E2eJnaApp.class.getName());
+        ChildJvms.Child c = launchApp(POLICY, appClassPath + File.pathSeparator + jna, E2eJnaApp.class.getName());
         String out = Files.readString(c.stdout());
         // the application's JNA is its own (system class loader), and it works
         assertThat(out).containsPattern("APP_JNA pid=" + c.process().pid() + " version=\\S+ loader=AppClassLoader");

@@ -32,15 +32,21 @@ public final class BinaryProfileReader {
         default void slotNanos(long slotNanos) throws IOException {
         }
 
-        void signature(int id, String text) throws IOException;
+        // Every callback defaults to ignoring its record: a reader overrides those it wants.
 
-        void pair(int id, int callerId, int calleeId) throws IOException;
+        default void signature(int id, String text) throws IOException {
+        }
 
-        void timeline(int index, long threadId, long startNanos) throws IOException;
+        default void pair(int id, int callerId, int calleeId) throws IOException {
+        }
+
+        default void timeline(int index, long threadId, long startNanos) throws IOException {
+        }
 
         /** The arrays are the reader's: read them during the call only. */
-        void slot(int timeline, long slot, int entries, int[] pairs, int[] counts, int[] first, int[] last)
-                throws IOException;
+        default void slot(int timeline, long slot, int entries, int[] pairs, int[] counts, int[] first, int[] last)
+                throws IOException {
+        }
 
         /** A request span of a timeline already defined, in time order (files before spans have none). */
         default void span(int timeline, long startNanos, long endNanos) throws IOException {
@@ -195,23 +201,7 @@ public final class BinaryProfileReader {
     /** Reads a file of either version through, checking it, for what it holds besides its join points. */
     public static Summary summary(Path file) throws IOException {
         if (version(file) == BinaryProfileFormat.VERSION_SLOTS) {
-            return readSlots(file, new SlotTarget() {
-                @Override
-                public void signature(int id, String text) {
-                }
-
-                @Override
-                public void pair(int id, int callerId, int calleeId) {
-                }
-
-                @Override
-                public void timeline(int index, long threadId, long startNanos) {
-                }
-
-                @Override
-                public void slot(int timeline, long slot, int entries, int[] pairs, int[] counts, int[] first, int[] last) {
-                }
-            });
+            return readSlots(file, new SlotTarget() { });
         }
         return read(file, (time, thread, caller, callee) -> { });
     }

@@ -65,22 +65,6 @@ class RequestSpansTest {
         List<long[]> spans = new ArrayList<>();
         BinaryProfileReader.Summary s = BinaryProfileReader.readSlots(f, new BinaryProfileReader.SlotTarget() {
             @Override
-            public void signature(int id, String text) {
-            }
-
-            @Override
-            public void pair(int id, int callerId, int calleeId) {
-            }
-
-            @Override
-            public void timeline(int index, long threadId, long startNanos) {
-            }
-
-            @Override
-            public void slot(int timeline, long slot, int entries, int[] pairs, int[] counts, int[] first, int[] last) {
-            }
-
-            @Override
             public void span(int timeline, long startNanos, long endNanos) {
                 spans.add(new long[] {timeline, startNanos, endNanos});
             }
