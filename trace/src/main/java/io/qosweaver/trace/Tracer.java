@@ -376,6 +376,8 @@ public final class Tracer implements AutoCloseable {
                     .add("osHz", options.osHz())
                     .add("osSource", osSource)
                     .add("jfrEvents", jfr != null ? jfr.events() : 0)
+                    .add("jfrOverlapsTrimmed", jfr != null ? jfr.trimmedOverlaps() : 0)
+                    .add("jfrOverlapsDropped", jfr != null ? jfr.droppedOverlaps() : 0)
                     .add("jfrDrained", fence ? 1 : 0);
             if (tracefs != null) {
                 tracefs.statistics(stats);

@@ -40,9 +40,11 @@ public final class JfrSource implements AutoCloseable {
     private final Map<Long, Boolean> joined = new ConcurrentHashMap<>();
     private final Map<String, Integer> tidByName = new ConcurrentHashMap<>();
     private final CountDownLatch fenceSeen = new CountDownLatch(1);
-    private volatile long offset;
+    private final ClockOffset offset;
+    private final SequentialSlices sequential = new SequentialSlices();
     private volatile long events;
     private long gcTrack;
+    private static final long FORGET_AFTER_NANOS = 60_000_000_000L;
 
     public JfrSource(Timeline timeline, boolean jvm, boolean scheduler, Duration threshold) {
         this.timeline = timeline;
@@ -50,7 +52,7 @@ public final class JfrSource implements AutoCloseable {
         this.scheduler = scheduler;
         this.threshold = threshold;
         Instant now = Instant.now();
-        this.offset = System.nanoTime() - epochNanos(now);
+        this.offset = new ClockOffset(System.nanoTime() - epochNanos(now));
         this.rs = new RecordingStream();
     }
 
@@ -59,17 +61,29 @@ public final class JfrSource implements AutoCloseable {
     }
 
     private long mono(Instant i) {
-        return epochNanos(i) + offset;
+        return epochNanos(i) + offset.get();
     }
 
     public long events() {
         return events;
     }
 
+    /** JVM-level slices whose start was moved to the end of the thread's slice before (see {@link SequentialSlices}). */
+    public long trimmedOverlaps() {
+        return sequential.trimmed();
+    }
+
+    /** JVM-level slices dropped because they lay inside the thread's slice before. */
+    public long droppedOverlaps() {
+        return sequential.dropped();
+    }
+
     public void start() {
         rs.enable(ClockEvent.class);
         rs.onEvent("qosweaver.trace.Clock", e -> {
-            offset = e.getLong("nanoTime") - epochNanos(e.getStartTime());
+            long nano = e.getLong("nanoTime");
+            offset.add(nano - epochNanos(e.getStartTime()));
+            sequential.forgetEndedBefore(nano - FORGET_AFTER_NANOS);
             if (e.getBoolean("fence")) {
                 fenceSeen.countDown();
             }
@@ -176,7 +190,11 @@ public final class JfrSource implements AutoCloseable {
                 a.add(otherThread, o.getJavaName()).add(otherThread + "Tid", o.getOSThreadId());
             }
         }
-        timeline.slice(mono(e.getStartTime()), mono(e.getEndTime()), Timeline.levelTrack(tid, Level.JVM), what, "jvm", a);
+        long end = mono(e.getEndTime());
+        long start = sequential.start(tid, mono(e.getStartTime()), end);
+        if (start != SequentialSlices.DROP) {
+            timeline.slice(start, end, Timeline.levelTrack(tid, Level.JVM), what, "jvm", a);
+        }
     }
 
     private void gcPause(RecordedEvent e) {

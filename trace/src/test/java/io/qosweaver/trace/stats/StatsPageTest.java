@@ -54,17 +54,21 @@ class StatsPageTest {
             }
             assertThat(page.threads).as("threads in the page").containsKey(n);
         }
+        // what a failure needs to tell a clock or ordering problem from a missed event
+        String seen = "; trace statistics " + page.numbers + "; per thread " + page.threads.entrySet().stream()
+                .filter(e -> e.getKey().startsWith("stats-")).map(e -> e.getKey() + "=" + e.getValue().totalsUs)
+                .collect(java.util.stream.Collectors.joining(", "));
         PageData.Thread sleeper = page.threads.get("stats-sleeper");
-        assertThat(sleeper.share("os:Sleeping")).as("the sleeper's share of Sleeping").isGreaterThan(0.8);
+        assertThat(sleeper.share("os:Sleeping")).as("the sleeper's share of Sleeping" + seen).isGreaterThan(0.8);
         PageData.Thread blocked = page.threads.get("stats-blocked");
-        assertThat(blocked.totalUs("jvm:monitor enter")).as("the blocked thread's monitor enter")
+        assertThat(blocked.totalUs("jvm:monitor enter")).as("the blocked thread's monitor enter" + seen)
                 .isBetween(700_000L, 1_400_000L);
         PageData.Thread holder = page.threads.get("stats-holder");
         assertThat(holder.totalUs("os:Running") + holder.totalUs("os:Runnable (waiting for CPU)"))
-                .as("the holder spins for 1.2 s").isGreaterThan(800_000L);
-        assertThat(holder.totalUs("jvm:monitor enter")).isZero();
+                .as("the holder spins for 1.2 s" + seen).isGreaterThan(800_000L);
+        assertThat(holder.totalUs("jvm:monitor enter")).as("the holder's monitor enter" + seen).isZero();
         PageData.Thread waiter = page.threads.get("stats-waiter");
-        assertThat(waiter.totalUs("jvm:monitor wait")).as("the waiter's monitor wait").isBetween(1_200_000L, 1_700_000L);
+        assertThat(waiter.totalUs("jvm:monitor wait")).as("the waiter's monitor wait" + seen).isBetween(1_200_000L, 1_700_000L);
 
         // nothing was capped, so the intervals the page's script adds up give the exact totals
         assertThat(page.numbers.get("dropped")).isZero();
