@@ -74,17 +74,64 @@ public final class Mixed {
         return jar;
     }
 
-    /** Runs the versions and writes the report into {@code dir}. */
+    /** Runs the versions once, in the order given, and writes the report into {@code dir}. */
     public static MixedResult run(Layout layout, MixedApp app, MixedParams params, List<Version> versions, boolean quick,
             Path dir, String command, Progress progress) throws IOException, InterruptedException {
+        return withSetup(layout, app, params, versions, 1, progress, (s, parameters) ->
+                runRound(s, app, params, versions, quick, dir, command, parameters, progress));
+    }
+
+    /**
+     * Runs every version {@code rounds} times, the order rotated by one per round (so that no version always
+     * runs first on a host that drifts), each round a complete run in {@code dir/round-K}; then the spread over
+     * the rounds into {@code dir}.
+     */
+    public static MixedRounds runRounds(Layout layout, MixedApp app, MixedParams params, List<Version> versions,
+            int rounds, boolean quick, Path dir, String command, Progress progress)
+            throws IOException, InterruptedException {
+        if (rounds < 2) {
+            throw new IllegalArgumentException("rounds must be at least 2 (one round is a plain run), got " + rounds);
+        }
+        List<String> names = versions.stream().map(Version::name).toList();
+        return withSetup(layout, app, params, versions, rounds, progress, (s, parameters) -> {
+            parameters.put("rounds", rounds);
+            parameters.put("order", "rotated by one per round; see `order`");
+            List<MixedResult> results = new ArrayList<>();
+            List<List<String>> orders = new ArrayList<>();
+            Map<String, String> errors = new LinkedHashMap<>();
+            for (int k = 0; k < rounds; k++) {
+                List<String> order = io.qosweaver.bench.run.Versions.rotated(names, k);
+                orders.add(order);
+                progress.update("[mixed] round " + (k + 1) + "/" + rounds + ", order " + order);
+                List<Version> ordered = order.stream().map(n -> versions.get(names.indexOf(n))).toList();
+                MixedResult r = runRound(s, app, params, ordered, quick, dir.resolve("round-" + (k + 1)), command,
+                        parameters, progress);
+                results.add(r);
+                r.errors().forEach((v, e) -> errors.put("round-" + results.size() + " " + v, e));
+            }
+            MixedRounds all = MixedRounds.of(names, results, orders, command, quick, parameters, Machine.describe(),
+                    results.get(0).app(), errors);
+            JsonWriter.write(all, dir.resolve("results.json"));
+            Reports.draw(dir, progress, () -> MixedRoundsReport.write(all, dir));
+            return all;
+        });
+    }
+
+    /** The copies every round runs from: the app's jar, the agents, the app's data. */
+    record Setup(Path tmp, Path appJar, Path agent, Path peers, Path data, Layout layout) {
+    }
+
+    interface Body<T> {
+        T run(Setup s, Map<String, Object> parameters) throws IOException, InterruptedException;
+    }
+
+    private static <T> T withSetup(Layout layout, MixedApp app, MixedParams params, List<Version> versions, int rounds,
+            Progress progress, Body<T> body) throws IOException, InterruptedException {
         boolean needAgent = versions.stream().anyMatch(Version::usesAgent);
         boolean needPeers = versions.stream().anyMatch(Version::usesPeer);
         layout.ensureBuilt(false, needAgent, needPeers);
         Path jar = fetch(layout.root(), app, progress);
-        Files.createDirectories(dir);
         Path tmp = Files.createTempDirectory("qosweaver-mixed-");
-        Map<String, VersionRun> runs = new LinkedHashMap<>();
-        Map<String, String> errors = new LinkedHashMap<>();
         Map<String, Object> parameters = parameters(layout, app, params, versions, jar, needAgent, needPeers);
         try {
             // private copies: others rebuild target/ while a long run goes on (bench/README.md, Snapshot)
@@ -94,39 +141,51 @@ public final class Mixed {
             Path data = tmp.resolve("data");
             progress.update("[mixed] writing " + app.name() + "'s data");
             app.prepare(layout.root(), data);
-            double minutes = versions.size() * params.secondsPerVersion() / 60;
-            progress.update(String.format("[mixed] %d versions, about %.0f minutes", versions.size(), minutes));
-            for (Version v : versions) {
-                List<String> flags = new ArrayList<>(app.jvmFlags());
-                flags.addAll(v.jvmFlags());
-                if (v.usesAgent()) {
-                    Path from = layout.root().resolve(v.policy());
-                    if (!Files.isRegularFile(from)) {
-                        throw new IOException("the policy of version " + v.name() + " is missing: " + from);
-                    }
-                    Path policy = Files.copy(from, tmp.resolve(v.name() + ".yaml"));
-                    flags.add(Snapshot.agentFlag(agent, policy));
-                }
-                if (v.usesPeer()) {
-                    flags.add("-javaagent:" + peers + "=" + v.peer());
-                }
-                Path work = tmp.resolve("run-" + v.name());
-                copyDir(data, work);
-                Path appLog = dir.resolve("app-" + v.name() + ".log");
-                VersionRun r;
-                try {
-                    r = runVersion(app, params, v, appJar, flags, work, appLog, tmp, progress);
-                } catch (IOException e) {
-                    progress.update("[" + v.name() + "] FAILED: " + e.getMessage());
-                    errors.put(v.name(), e.getMessage());
-                    r = VersionRun.failed(v, flags, appLog, dir, e.getMessage());
-                }
-                runs.put(v.name(), gzipLog(r.withLightTailGc(appLog), appLog));
-                MixedResult partial = result(app, params, quick, command, parameters, errors, runs, dir);
-                JsonWriter.write(partial, dir.resolve(PARTIAL_RESULTS));
-            }
+            double minutes = rounds * versions.size() * params.secondsPerVersion() / 60;
+            progress.update(String.format("[mixed] %d versions%s, about %.0f minutes", versions.size(),
+                    rounds > 1 ? " x " + rounds + " rounds" : "", minutes));
+            return body.run(new Setup(tmp, appJar, agent, peers, data, layout), parameters);
         } finally {
             deleteDir(tmp);
+        }
+    }
+
+    /** Runs {@code versions} in their order into {@code dir}: results.json, the report, the app logs. */
+    private static MixedResult runRound(Setup s, MixedApp app, MixedParams params, List<Version> versions, boolean quick,
+            Path dir, String command, Map<String, Object> parameters, Progress progress)
+            throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Map<String, VersionRun> runs = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (Version v : versions) {
+            List<String> flags = new ArrayList<>(app.jvmFlags());
+            flags.addAll(v.jvmFlags());
+            if (v.usesAgent()) {
+                Path from = s.layout().root().resolve(v.policy());
+                if (!Files.isRegularFile(from)) {
+                    throw new IOException("the policy of version " + v.name() + " is missing: " + from);
+                }
+                Path policy = Files.copy(from, s.tmp().resolve(v.name() + ".yaml"), StandardCopyOption.REPLACE_EXISTING);
+                flags.add(Snapshot.agentFlag(s.agent(), policy));
+            }
+            if (v.usesPeer()) {
+                flags.add("-javaagent:" + s.peers() + "=" + v.peer());
+            }
+            Path work = s.tmp().resolve("run-" + v.name());
+            deleteDir(work);
+            copyDir(s.data(), work);
+            Path appLog = dir.resolve("app-" + v.name() + ".log");
+            VersionRun r;
+            try {
+                r = runVersion(app, params, v, s.appJar(), flags, work, appLog, s.tmp(), progress);
+            } catch (IOException e) {
+                progress.update("[" + v.name() + "] FAILED: " + e.getMessage());
+                errors.put(v.name(), e.getMessage());
+                r = VersionRun.failed(v, flags, appLog, dir, e.getMessage());
+            }
+            runs.put(v.name(), gzipLog(r.withLightTailGc(appLog), appLog));
+            MixedResult partial = result(app, params, quick, command, parameters, errors, runs, dir);
+            JsonWriter.write(partial, dir.resolve(PARTIAL_RESULTS));
         }
         MixedResult result = result(app, params, quick, command, parameters, errors, runs, dir);
         JsonWriter.write(result, dir.resolve("results.json"));
@@ -185,6 +244,7 @@ public final class Mixed {
             Target heavy = new Target(app.heavyTarget(base), app.heavyBody(), work);
             Target light = new Target(app.lightTarget(base), app.lightBody(), work);
             Path logs = tmp.resolve("drivers-" + v.name());
+            deleteDir(logs); // an earlier round's: a driver that writes nothing must not be read as this round's
 
             progress.update("[" + v.name() + "] warm-up " + (int) p.warmupS() + " s: " + MixedParams.CORES
                     + " heavy clients and the light stream");

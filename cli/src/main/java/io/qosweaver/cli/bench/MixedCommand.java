@@ -4,6 +4,7 @@ import io.qosweaver.bench.mixed.Mixed;
 import io.qosweaver.bench.mixed.MixedApp;
 import io.qosweaver.bench.mixed.MixedParams;
 import io.qosweaver.bench.mixed.MixedResult;
+import io.qosweaver.bench.mixed.MixedRounds;
 import io.qosweaver.bench.mixed.MixedVersions;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Versions.Version;
@@ -54,6 +55,10 @@ final class MixedCommand implements Callable<Integer> {
     @Option(names = "--heavy-nice", paramLabel = "N", description = "nice value of the heavy driver JVM (default 10)")
     Integer heavyNice;
 
+    @Option(names = "--repeat", paramLabel = "N", description = "rounds: every version N times, the order rotated by "
+            + "one per round, each round in DIR/round-K and the spread over rounds in DIR (default 1)")
+    int repeat = 1;
+
     @Option(names = "--prepare", paramLabel = "DIR",
             description = "only write the app's data and configuration into DIR (for profiling it by hand) and exit")
     Path prepare;
@@ -86,6 +91,9 @@ final class MixedCommand implements Callable<Integer> {
             a = MixedApp.named(app);
             vs = MixedVersions.resolve(a, versionNames(a));
             p = params();
+            if (repeat < 1) {
+                throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("qosweaver bench mixed: " + e.getMessage());
             return 2;
@@ -98,6 +106,11 @@ final class MixedCommand implements Callable<Integer> {
         }
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/mixed-" + a.name());
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
+        if (repeat > 1) {
+            MixedRounds r = Mixed.runRounds(layout, a, p, vs, repeat, quick, dir, ReportOptions.commandLine(args),
+                    report.progress());
+            return report.finish("bench mixed", r, r.summary(), r.errors(), dir);
+        }
         MixedResult r = Mixed.run(layout, a, p, vs, quick, dir, ReportOptions.commandLine(args), report.progress());
         return report.finish("bench mixed", r, r.summary(), r.errors(), dir);
     }
