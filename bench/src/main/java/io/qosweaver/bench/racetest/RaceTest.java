@@ -89,10 +89,13 @@ public final class RaceTest {
                         : Round.round(Math.max(0, out.machineBusyCores() - cpuCores), 3);
                 runs.add(new RunResult(s.id(), s.section(), s.config(), s.version(), s.cores(), s.reserved(),
                         s.oneCpu(), s.competingLoad(), out.scheduled(), Round.round(aggregate), Round.round(cpuCores, 3),
-                        others, rs, work.resolve(s.id() + ".log").toString()));
+                        others, rs, work.resolve(s.id() + ".log").toString(), out.jvmThreadsCpuMs()));
                 progress.update("[racetest]   aggregate " + Math.round(aggregate) + " loops/s, runners "
                         + Format.number(Round.round(cpuCores, 2)) + " cores, others "
                         + (others == null ? "?" : Format.number(Round.round(others, 2))) + " cores"
+                        + (out.jvmThreadsCpuMs().isEmpty() ? "" : " (this JVM's own threads: "
+                                + out.jvmThreadsCpuMs().entrySet().stream().limit(3)
+                                        .map(e -> e.getKey() + " " + e.getValue() + " ms").toList() + ")")
                         + (rs.size() <= 4 ? ": " + rs.stream().map(x -> x.name() + " " + Math.round(x.meanLoopsPerS())
                         + (x.shareOfCore() == null ? "" : " (" + pct(x.shareOfCore()) + "% of a core)")).toList()
                         : ""));

@@ -138,10 +138,20 @@ public final class RaceTestReport {
         return rows;
     }
 
+    /** The JVM's own threads' CPU in the measured part: the total, then the three largest by name. */
+    static String jvmThreads(RunResult x) {
+        if (x.jvmThreadsCpuMs() == null || x.jvmThreadsCpuMs().isEmpty()) {
+            return "-";
+        }
+        long total = x.jvmThreadsCpuMs().values().stream().mapToLong(Long::longValue).sum();
+        return total + ": " + String.join(", ", x.jvmThreadsCpuMs().entrySet().stream().limit(3)
+                .map(e -> e.getKey() + " " + e.getValue()).toList());
+    }
+
     private static List<String[]> runs(RaceTestResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"run", "version", "P", "reserved", "one CPU", "load", "scheduled", "aggregate (loops/s)",
-                "runners' CPU (cores)", "others' CPU (cores)",
+                "runners' CPU (cores)", "others' CPU (cores)", "of which this JVM's other threads (ms, largest)",
                 "runners: name fraction prio nice/weight (applied) loops/s sd%"});
         for (RunResult x : r.runs()) {
             StringBuilder b = new StringBuilder();
@@ -158,7 +168,7 @@ public final class RaceTestReport {
                     x.reserved() == null ? "" : Table.cell(x.reserved()), x.oneCpu() ? "yes" : "",
                     x.competingLoad() ? "yes" : "", Boolean.toString(x.scheduled()),
                     Table.cell(x.aggregateLoopsPerS()), Table.cell(x.runnersCpuCores()), Table.cell(x.otherCpuCores()),
-                    b.toString()});
+                    jvmThreads(x), b.toString()});
         }
         return rows;
     }

@@ -25,11 +25,15 @@ public record RaceTestResult(String experiment, String generatedAt, String comma
      * @param otherCpuCores      the rest of the machine's busy CPUs over it (other processes, the
      *                           JVM's own threads, the competing load): a run disturbed by others
      *                           shows here; null when {@code /proc/stat} could not be read
+     * @param jvmThreadsCpuMs    the CPU time (ms, 10 ms resolution) of the run's JVM's own threads other
+     *                           than the runners over the measured part, by kernel thread name, largest
+     *                           first (at most 12): the part of {@code otherCpuCores} that is this JVM's
+     *                           (a managed run's scheduler tick, the JIT, the GC)
      */
     public record RunResult(String id, String section, String config, String version, Integer cores,
                             Double reserved, boolean oneCpu, boolean competingLoad, boolean scheduled,
                             double aggregateLoopsPerS, double runnersCpuCores, Double otherCpuCores,
-                            List<RunnerResult> runners, String log) {
+                            List<RunnerResult> runners, String log, Map<String, Long> jvmThreadsCpuMs) {
     }
 
     /**

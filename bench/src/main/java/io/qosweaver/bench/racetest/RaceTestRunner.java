@@ -30,7 +30,7 @@ final class RaceTestRunner {
      * what became of its nice or weight.
      */
     record Output(boolean scheduled, List<List<Double>> samples, List<List<Double>> cpuSamples, long[] cpuMs,
-                  Map<String, String> applied, Double machineBusyCores) {
+                  Map<String, String> applied, Double machineBusyCores, Map<String, Long> jvmThreadsCpuMs) {
     }
 
     static Output run(RunSpec spec, Path agentJar, Path workDir, String classPath, double warmupS,
@@ -65,6 +65,7 @@ final class RaceTestRunner {
         long[] cpu = new long[n];
         boolean scheduled = false, done = false;
         Double busy = null;
+        Map<String, Long> jvmThreads = new LinkedHashMap<>();
         Thread watchdog = new Thread(() -> {
             try {
                 if (!p.waitFor(Math.round(spec.durationS() + warmupS + SLACK_S), TimeUnit.SECONDS)) {
@@ -98,6 +99,12 @@ final class RaceTestRunner {
                         }
                     }
                     case "MACHINE" -> busy = Double.parseDouble(f[1]);
+                    case "JVMTHREADS" -> {
+                        for (int i = 1; i < f.length; i++) {
+                            int colon = f[i].lastIndexOf(':');
+                            jvmThreads.put(f[i].substring(0, colon), Long.parseLong(f[i].substring(colon + 1)));
+                        }
+                    }
                     case "DONE" -> done = true;
                     default -> { } // the agent's own lines go to stderr; anything else is ignored
                 }
@@ -113,7 +120,7 @@ final class RaceTestRunner {
             throw new IOException("run " + spec.id() + " did not finish (exit " + (p.isAlive() ? "?" : p.exitValue())
                     + "); its log: " + log + "\n" + tail(log));
         }
-        return new Output(scheduled, samples, cpuSamples, cpu, applied, busy);
+        return new Output(scheduled, samples, cpuSamples, cpu, applied, busy, jvmThreads);
     }
 
     /** The policy of a managed run: mtr-ls with its P and reserved share; the runners ask through the API. */

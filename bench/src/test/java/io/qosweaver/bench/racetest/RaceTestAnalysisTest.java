@@ -40,7 +40,7 @@ class RaceTestAnalysisTest {
             cpu += r.cpuMs() / (r.samples().size() * 1000.0);
         }
         return new RunResult(id, section, config, version, version.equals("mtr-ls") ? 1 : null, reserved, false,
-                false, version.equals("mtr-ls"), agg, cpu, 0.0, List.of(rs), "");
+                false, version.equals("mtr-ls"), agg, cpu, 0.0, List.of(rs), "", Map.of());
     }
 
     private static List<Double> flat(double v, int n) {
