@@ -778,7 +778,7 @@ final class MtrLsPolicy implements Policy {
      */
     private long turnEnd(long now) {
         long d = Math.min(sampleNanos, windowStart + windowNanos - now); // the window closes on time
-        if (membersTotal > 0) {
+        if (membersTotal > 0 && someoneWaits()) {
             int slots = urgentMembers;
             for (Entity x = lHead; x != null && slots < cores; x = x.next) {
                 int takes = slotsTaken(x);
@@ -795,6 +795,24 @@ final class MtrLsPolicy implements Policy {
             }
         }
         return Math.max(minSampleNanos, d);
+    }
+
+    /**
+     * Whether the entities on L want more slots than the P there are. While they do not, every one
+     * of them holds its slots whatever the order, so a turn ending changes nothing and waits for
+     * the {@code sample} tick (which charges it and moves it to the rear as often as its CPU says):
+     * one runner alone at 1.5 % otherwise woke the tick thread every {@code minSample}, 1.6 % of a
+     * core for nothing (`bench/results/racetest/overhead-threads-2026-11-27/`).
+     */
+    private boolean someoneWaits() {
+        int slots = urgentMembers;
+        for (Entity x = lHead; x != null; x = x.next) {
+            slots += slotsTaken(x);
+            if (slots > cores) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The policy's entity for a run-time share: created at its first scope, kept on the share. */

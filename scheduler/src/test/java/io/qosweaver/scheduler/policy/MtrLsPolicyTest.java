@@ -149,6 +149,30 @@ class MtrLsPolicyTest {
     }
 
     @Test
+    void turnsEndingWhileNobodyWaitsForASlotWakeNoTick() {
+        // one runner at 1.5 %: a 1.5 ms quantum, used up every 1.5 ms, and nobody to hand the core to
+        MtrLsMachine m = machine(Map.of("cores", "2", "reserved", "0"), cls("a", "fraction", "0.015"),
+                cls("b", "fraction", "0.015"), cls("c", "fraction", "0.015"));
+        ThreadState a = m.enter("a1", "a");
+        m.run(1_000);
+        assertThat(m.ticks).as("one per 20 ms sample, not one per turn").isBetween(45L, 55L);
+        assertThat(m.cpuMillis(a)).isEqualTo(1_000);
+        assertThat(m.policy.rounds("a")).as("charged and moved all the same: one round per 1.5 ms")
+                .isBetween(640L, 680L);
+        // two runners on two slots: still nobody waits
+        m.enter("b1", "b");
+        long before = m.ticks;
+        m.run(1_000);
+        assertThat(m.ticks - before).isBetween(45L, 55L);
+        // a third: now a turn's end hands a core over, and the tick comes at each (at least 1 ms apart)
+        m.enter("c1", "c");
+        before = m.ticks;
+        m.run(1_000);
+        assertThat(m.ticks - before).as("about one turn end per 0.75 ms, ticks at least minSample apart")
+                .isGreaterThan(500L);
+    }
+
+    @Test
     void theReservedShareTakesItsFractionEvenWhenTheOthersAskLittle() {
         MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "5%"), cls("a", "priority", "5"));
         ThreadState a = m.enter("a1", "a"), a2 = m.enter("a2", "a");
