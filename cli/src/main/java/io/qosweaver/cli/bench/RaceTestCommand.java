@@ -35,6 +35,11 @@ final class RaceTestCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "S", description = "measured seconds per run (default 30; quick 5)")
     Double duration;
 
+    @Option(names = "--warmup", paramLabel = "S", description = "seconds each run's JVM runs before its first sample "
+            + "(default 5; quick 2); the same for every version: about 30 lets the scheduler's own code reach C2 "
+            + "in managed runs (bench/results/racetest/overhead-threads-2026-11-27/)")
+    Double warmup;
+
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/racetest)")
     Path reportDir;
 
@@ -49,8 +54,9 @@ final class RaceTestCommand implements Callable<Integer> {
     RaceTestParams params() {
         RaceTestParams p = quick ? RaceTestParams.quick() : RaceTestParams.full();
         try {
-            if (duration != null) {
-                p = new RaceTestParams(duration, p.warmupS(), p.fairnessDurationS(), p.sections());
+            if (duration != null || warmup != null) {
+                p = new RaceTestParams(duration != null ? duration : p.durationS(),
+                        warmup != null ? warmup : p.warmupS(), p.fairnessDurationS(), p.sections());
             }
             p = sections == null || sections.isEmpty() ? p : p.withSections(sections);
             return policyParams == null ? p : p.withPolicyParams(policyParams);

@@ -23,6 +23,11 @@ class RaceTestCommandTest {
         RaceTestParams p = parse("--quick", "--sections", "partitioning,jitter", "--duration", "8").params();
         assertThat(p.sections()).containsExactly("partitioning", "jitter");
         assertThat(p.durationS()).isEqualTo(8.0);
+        assertThat(p.warmupS()).as("quick's own").isEqualTo(RaceTestParams.quick().warmupS());
+        RaceTestParams w = parse("--sections", "overhead", "--warmup", "35").params();
+        assertThat(w.warmupS()).isEqualTo(35.0);
+        assertThat(w.durationS()).as("the full run's").isEqualTo(RaceTestParams.full().durationS());
+        assertThat(w.sections()).containsExactly("overhead");
     }
 
     @Test
@@ -31,6 +36,8 @@ class RaceTestCommandTest {
                 .hasMessageContaining("unknown section 'speed'").hasMessageContaining("overhead");
         assertThatThrownBy(() -> parse("--duration", "1").params()).isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("at least 2 measured seconds");
+        assertThatThrownBy(() -> parse("--warmup", "-1").params()).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("the warm-up cannot be negative");
     }
 
     @Test
