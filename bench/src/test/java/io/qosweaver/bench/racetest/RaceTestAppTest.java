@@ -3,10 +3,13 @@ package io.qosweaver.bench.racetest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** The JVM's own threads' CPU that a run reports beside its runners'. */
@@ -28,30 +31,45 @@ class RaceTestAppTest {
     }
 
     @Test
-    void aBusyThreadOfThisJvmShowsUnderItsName() throws Exception {
+    void aBusyThreadOfThisJvmShowsUnderItsNameAndAnEndedOneNoLonger() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc only");
         Map<String, Long> before = RaceTestApp.threadTicks();
-        Thread hog = new Thread(() -> {
-            long end = System.nanoTime() + 300_000_000L;
-            while (System.nanoTime() < end) {
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread ended = spinner("racetest-ended", stop);
+        ended.start();
+        awaitCpu(ended, 50);
+        stop.set(true);
+        ended.join();
+        stop.set(false);
+        Thread busy = spinner("racetest-busy", stop);
+        busy.start();
+        try {
+            awaitCpu(busy, 100); // on a loaded machine wall time says nothing: wait for its CPU time
+            Map<String, Long> after = RaceTestApp.threadTicks();
+            assertThat(after.getOrDefault("racetest-busy", 0L) - before.getOrDefault("racetest-busy", 0L))
+                    .as("at least 100 ms spun, in ticks of 10 ms").isGreaterThanOrEqualTo(9L);
+            assertThat(after).as("an ended thread has left /proc").doesNotContainKey("racetest-ended");
+            assertThat(RaceTestApp.otherThreads(before, after, List.of())).contains("racetest-busy:");
+        } finally {
+            stop.set(true);
+            busy.join();
+        }
+    }
+
+    private static Thread spinner(String name, AtomicBoolean stop) {
+        return new Thread(() -> {
+            while (!stop.get()) {
                 Thread.onSpinWait();
             }
-        }, "racetest-hog");
-        hog.start();
-        hog.join();
-        // ended threads leave /proc: read while one more is alive
-        Thread keep = new Thread(() -> {
-            long end = System.nanoTime() + 200_000_000L;
-            while (System.nanoTime() < end) {
-                Thread.onSpinWait();
-            }
-        }, "racetest-hog2");
-        keep.start();
-        Thread.sleep(150);
-        Map<String, Long> after = RaceTestApp.threadTicks();
-        keep.join();
-        assertThat(after.getOrDefault("racetest-hog2", 0L) - before.getOrDefault("racetest-hog2", 0L))
-                .as("about 15 ticks of 10 ms spun").isGreaterThanOrEqualTo(5L);
-        assertThat(RaceTestApp.otherThreads(before, after, List.of())).contains("racetest-hog2:");
+        }, name);
+    }
+
+    @SuppressWarnings("deprecation") // getId: Java 17
+    private static void awaitCpu(Thread t, long millis) throws InterruptedException {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (mx.getThreadCpuTime(t.getId()) < millis * 1_000_000L && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
     }
 }
