@@ -527,8 +527,12 @@ class ServerTraceIT {
                 && p.getTrackEvent().getType() == TrackEvent.Type.TYPE_SLICE_BEGIN && number(p.getTrackEvent(), "conn") == conn)
                 .map(TracePacket::getTimestamp).collect(Collectors.toList());
         assertThat(idles).as("idle after stream 1's service, and after 3 and 5").hasSizeGreaterThanOrEqualTo(2);
+        // what a failure needs to tell a late event from a wrong count of streams in service
+        String seen = "; services " + service.entrySet().stream().filter(e -> e.getKey().get(0) == conn)
+                .map(e -> "stream " + e.getKey().get(1) + " " + e.getValue()[0] + "-" + e.getValue()[1])
+                .collect(Collectors.joining(", ")) + "; idle begins " + idles;
         assertThat(idles.stream().filter(ts -> ts > service.get(List.of(conn, 1L))[1]))
-                .as("idle only once no stream is in service").allMatch(ts -> ts >= lastTogether);
+                .as("idle only once no stream is in service" + seen).allMatch(ts -> ts >= lastTogether);
     }
 
     /**
