@@ -150,6 +150,22 @@ public final class Mixed {
         }
     }
 
+    /**
+     * The version's policy file, copied into {@code tmp} the first time it is asked for: every round of a
+     * run uses that copy, so that editing the working tree's file during a long run changes nothing in it.
+     */
+    static Path policyCopy(Path root, Version v, Path tmp) throws IOException {
+        Path copy = tmp.resolve(v.name() + ".yaml");
+        if (Files.isRegularFile(copy)) {
+            return copy;
+        }
+        Path from = root.resolve(v.policy());
+        if (!Files.isRegularFile(from)) {
+            throw new IOException("the policy of version " + v.name() + " is missing: " + from);
+        }
+        return Files.copy(from, copy);
+    }
+
     /** Runs {@code versions} in their order into {@code dir}: results.json, the report, the app logs. */
     private static MixedResult runRound(Setup s, MixedApp app, MixedParams params, List<Version> versions, boolean quick,
             Path dir, String command, Map<String, Object> parameters, Progress progress)
@@ -161,12 +177,7 @@ public final class Mixed {
             List<String> flags = new ArrayList<>(app.jvmFlags());
             flags.addAll(v.jvmFlags());
             if (v.usesAgent()) {
-                Path from = s.layout().root().resolve(v.policy());
-                if (!Files.isRegularFile(from)) {
-                    throw new IOException("the policy of version " + v.name() + " is missing: " + from);
-                }
-                Path policy = Files.copy(from, s.tmp().resolve(v.name() + ".yaml"), StandardCopyOption.REPLACE_EXISTING);
-                flags.add(Snapshot.agentFlag(s.agent(), policy));
+                flags.add(Snapshot.agentFlag(s.agent(), policyCopy(s.layout().root(), v, s.tmp())));
             }
             if (v.usesPeer()) {
                 flags.add("-javaagent:" + s.peers() + "=" + v.peer());

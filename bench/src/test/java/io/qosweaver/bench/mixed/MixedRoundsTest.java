@@ -130,4 +130,19 @@ class MixedRoundsTest {
         return r.goals().stream().filter(g -> g.version().equals(version) && g.goal().startsWith(start)).findFirst()
                 .orElseThrow();
     }
+
+    @Test
+    void everyRoundRunsTheFirstCopyOfAPolicyNotTheWorkingTreesLaterEdit() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("root"));
+        Path work = Files.createDirectories(tmp.resolve("work"));
+        Files.writeString(root.resolve("p.yaml"), "first");
+        Version v = new Version("qosweaver", "q", List.of(), "p.yaml", null);
+        Path first = Mixed.policyCopy(root, v, work);
+        Files.writeString(root.resolve("p.yaml"), "edited during the run");
+        assertThat(Mixed.policyCopy(root, v, work)).isEqualTo(first);
+        assertThat(Files.readString(first)).isEqualTo("first");
+        Version missing = new Version("gone", "g", List.of(), "nowhere.yaml", null);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Mixed.policyCopy(root, missing, work))
+                .hasMessageContaining("the policy of version gone is missing");
+    }
 }

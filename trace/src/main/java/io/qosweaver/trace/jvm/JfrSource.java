@@ -116,8 +116,6 @@ public final class JfrSource implements AutoCloseable {
             rs.onEvent("qosweaver.Suspend", this::suspend);
             rs.onEvent("qosweaver.LimitChange", this::limit);
         }
-        // The stream's own thread inherits the daemon flag of the thread that starts it, and a
-        // non-daemon one would keep the application's JVM alive: run it on a daemon of ours.
         // The stream runs on a daemon of ours: startAsync's thread would keep the application's JVM
         // alive. Waiting until the calibration event is enabled means the recording runs: nothing
         // the application does after start() returns is missed.
