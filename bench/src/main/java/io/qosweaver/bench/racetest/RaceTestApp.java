@@ -3,6 +3,7 @@ package io.qosweaver.bench.racetest;
 import io.qosweaver.api.Share;
 import io.qosweaver.api.ShareGroup;
 import io.qosweaver.api.Shares;
+import io.qosweaver.platform.ProcThreadStat;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -89,7 +90,7 @@ public final class RaceTestApp {
             last[i] = counts[i].get();
         }
         long[] stat0 = procStat();
-        Map<String, Long> threads0 = threadTicks();
+        Map<String, Long> threads0 = threadCpuNanos();
         long start = System.nanoTime(), prev = start;
         int seconds = (int) Math.round(durationS);
         StringBuilder b = new StringBuilder();
@@ -126,7 +127,7 @@ public final class RaceTestApp {
         }
         System.out.println(b);
         long[] stat1 = procStat();
-        System.out.println(otherThreads(threads0, threadTicks(), runners));
+        System.out.println(otherThreads(threads0, threadCpuNanos(), runners));
         if (stat0 != null && stat1 != null && stat1[1] > stat0[1]) {
             // the whole machine's busy CPUs over the measured part: what else ran beside the runners
             System.out.println(String.format(Locale.ROOT, "MACHINE %.3f", (double) (stat1[0] - stat0[0])
@@ -207,31 +208,27 @@ public final class RaceTestApp {
         return mx.getThreadCpuTime(t.getId());
     }
 
-    /** Clock ticks per second of {@code /proc}'s CPU times: 100 on every Linux build we run on (USER_HZ). */
-    static final long TICKS_PER_S = 100;
-
     /**
-     * CPU clock ticks (utime + stime) of this JVM's threads by kernel name ({@code comm}, at most 15
-     * characters: the Java name cut, or the JVM's own, "C2 CompilerThre", "GC Thread#0"), the threads
-     * of one name summed; empty off Linux. Threads that ended in between are missing from the later
-     * reading, so a short-lived thread's CPU is not counted.
+     * CPU time (nanoseconds, from each thread's {@code schedstat}, {@link ProcThreadStat}) of this JVM's
+     * threads by kernel name ({@code comm}, at most 15 characters: the Java name cut, or the JVM's own,
+     * "C2 CompilerThre", "GC Thread#0"), the threads of one name summed; empty off Linux. Threads that
+     * ended in between are missing from the later reading, so a short-lived thread's CPU is not counted.
      */
-    static Map<String, Long> threadTicks() {
+    static Map<String, Long> threadCpuNanos() {
         Map<String, Long> m = new java.util.TreeMap<>();
         try (var tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path t : (Iterable<Path>) tasks::iterator) {
                 try {
-                    String stat = Files.readString(t.resolve("stat"));
-                    int open = stat.indexOf('('), close = stat.lastIndexOf(')');
-                    String[] f = stat.substring(close + 2).trim().split("\\s+");
-                    // after "pid (comm) ": state is field 0, utime 11, stime 12
-                    m.merge(stat.substring(open + 1, close), Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                    ProcThreadStat st = ProcThreadStat.read(Integer.parseInt(t.getFileName().toString()));
+                    if (st != null && st.cpuNanos() >= 0) {
+                        m.merge(Files.readString(t.resolve("comm")).strip(), st.cpuNanos(), Long::sum);
+                    }
                 } catch (IOException | RuntimeException e) {
                     // the thread ended while listed
                 }
             }
         } catch (IOException | RuntimeException e) {
-            return m;
+            // not Linux: nothing to report
         }
         return m;
     }
@@ -241,16 +238,16 @@ public final class RaceTestApp {
      * measured part, largest first (at most 12 names; spaces in names as '_'): where a managed run's
      * CPU went that its runners did not get (the scheduler's tick thread, the JIT, the GC).
      */
-    static String otherThreads(Map<String, Long> before, Map<String, Long> after, List<RunnerSpec> runners) {
+    static String otherThreads(Map<String, Long> beforeNanos, Map<String, Long> afterNanos, List<RunnerSpec> runners) {
         java.util.Set<String> runnerNames = new java.util.HashSet<>();
         for (RunnerSpec r : runners) {
             runnerNames.add(r.name().length() > 15 ? r.name().substring(0, 15) : r.name());
         }
         List<Map.Entry<String, Long>> deltas = new ArrayList<>();
-        after.forEach((name, ticks) -> {
-            long d = ticks - before.getOrDefault(name, 0L);
-            if (d > 0 && !runnerNames.contains(name)) {
-                deltas.add(Map.entry(name, d * 1000 / TICKS_PER_S));
+        afterNanos.forEach((name, nanos) -> {
+            long d = nanos - beforeNanos.getOrDefault(name, 0L);
+            if (d >= 1_000_000 && !runnerNames.contains(name)) {
+                deltas.add(Map.entry(name, d / 1_000_000));
             }
         });
         deltas.sort(Map.Entry.<String, Long>comparingByValue().reversed());

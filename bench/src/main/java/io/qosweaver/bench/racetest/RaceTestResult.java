@@ -25,7 +25,7 @@ public record RaceTestResult(String experiment, String generatedAt, String comma
      * @param otherCpuCores      the rest of the machine's busy CPUs over it (other processes, the
      *                           JVM's own threads, the competing load): a run disturbed by others
      *                           shows here; null when {@code /proc/stat} could not be read
-     * @param jvmThreadsCpuMs    the CPU time (ms, 10 ms resolution) of the run's JVM's own threads other
+     * @param jvmThreadsCpuMs    the CPU time (ms, from each thread's schedstat; under 1 ms left out) of the run's JVM's own threads other
      *                           than the runners over the measured part, by kernel thread name, largest
      *                           first (at most 12): the part of {@code otherCpuCores} that is this JVM's
      *                           (a managed run's scheduler tick, the JIT, the GC)

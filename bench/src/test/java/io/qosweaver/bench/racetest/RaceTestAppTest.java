@@ -16,16 +16,18 @@ import org.junit.jupiter.api.Test;
 class RaceTestAppTest {
     @Test
     void otherThreadsAreTheNonRunnersThatUsedCpuLargestFirstInMilliseconds() {
-        Map<String, Long> before = Map.of("runner-0", 100L, "qosweaver-tick", 10L, "C2 CompilerThre", 50L);
-        Map<String, Long> after = Map.of("runner-0", 3100L, "qosweaver-tick", 13L, "C2 CompilerThre", 58L,
-                "GC Thread#0", 1L, "idle", 0L);
+        long ms = 1_000_000L;
+        Map<String, Long> before = Map.of("runner-0", 100 * ms, "qosweaver-tick", 10 * ms, "C2 CompilerThre", 50 * ms,
+                "VM Thread", 7 * ms);
+        Map<String, Long> after = Map.of("runner-0", 3100 * ms, "qosweaver-tick", 40 * ms, "C2 CompilerThre", 130 * ms,
+                "GC Thread#0", 10 * ms + 400_000, "VM Thread", 7 * ms + 999_999, "idle", 0L);
         String line = RaceTestApp.otherThreads(before, after, List.of(new RaceTestApp.RunnerSpec("runner-0", 0.2, 5, "-")));
-        assertThat(line).isEqualTo("JVMTHREADS C2_CompilerThre:80 qosweaver-tick:30 GC_Thread#0:10");
+        assertThat(line).as("under a millisecond is left out").isEqualTo("JVMTHREADS C2_CompilerThre:80 qosweaver-tick:30 GC_Thread#0:10");
     }
 
     @Test
     void aRunnerWhoseNameTheKernelCutIsStillLeftOut() {
-        String line = RaceTestApp.otherThreads(Map.of(), Map.of("a-very-long-run", 5L),
+        String line = RaceTestApp.otherThreads(Map.of(), Map.of("a-very-long-run", 5_000_000L),
                 List.of(new RaceTestApp.RunnerSpec("a-very-long-runner-name", 0.2, 5, "-")));
         assertThat(line).isEqualTo("JVMTHREADS");
     }
@@ -33,7 +35,7 @@ class RaceTestAppTest {
     @Test
     void aBusyThreadOfThisJvmShowsUnderItsNameAndAnEndedOneNoLonger() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc only");
-        Map<String, Long> before = RaceTestApp.threadTicks();
+        Map<String, Long> before = RaceTestApp.threadCpuNanos();
         AtomicBoolean stop = new AtomicBoolean();
         Thread ended = spinner("racetest-ended", stop);
         ended.start();
@@ -45,9 +47,9 @@ class RaceTestAppTest {
         busy.start();
         try {
             awaitCpu(busy, 100); // on a loaded machine wall time says nothing: wait for its CPU time
-            Map<String, Long> after = RaceTestApp.threadTicks();
+            Map<String, Long> after = RaceTestApp.threadCpuNanos();
             assertThat(after.getOrDefault("racetest-busy", 0L) - before.getOrDefault("racetest-busy", 0L))
-                    .as("at least 100 ms spun, in ticks of 10 ms").isGreaterThanOrEqualTo(9L);
+                    .as("at least 100 ms spun").isGreaterThanOrEqualTo(100_000_000L);
             assertThat(after).as("an ended thread has left /proc").doesNotContainKey("racetest-ended");
             assertThat(RaceTestApp.otherThreads(before, after, List.of())).contains("racetest-busy:");
         } finally {
