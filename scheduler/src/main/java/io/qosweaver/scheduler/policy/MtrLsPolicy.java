@@ -38,7 +38,9 @@ import java.util.Map;
  * than {@code minSample / 2} left moves at the tick that sees it. A turn thus ends within about the
  * tick's wake-up latency or {@code minSample / 2} of its quantum, plus the way to the runner's next
  * control point; the overshoot is carried as debt. Entities due at one tick move in their order
- * on L (ties must not favour the same entities every round).
+ * on L (ties must not favour the same entities every round). With {@code minTurn} (ours, 10 ms by
+ * default; 0 gives the paper's turns) a turn also lasts at least that much CPU, the excess paid as
+ * debt: fewer turn changes, each a park and a hand-off between OS threads, for the same fractions.
  *
  * <p>Urgent entities are pinned at the front and idle ones at the rear, and neither is charged
  * (the paper's ClockHandler and Idler). The reserved share is an
@@ -62,12 +64,18 @@ import java.util.Map;
 final class MtrLsPolicy implements Policy {
     static final String NAME = "mtr-ls";
     static final String ENTITY = "entity", QUANTUM = "quantum", SAMPLE = "sample",
-            MIN_SAMPLE = "minSample", CORES = "cores", RESERVED = "reserved", WINDOW = "window",
+            MIN_SAMPLE = "minSample", MIN_TURN = "minTurn", CORES = "cores", RESERVED = "reserved", WINDOW = "window",
             GROUP_PREFIX = "group.", RESERVED_SLOT = "reservedSlot";
     static final String FRACTION = "fraction", SHARE = "share", URGENT = "urgent", IDLE = "idle",
             GROUP = "group", PRIORITY = "priority";
     static final long DEFAULT_QUANTUM_NANOS = 100_000_000L, DEFAULT_SAMPLE_NANOS = 20_000_000L,
-            DEFAULT_MIN_SAMPLE_NANOS = 1_000_000L, DEFAULT_WINDOW_NANOS = 1_000_000_000L;
+            DEFAULT_MIN_SAMPLE_NANOS = 1_000_000L, DEFAULT_WINDOW_NANOS = 1_000_000_000L,
+            DEFAULT_MIN_TURN_NANOS = 10_000_000L;
+    /**
+     * {@link Entity#turnCpu} of an entity whose refill left it in debt: no turn is open, so nothing
+     * holds it at the front (it moves again whenever it holds a slot, paying one quantum a move).
+     */
+    static final long NO_TURN = Long.MIN_VALUE / 4;
     static final double DEFAULT_RESERVED = 0.05;
     /** The {@code task_class} label of run-time shares' entities in the metrics. */
     static final String RUNTIME_TASK_CLASS = "api";
@@ -114,6 +122,12 @@ final class MtrLsPolicy implements Policy {
         /** 0: not yet decided in this decision; 1: keep the members' order; 2: rotated. */
         int rekeyOrder;
         long cpu, cpuAtWindow, cpuAtRotation, rounds;
+        /**
+         * {@link #cpu} when its current turn began (its last refill that left {@code left} positive),
+         * or {@link #NO_TURN}: a turn ends once {@code left} is used up and at least {@code minTurn}
+         * of CPU has been used in it.
+         */
+        long turnCpu;
         double share, lag;
         /** The run-time share of an entity the application asked for (Java API), else null. */
         RuntimeShare runtime;
@@ -170,7 +184,7 @@ final class MtrLsPolicy implements Policy {
     }
 
     private final boolean perThread;
-    private final long quantumNanos, sampleNanos, minSampleNanos, windowNanos;
+    private final long quantumNanos, sampleNanos, minSampleNanos, minTurnNanos, windowNanos;
     /** The delay to the next tick, set by each tick (see {@link #nextTickNanos()}). */
     private long nextTick;
     private final int cores;
@@ -213,12 +227,13 @@ final class MtrLsPolicy implements Policy {
     private double activeSum;
     private long overcommittedJoins;
 
-    MtrLsPolicy(boolean perThread, long quantumNanos, long sampleNanos, long minSampleNanos, long windowNanos,
-            int cores, double reserved, Map<String, Double> groups, PolicyContext context) {
+    MtrLsPolicy(boolean perThread, long quantumNanos, long sampleNanos, long minSampleNanos, long minTurnNanos,
+            long windowNanos, int cores, double reserved, Map<String, Double> groups, PolicyContext context) {
         this.perThread = perThread;
         this.quantumNanos = quantumNanos;
         this.sampleNanos = sampleNanos;
         this.minSampleNanos = Math.min(minSampleNanos, sampleNanos);
+        this.minTurnNanos = minTurnNanos;
         this.nextTick = sampleNanos;
         this.windowNanos = windowNanos;
         this.cores = cores;
@@ -253,7 +268,7 @@ final class MtrLsPolicy implements Policy {
 
     static Policy create(PolicyContext context) {
         Parameters p = context.parameters();
-        List<String> known = new ArrayList<>(List.of(ENTITY, QUANTUM, SAMPLE, MIN_SAMPLE, CORES, RESERVED,
+        List<String> known = new ArrayList<>(List.of(ENTITY, QUANTUM, SAMPLE, MIN_SAMPLE, MIN_TURN, CORES, RESERVED,
                 WINDOW, RESERVED_SLOT));
         Map<String, Double> groups = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : p.asMap().entrySet()) {
@@ -262,7 +277,7 @@ final class MtrLsPolicy implements Policy {
                 known.add(k);
             }
         }
-        p.allowOnly(known, "entity (class or thread), quantum, sample, minSample and window (durations such as"
+        p.allowOnly(known, "entity (class or thread), quantum, sample, minSample, minTurn and window (durations such as"
                 + " 100ms),"
                 + " cores (a number of threads, or a multiple of the cores such as 1x), reserved (a fraction"
                 + " such as 0.05 or 5%), reservedSlot (on-demand or always), group.NAME (a group's fraction, such as 40%)");
@@ -285,6 +300,13 @@ final class MtrLsPolicy implements Policy {
         long sample = p.durationNanos(SAMPLE, DEFAULT_SAMPLE_NANOS, 100_000L);
         long minSample = p.durationNanos(MIN_SAMPLE, DEFAULT_MIN_SAMPLE_NANOS, 100_000L);
         long window = p.durationNanos(WINDOW, DEFAULT_WINDOW_NANOS, 10_000_000L);
+        long minTurn = p.durationNanos(MIN_TURN, DEFAULT_MIN_TURN_NANOS, 0L);
+        if (minTurn > quantum) {
+            throw new PolicyConfigException("policy." + MIN_TURN, "minTurn must be at most the quantum T ("
+                    + p.asMap().getOrDefault(QUANTUM, "100ms") + "): it lengthens turns whose quantum is shorter, and"
+                    + " one longer than T would hold every entity past its whole quantum; got '"
+                    + p.asMap().get(MIN_TURN) + "'");
+        }
         int cores = p.threadCount(CORES, context.cores(), context.cores(),
                 "P, the managed threads that may run at once");
         if (cores < 1) {
@@ -307,8 +329,8 @@ final class MtrLsPolicy implements Policy {
                     + " during all its turns), got '" + slot + "'");
         }
         PolicyContext ctx = slot.equals("always") ? context.withMachineLoad(MachineLoad.UNKNOWN) : context;
-        return new MtrLsPolicy(entity.equals("thread"), quantum, sample, minSample, window, cores, reserved, groups,
-                ctx);
+        return new MtrLsPolicy(entity.equals("thread"), quantum, sample, minSample, minTurn, window, cores, reserved,
+                groups, ctx);
     }
 
     /** {@code 0.2}, {@code 20%}; NaN when neither. */
@@ -490,6 +512,11 @@ final class MtrLsPolicy implements Policy {
         }
     }
 
+    /** After a refill: a turn begins now if {@code left} is positive; in debt, none (see {@link #NO_TURN}). */
+    private static void openTurn(Entity e) {
+        e.turnCpu = e.left > 0 ? e.cpu : NO_TURN;
+    }
+
     private void setFraction(Entity e, double f) {
         e.fraction = f;
         e.quantum = Math.max(1, Math.round(f * quantumNanos));
@@ -586,6 +613,7 @@ final class MtrLsPolicy implements Policy {
                 // application drops leave nothing behind).
                 setFraction(e, rs.fraction());
                 e.left = Math.min(0, e.left) + e.quantum;
+                openTurn(e);
                 e.head = e.tail = null;
                 e.nextSub = 0;
                 e.stamp = ++lastStamp;
@@ -621,6 +649,7 @@ final class MtrLsPolicy implements Policy {
                 e.cpu = e.cpuAtWindow = e.cpuAtRotation = e.rounds = 0;
                 e.share = e.lag = 0;
             }
+            openTurn(e);
             e.members = 0;
             e.head = e.tail = null;
             e.nextSub = 0;
@@ -783,9 +812,10 @@ final class MtrLsPolicy implements Policy {
             for (Entity x = lHead; x != null && slots < cores; x = x.next) {
                 int takes = slotsTaken(x);
                 boolean osTurn = x == os && osRunning; // in debt, it still ends its turn at a tick
-                if (takes > 0 && (x.left > 0 || osTurn)) {
+                long rest = x == os ? x.left : Math.max(x.left, turnFloorLeft(x));
+                if (takes > 0 && (rest > 0 || osTurn)) {
                     int threads = Math.min(takes, cores - slots);
-                    long end = (x.left + threads - 1) / threads;
+                    long end = (rest + threads - 1) / threads;
                     if (osTurn) {
                         end = Math.max(end, osTurnStart + sampleNanos - now);
                     }
@@ -974,7 +1004,22 @@ final class MtrLsPolicy implements Policy {
      * is charged the wall time of the whole turn and pays the debt in rounds.
      */
     private boolean mayEnd(Entity e, long now) {
-        return e != os || !osRunning || now - osTurnStart >= sampleNanos;
+        if (e == os) {
+            return !osRunning || now - osTurnStart >= sampleNanos;
+        }
+        return turnFloorLeft(e) <= minSampleNanos / 2;
+    }
+
+    /**
+     * The CPU the entity's open turn must still use before it may end ({@code minTurn}; at most 0
+     * when none is set or the entity is in debt). Each turn change costs a park at a control point, a
+     * hand-off and a tick, about 18 us of two cores on this host (the idle gap and the tick thread,
+     * `bench/results/racetest/overhead-threads-2026-11-27/`): with 1.5 % fractions, turns of 1.5 ms
+     * lost 1.5 % of the runners' CPU to them. A floor on a turn's length cuts the changes while
+     * keeping every fraction: the CPU used beyond {@code left} is debt, paid in later rounds.
+     */
+    private long turnFloorLeft(Entity e) {
+        return minTurnNanos - (e.cpu - e.turnCpu);
     }
 
     /**
@@ -1009,6 +1054,7 @@ final class MtrLsPolicy implements Policy {
         if (payAll && e.left <= 0) {
             e.left += (-e.left / e.quantum + 1) * e.quantum;
         }
+        openTurn(e);
         e.rounds++;
         unlink(e);
         e.stamp = ++lastStamp;

@@ -104,7 +104,7 @@ class MtrLsFairnessTest {
      */
     @Test
     void entitiesDueAtTheSameTickKeepTheirOrderOnTheList() {
-        Result r = run(Map.of("cores", "2", "sample", "5ms", "reserved", "5%"), 4);
+        Result r = run(Map.of("cores", "2", "sample", "5ms", "reserved", "5%", "minTurn", "0ms"), 4);
         assertThat(r.maxRounds - r.minRounds).as("rounds apart: an equal entity never overtakes another").isLessThanOrEqualTo(1);
         assertThat(r.whole).as("largest deviation from the mean over 40 s").isLessThan(0.005);
         assertThat(r.worstWindow()).as("largest deviation from the mean per 10 s window").isLessThan(0.01);
@@ -126,20 +126,24 @@ class MtrLsFairnessTest {
 
     /**
      * A turn ends at the step its 9 ms quantum is used (the fake machine parks a flagged thread at
-     * its next step), not at the next 20 ms sample.
+     * its next step), not at the next 20 ms sample: the paper's turns ({@code minTurn: 0}); at the
+     * default floor of 10 ms it ends when that much is used.
      */
     @Test
     void aTurnEndsWhenItsQuantumIsUsedNotAtTheNextSample() {
         long[] longest = new long[1];
-        run(Map.of("cores", "2", "reserved", "5%", "sample", "20ms"), 1, longest);
+        run(Map.of("cores", "2", "reserved", "5%", "sample", "20ms", "minTurn", "0ms"), 1, longest);
         assertThat(longest[0]).as("longest turn, ms (quantum 9 ms)").isLessThanOrEqualTo(9);
+        long[] floored = new long[1];
+        run(Map.of("cores", "2", "reserved", "5%", "sample", "20ms"), 1, floored);
+        assertThat(floored[0]).as("longest turn, ms (minTurn 10 ms)").isEqualTo(10);
     }
 
     /** minSample bounds the tick rate: quanta of 0.3 ms never ask for a tick sooner than 2 ms. */
     @Test
     void tinyQuantaCannotSpinTheTickThread() {
         MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "0", "quantum", "10ms",
-                "minSample", "2ms"), 2, List.of());
+                "minSample", "2ms", "minTurn", "0ms"), 2, List.of());
         for (int i = 0; i < 4; i++) {
             m.enter(m.thread("r" + i), new RuntimeShare("r" + i, 0.03));
         }
@@ -160,7 +164,7 @@ class MtrLsFairnessTest {
     @Test
     void aTurnOfThreadsGettingLessThanTheirCoreEndsWhenTheirCpuTimeReachesTheQuantum() {
         long[] longest = new long[1];
-        Result r = run(Map.of("cores", "2", "reserved", "5%"), 3, longest, 400_000L);
+        Result r = run(Map.of("cores", "2", "reserved", "5%", "minTurn", "0ms"), 3, longest, 400_000L);
         assertThat(longest[0]).as("longest turn, ms (9 ms of CPU at 0.4 ms per ms: 22.5 ms)").isBetween(22L, 24L);
         assertThat(r.worstWindow()).isLessThan(0.01);
     }
@@ -171,7 +175,7 @@ class MtrLsFairnessTest {
      */
     @Test
     void theReservedSharesTurnsLastOneSample() {
-        MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "5%"), 2, List.of());
+        MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "5%", "minTurn", "0ms"), 2, List.of());
         for (int i = 0; i < RUNNERS; i++) {
             m.enter(m.thread("r" + i), new RuntimeShare("r" + i, 0.09));
         }

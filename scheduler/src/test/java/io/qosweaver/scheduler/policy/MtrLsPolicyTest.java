@@ -150,8 +150,9 @@ class MtrLsPolicyTest {
 
     @Test
     void turnsEndingWhileNobodyWaitsForASlotWakeNoTick() {
-        // one runner at 1.5 %: a 1.5 ms quantum, used up every 1.5 ms, and nobody to hand the core to
-        MtrLsMachine m = machine(Map.of("cores", "2", "reserved", "0"), cls("a", "fraction", "0.015"),
+        // one runner at 1.5 %: a 1.5 ms quantum, used up every 1.5 ms (the paper's turns: minTurn 0),
+        // and nobody to hand the core to
+        MtrLsMachine m = machine(Map.of("cores", "2", "reserved", "0", "minTurn", "0ms"), cls("a", "fraction", "0.015"),
                 cls("b", "fraction", "0.015"), cls("c", "fraction", "0.015"));
         ThreadState a = m.enter("a1", "a");
         m.run(1_000);
@@ -170,6 +171,56 @@ class MtrLsPolicyTest {
         m.run(1_000);
         assertThat(m.ticks - before).as("about one turn end per 0.75 ms, ticks at least minSample apart")
                 .isGreaterThan(500L);
+    }
+
+    /** Ten runners at 1.5 % on two cores: 1.5 ms quanta, a turn change every 0.75 ms without a floor. */
+    private static MtrLsMachine tenSmallRunners(String minTurn, ThreadState[] runners) {
+        TaskClassSpec[] classes = new TaskClassSpec[runners.length];
+        for (int i = 0; i < classes.length; i++) {
+            classes[i] = cls("r" + i, "fraction", "0.015");
+        }
+        MtrLsMachine m = machine(minTurn == null ? Map.of("cores", "2", "reserved", "0")
+                : Map.of("cores", "2", "reserved", "0", "minTurn", minTurn), classes);
+        for (int i = 0; i < runners.length; i++) {
+            runners[i] = m.enter("r" + i + "-1", "r" + i);
+        }
+        return m;
+    }
+
+    @Test
+    void aMinimumTurnCutsTheTurnChangesAndKeepsEqualShares() {
+        ThreadState[] paper = new ThreadState[10], floored = new ThreadState[10], dflt = new ThreadState[10];
+        MtrLsMachine p = tenSmallRunners("0ms", paper), f = tenSmallRunners("6ms", floored),
+                d = tenSmallRunners(null, dflt);
+        p.run(10_000);
+        f.run(10_000);
+        d.run(10_000);
+        assertThat(p.wakes).as("a turn of 1.5 ms (ticks at 1 ms steps: about 2 ms) per core").isGreaterThan(8_000);
+        assertThat(f.wakes).as("a turn of at least 6 ms per core: at most about 3,300 in 10 s")
+                .isBetween(2_500L, 3_400L);
+        assertThat(d.wakes).as("the default floor, 10 ms: at most 2,000 in 10 s").isBetween(1_600L, 2_000L);
+        for (MtrLsMachine m : List.of(f, d)) {
+            for (ThreadState t : m == f ? floored : dflt) {
+                assertThat(m.cpuMillis(t)).as("%s: a tenth of two cores", t.thread().getName())
+                        .isCloseTo(2_000L, within(20L));
+            }
+            assertThat(m.maxRunners).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aMinimumTurnKeepsUnequalFractionsByDebt() {
+        // b's quantum (1.5 ms) is far below the 10 ms floor: each of its turns is 10 ms of CPU, paid
+        // by moving to the rear again, without running, until the debt is gone.
+        MtrLsMachine m = machine(Map.of("cores", "1", "reserved", "0", "minTurn", "10ms"),
+                cls("a", "fraction", "0.6"), cls("b", "fraction", "0.015"));
+        ThreadState a = m.enter("a1", "a"), b = m.enter("b1", "b");
+        m.run(20_000);
+        assertThat(m.cpuMillis(b) / 20_000.0).as("0.015 / 0.615 of one core")
+                .isCloseTo(0.015 / 0.615, within(0.002));
+        assertThat(m.cpuMillis(a) + m.cpuMillis(b)).isEqualTo(20_000);
+        assertThat(m.wakes).as("b runs about once per 410 ms of a: about 50 turns each, not 330")
+                .isBetween(80L, 120L);
     }
 
     @Test
@@ -428,6 +479,9 @@ class MtrLsPolicyTest {
         assertThat(refusal(Map.of("reserved", "1"))).startsWith("policy.reserved: ");
         assertThat(refusal(Map.of("quantum", "100"))).startsWith("policy.quantum: ");
         assertThat(refusal(Map.of("quantom", "100ms"))).startsWith("policy.quantom: ");
+        assertThat(refusal(Map.of("minTurn", "5"))).startsWith("policy.minTurn: ");
+        assertThat(refusal(Map.of("minTurn", "200ms"))).as("longer than T").startsWith("policy.minTurn: ")
+                .contains("quantum");
         assertThat(refusal(Map.of("group.x", "0"))).startsWith("policy.group.x: ");
         assertThat(refusal(Map.of(), cls("a", "fraction", "0.2", "share", "20%"))).startsWith("taskClasses.a.share: ");
         assertThat(refusal(Map.of(), cls("a", "fraction", "1.5"))).startsWith("taskClasses.a.fraction: ");
