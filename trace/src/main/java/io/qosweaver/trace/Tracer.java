@@ -35,6 +35,12 @@ public final class Tracer implements AutoCloseable {
     static final long TICK_MILLIS = 100;
     /** How long events wait for stragglers before being written: JFR delivers about once a second. */
     static final long LAG_NANOS = 3_000_000_000L;
+    /**
+     * How far before a drain's start the server level interprets events (the rest waits for the
+     * next drain): an event is published to its ring after its time was taken, so a ring read early
+     * in a drain can miss an event older than those of rings read later. Well under {@code LAG_NANOS}.
+     */
+    static final long SERVER_HOLD_NANOS = 50_000_000L;
     /** About 25 MiB of pending events at most: 87,000 events a second over the lag. */
     static final int MAX_PENDING = 1 << 18;
     /** The statistics view's intervals: about 3 MB of page and 3 MB of heap (40 threads x 60 s x 20 changes a second fit). */
@@ -221,7 +227,7 @@ public final class Tracer implements AutoCloseable {
             }
             long now = System.nanoTime();
             try {
-                drainRings();
+                drainRings(now - SERVER_HOLD_NANOS);
                 if (now >= nextLoss) {
                     timeline.counter(now, lossTrack, lost());
                     nextLoss = now + 1_000_000_000L;
@@ -245,11 +251,11 @@ public final class Tracer implements AutoCloseable {
 
     private final EventRing.Sink sink = this::ringEvent;
 
-    private void drainRings() {
+    private void drainRings(long serverHorizon) {
         if (rings != null) {
             rings.drain(sink);
             if (server != null) {
-                server.flush();
+                server.flush(serverHorizon);
             }
         }
     }
@@ -361,7 +367,7 @@ public final class Tracer implements AutoCloseable {
         }
         long end = System.nanoTime();
         try {
-            drainRings();
+            drainRings(Long.MAX_VALUE);
             timeline.counter(end, lossTrack, lost());
             timeline.flush(Long.MAX_VALUE);
             PerfettoWriter w = timeline.writer();

@@ -32,7 +32,12 @@ import java.util.Map;
  * instant says {@code upgradedFrom}, its service slice carries stream 1.
  *
  * <p>A connection's events come from several threads' rings, drained one ring after the other,
- * so each drain's events are sorted by time before they are interpreted ({@link #flush}).
+ * so events are sorted by time before they are interpreted, and only up to a horizon somewhat
+ * before the drain began ({@link #flush(long)}): a ring read early in a drain can still receive an
+ * event older than one read from a later ring (an HTTP/2 stream's headers parsed on one thread
+ * while another thread's stream ends), and interpreted in the wrong order such a pair begins a
+ * keep-alive idle while a stream is still in service. Events older than what was interpreted
+ * already are interpreted all the same and counted ({@code serverEventsLate}).
  * Connections accepted before the trace began have no lane: their closes and handshakes are only
  * instants on their threads.
  */
@@ -86,6 +91,9 @@ public final class ServerLevel {
     private long handshakeNanos;
     private long idleNanos;
     private final Map<Integer, Long> handshakeSince = new HashMap<>();
+    /** The newest time interpreted so far, and the events interpreted behind it. */
+    private long interpreted = Long.MIN_VALUE;
+    private long late;
 
     public ServerLevel(Timeline timeline) {
         this.timeline = timeline;
@@ -96,13 +104,31 @@ public final class ServerLevel {
         batch.add(new Ev(ts, tid, kind, number));
     }
 
-    /** Interprets the events held, in time order (after each drain of the rings). */
+    /** Interprets every event held, in time order (at the end of the trace). */
     public void flush() {
+        flush(Long.MAX_VALUE);
+    }
+
+    /**
+     * Interprets the events held up to {@code horizon}, in time order; later ones wait for the next
+     * flush, when the rings drained before theirs may have delivered events older than them.
+     */
+    public void flush(long horizon) {
         batch.sort(Comparator.comparingLong(Ev::ts));
+        int n = 0;
         for (Ev e : batch) {
+            if (e.ts > horizon) {
+                break;
+            }
+            if (e.ts < interpreted) {
+                late++;
+            } else {
+                interpreted = e.ts;
+            }
             handle(e);
+            n++;
         }
-        batch.clear();
+        batch.subList(0, n).clear();
     }
 
     private static Args conn(int c) {
@@ -355,6 +381,6 @@ public final class ServerLevel {
         return into.add("connectionsAccepted", accepted).add("connectionsClosed", closed)
                 .add("tlsHandshakesFull", tlsFull).add("tlsHandshakesResumed", tlsResumed)
                 .add("tlsHandshakeMs", hs / 1_000_000).add("requestsParsed", requests)
-                .add("keepAliveIdleMs", idle / 1_000_000);
+                .add("keepAliveIdleMs", idle / 1_000_000).add("serverEventsLate", late);
     }
 }

@@ -206,6 +206,57 @@ class ServerLevelTest {
         assertThat(number(stats, "requestsParsed")).as("the upgrading request once").isEqualTo(2);
     }
 
+    /**
+     * Two HTTP/2 streams parsed in one read, each served on its own thread; stream 5's headers are
+     * published to the reading thread's ring only after the drain read that ring, while the drain
+     * still found stream 3's service end (later in time) in the worker's ring. Interpreted at once,
+     * stream 3's end would find no stream in service and begin a keep-alive idle inside stream 5's;
+     * held back behind the horizon, the events are interpreted in time order once stream 5's
+     * headers have arrived.
+     */
+    @Test
+    void eventsPastTheHorizonWaitForTheRingsDrainedBeforeThem() throws Exception {
+        assertThat(streamsDrainedOutOfOrder(200 * MS)).as("held back: one idle, after both streams")
+                .containsExactly("100 connection", "210 request 3", "215 request 5", "300 keep-alive idle", "900 end",
+                        "900 end", "late 0");
+        assertThat(streamsDrainedOutOfOrder(Long.MAX_VALUE)).as("interpreted at once: an idle inside stream 5's service,"
+                + " and the three events behind it counted").contains("220 keep-alive idle", "late 3");
+    }
+
+    private List<String> streamsDrainedOutOfOrder(long firstHorizon) throws Exception {
+        Path f = dir.resolve("late-" + firstHorizon + ".pftrace");
+        PerfettoWriter w = new PerfettoWriter(f, 1 << 20, 4096);
+        Timeline t = new Timeline(w, 100, "p", null, 0, 0, 1000);
+        ServerLevel level = new ServerLevel(t);
+        int worker2 = 3;
+        level.event(IO, 100 * MS, ServerTrace.ACCEPT, CONN);
+        level.event(IO, 200 * MS, ServerTrace.PARSE_BEGIN, CONN | 1L << 32);
+        level.event(IO, 210 * MS, ServerTrace.HEADERS_DONE, 3);
+        level.event(WORKER, 211 * MS, ServerTrace.SERVICE_BEGIN, CONN | 1L << 32 | 3L << 33);
+        level.event(WORKER, 220 * MS, ServerTrace.SERVICE_END, 0);
+        level.flush(firstHorizon); // the first drain: stream 5's headers (215 ms) not yet in the IO thread's ring
+        level.event(IO, 215 * MS, ServerTrace.HEADERS_DONE, 5);
+        level.event(IO, 216 * MS, ServerTrace.READ_END, 0);
+        level.event(worker2, 217 * MS, ServerTrace.SERVICE_BEGIN, CONN | 1L << 32 | 5L << 33);
+        level.event(worker2, 300 * MS, ServerTrace.SERVICE_END, 0);
+        level.event(IO, 900 * MS, ServerTrace.CLOSE, CONN);
+        level.flush();
+        Args stats = level.statistics(new Args(), 1000 * MS);
+        t.flush(Long.MAX_VALUE);
+        w.close();
+        TraceChecks c = TraceChecks.read(f).valid();
+        List<String> lane = new ArrayList<>();
+        for (TracePacket p : c.events) {
+            TrackEvent e = p.getTrackEvent();
+            if (c.tracks.get(e.getTrackUuid()).getName().equals("connections 1")) {
+                lane.add(p.getTimestamp() / MS + " " + (e.getType() == TrackEvent.Type.TYPE_SLICE_END ? "end" : e.getName())
+                        + (arg(e, "stream") < 0 ? "" : " " + arg(e, "stream")));
+            }
+        }
+        lane.add("late " + number(stats, "serverEventsLate"));
+        return lane;
+    }
+
     private static long arg(TrackEvent e, String name) {
         return e.getDebugAnnotationsList().stream().filter(a -> a.getName().equals(name))
                 .mapToLong(DebugAnnotation::getIntValue).findFirst().orElse(-1);
