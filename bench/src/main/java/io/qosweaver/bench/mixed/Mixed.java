@@ -117,6 +117,39 @@ public final class Mixed {
         });
     }
 
+    /**
+     * The spread over the rounds of an earlier {@code --repeat} run, read again from {@code dir/round-K/results.json}
+     * and written into {@code dir} (results.json, index.html, RESULTS.md), running nothing: after the rounds'
+     * report gained a figure, the run's rounds need not be run again.
+     */
+    public static MixedRounds reportRounds(Path dir, Progress progress) throws IOException {
+        List<MixedResult> results = new ArrayList<>();
+        for (int k = 1; Files.isRegularFile(dir.resolve("round-" + k).resolve("results.json")); k++) {
+            Path f = dir.resolve("round-" + k).resolve("results.json");
+            try {
+                results.add(JsonWriter.MAPPER.readValue(f.toFile(), MixedResult.class));
+            } catch (IOException e) {
+                throw new IOException("cannot read " + f + " as the results of a bench mixed round: " + e.getMessage(), e);
+            }
+        }
+        if (results.size() < 2) {
+            throw new IllegalArgumentException(dir + " holds " + results.size() + " round(s) (round-K/results.json from"
+                    + " K = 1 on); the spread needs at least 2");
+        }
+        List<List<String>> orders = results.stream().map(r -> List.copyOf(r.versions().keySet())).toList();
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (int k = 0; k < results.size(); k++) {
+            int round = k + 1;
+            results.get(k).errors().forEach((v, e) -> errors.put("round-" + round + " " + v, e));
+        }
+        MixedResult first = results.get(0);
+        MixedRounds all = MixedRounds.of(orders.get(0), results, orders, first.command(), first.quick(),
+                first.parameters(), first.machine(), first.app(), errors);
+        JsonWriter.write(all, dir.resolve("results.json"));
+        Reports.draw(dir, progress, () -> MixedRoundsReport.write(all, dir));
+        return all;
+    }
+
     /** The copies every round runs from: the app's jar, the agents, the app's data. */
     record Setup(Path tmp, Path appJar, Path agent, Path peers, Path data, Layout layout) {
     }

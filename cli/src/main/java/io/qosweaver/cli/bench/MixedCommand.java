@@ -59,6 +59,10 @@ final class MixedCommand implements Callable<Integer> {
             + "one per round, each round in DIR/round-K and the spread over rounds in DIR (default 1)")
     int repeat = 1;
 
+    @Option(names = "--rewrite-report", description = "run nothing: read the rounds of an earlier --repeat run in the "
+            + "--report directory (round-K/results.json) and write its spread over the rounds again")
+    boolean rewriteReport;
+
     @Option(names = "--prepare", paramLabel = "DIR",
             description = "only write the app's data and configuration into DIR (for profiling it by hand) and exit")
     Path prepare;
@@ -105,6 +109,16 @@ final class MixedCommand implements Callable<Integer> {
             return 0;
         }
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/mixed-" + a.name());
+        if (rewriteReport) {
+            MixedRounds r;
+            try {
+                r = Mixed.reportRounds(dir, report.progress());
+            } catch (IllegalArgumentException e) {
+                System.err.println("qosweaver bench mixed: " + e.getMessage());
+                return 2;
+            }
+            return report.finish("bench mixed", r, r.summary(), r.errors(), dir);
+        }
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
         if (repeat > 1) {
             MixedRounds r = Mixed.runRounds(layout, a, p, vs, repeat, quick, dir, ReportOptions.commandLine(args),

@@ -62,6 +62,14 @@ class MixedCommandTest {
                 .isEqualTo("2 qosweaver bench mixed: --repeat must be at least 1, got 0");
     }
 
+    @Test
+    void rewritingTheReportOfADirectoryWithoutRoundsRunsNothingAndSaysWhy(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) {
+        assertThat(run("bench", "mixed", "--app", "tika", "--rewrite-report", "--report", dir.toString()))
+                .isEqualTo("2 qosweaver bench mixed: " + dir + " holds 0 round(s) (round-K/results.json from K = 1 on);"
+                        + " the spread needs at least 2");
+    }
+
     /** Exit code and stderr, as the command reports refusals. */
     private static String run(String... args) {
         java.io.PrintStream old = System.err;
