@@ -187,11 +187,8 @@ class ServerLevelTest {
         List<String> server = new ArrayList<>();
         List<String> lane = new ArrayList<>();
         for (TracePacket p : c.events) {
-            TrackEvent e = p.getTrackEvent();
-            String track = c.tracks.get(e.getTrackUuid()).getName();
-            String what = p.getTimestamp() / MS + " " + (e.getType() == TrackEvent.Type.TYPE_SLICE_END ? "end" : e.getName())
-                    + (arg(e, "stream") < 0 ? "" : " " + arg(e, "stream"))
-                    + (e.getDebugAnnotationsList().stream().anyMatch(a -> a.getName().equals("upgradedFrom")) ? " upgraded" : "");
+            String track = c.tracks.get(p.getTrackEvent().getTrackUuid()).getName();
+            String what = describe(p);
             if (track.equals("server")) {
                 server.add(what);
             } else if (track.equals("connections 1")) {
@@ -247,14 +244,20 @@ class ServerLevelTest {
         TraceChecks c = TraceChecks.read(f).valid();
         List<String> lane = new ArrayList<>();
         for (TracePacket p : c.events) {
-            TrackEvent e = p.getTrackEvent();
-            if (c.tracks.get(e.getTrackUuid()).getName().equals("connections 1")) {
-                lane.add(p.getTimestamp() / MS + " " + (e.getType() == TrackEvent.Type.TYPE_SLICE_END ? "end" : e.getName())
-                        + (arg(e, "stream") < 0 ? "" : " " + arg(e, "stream")));
+            if (c.tracks.get(p.getTrackEvent().getTrackUuid()).getName().equals("connections 1")) {
+                lane.add(describe(p));
             }
         }
         lane.add("late " + number(stats, "serverEventsLate"));
         return lane;
+    }
+
+    /** "ms name [stream] [upgraded]", or "ms end" for a slice's end. */
+    private static String describe(TracePacket p) {
+        TrackEvent e = p.getTrackEvent();
+        return p.getTimestamp() / MS + " " + (e.getType() == TrackEvent.Type.TYPE_SLICE_END ? "end" : e.getName())
+                + (arg(e, "stream") < 0 ? "" : " " + arg(e, "stream"))
+                + (e.getDebugAnnotationsList().stream().anyMatch(a -> a.getName().equals("upgradedFrom")) ? " upgraded" : "");
     }
 
     private static long arg(TrackEvent e, String name) {
