@@ -149,7 +149,7 @@ public record MixedRounds(String experiment, String generatedAt, String command,
         }
         List<RoundGoal> goals = goals(rounds, disturbed);
         return new MixedRounds("mixed", java.time.Instant.now().toString(), command, quick, rounds.size(), parameters,
-                machine, app, summary(versions, goals, rounds, disturbed), Map.copyOf(errors), List.copyOf(order),
+                machine, app, summary(versions, goals, rounds, othersMax, disturbed), Map.copyOf(errors), List.copyOf(order),
                 othersMax, disturbed, versions, goals);
     }
 
@@ -221,14 +221,14 @@ public record MixedRounds(String experiment, String generatedAt, String command,
     }
 
     static List<String> summary(Map<String, Map<String, Metric>> versions, List<RoundGoal> goals,
-            List<MixedResult> results, List<Boolean> disturbed) {
+            List<MixedResult> results, List<Double> othersMax, List<Boolean> disturbed) {
         int rounds = results.size();
         List<String> out = new ArrayList<>();
         out.add(rounds + " rounds, the version order rotated by one per round; each figure is the median over the "
                 + "rounds [range]; ratios are against the unscheduled app of the same round.");
         for (int i = 0; i < rounds; i++) {
             if (disturbed.get(i)) {
-                double max = othersMax(results.get(i));
+                double max = othersMax.get(i);
                 out.add(String.format(java.util.Locale.ROOT, "round %d DISTURBED: others' CPU up to %.2f cores (%s's"
                         + " window), above %.2f: its figures are given, its goals counted apart", i + 1, max,
                         othersMaxVersion(results.get(i), max), DISTURBED_CORES));

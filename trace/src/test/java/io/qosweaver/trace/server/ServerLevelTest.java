@@ -32,12 +32,10 @@ class ServerLevelTest {
      */
     @Test
     void aDispatchedRequestIsServedOnItsConnectionAndItsIdleRunsFromTheExchangesEndToTheNextHeaders() throws Exception {
-        Path f = dir.resolve("s.pftrace");
-        PerfettoWriter w = new PerfettoWriter(f, 1 << 20, 4096);
-        Timeline t = new Timeline(w, 100, "p", null, 0, 0, 1000);
-        t.nameThread(IO, "io");
-        t.nameThread(WORKER, "worker");
-        ServerLevel level = new ServerLevel(t);
+        Traced tr = new Traced("s.pftrace");
+        tr.timeline.nameThread(IO, "io");
+        tr.timeline.nameThread(WORKER, "worker");
+        ServerLevel level = tr.level;
         level.event(IO, 100 * MS, ServerTrace.ACCEPT, CONN);
         level.event(IO, 200 * MS, ServerTrace.PARSE_BEGIN, CONN);
         level.event(IO, 210 * MS, ServerTrace.HEADERS_DONE, 0);
@@ -58,10 +56,8 @@ class ServerLevelTest {
         level.event(IO, 1500 * MS, ServerTrace.CLOSE, CONN);
         level.flush();
         Args stats = level.statistics(new Args(), 2000 * MS);
-        t.flush(Long.MAX_VALUE);
-        w.close();
 
-        TraceChecks c = TraceChecks.read(f).valid();
+        TraceChecks c = tr.finish();
         List<long[]> idles = new ArrayList<>();
         long[] open = null;
         for (TracePacket p : c.events) {
@@ -94,10 +90,8 @@ class ServerLevelTest {
      */
     @Test
     void concurrentHttp2StreamsAreDistinctRequestsOfOneConnection() throws Exception {
-        Path f = dir.resolve("h2.pftrace");
-        PerfettoWriter w = new PerfettoWriter(f, 1 << 20, 4096);
-        Timeline t = new Timeline(w, 100, "p", null, 0, 0, 1000);
-        ServerLevel level = new ServerLevel(t);
+        Traced tr = new Traced("h2.pftrace");
+        ServerLevel level = tr.level;
         level.event(IO, 100 * MS, ServerTrace.ACCEPT, CONN);
         level.event(IO, 200 * MS, ServerTrace.PARSE_BEGIN, CONN | 1L << 32);
         level.event(IO, 210 * MS, ServerTrace.HEADERS_DONE, 1);
@@ -112,10 +106,8 @@ class ServerLevelTest {
         level.event(IO, 900 * MS, ServerTrace.CLOSE, CONN);
         level.flush();
         Args stats = level.statistics(new Args(), 1000 * MS);
-        t.flush(Long.MAX_VALUE);
-        w.close();
 
-        TraceChecks c = TraceChecks.read(f).valid();
+        TraceChecks c = tr.finish();
         List<long[]> parsings = new ArrayList<>(); // stream, begin, end (ms)
         List<long[]> services = new ArrayList<>();
         java.util.Map<Long, long[]> open = new java.util.HashMap<>();
@@ -159,10 +151,8 @@ class ServerLevelTest {
      */
     @Test
     void anUpgradedRequestIsStreamOneOfTheSameConnection() throws Exception {
-        Path f = dir.resolve("upgrade.pftrace");
-        PerfettoWriter w = new PerfettoWriter(f, 1 << 20, 4096);
-        Timeline t = new Timeline(w, 100, "p", null, 0, 0, 1000);
-        ServerLevel level = new ServerLevel(t);
+        Traced tr = new Traced("upgrade.pftrace");
+        ServerLevel level = tr.level;
         level.event(IO, 100 * MS, ServerTrace.ACCEPT, CONN);
         level.event(IO, 200 * MS, ServerTrace.PARSE_BEGIN, CONN);
         level.event(IO, 210 * MS, ServerTrace.HEADERS_DONE, 0);
@@ -180,10 +170,8 @@ class ServerLevelTest {
         level.event(IO, 900 * MS, ServerTrace.CLOSE, CONN);
         level.flush();
         Args stats = level.statistics(new Args(), 1000 * MS);
-        t.flush(Long.MAX_VALUE);
-        w.close();
 
-        TraceChecks c = TraceChecks.read(f).valid();
+        TraceChecks c = tr.finish();
         List<String> server = new ArrayList<>();
         List<String> lane = new ArrayList<>();
         for (TracePacket p : c.events) {
@@ -221,10 +209,8 @@ class ServerLevelTest {
     }
 
     private List<String> streamsDrainedOutOfOrder(long firstHorizon) throws Exception {
-        Path f = dir.resolve("late-" + firstHorizon + ".pftrace");
-        PerfettoWriter w = new PerfettoWriter(f, 1 << 20, 4096);
-        Timeline t = new Timeline(w, 100, "p", null, 0, 0, 1000);
-        ServerLevel level = new ServerLevel(t);
+        Traced tr = new Traced("late-" + firstHorizon + ".pftrace");
+        ServerLevel level = tr.level;
         int worker2 = 3;
         level.event(IO, 100 * MS, ServerTrace.ACCEPT, CONN);
         level.event(IO, 200 * MS, ServerTrace.PARSE_BEGIN, CONN | 1L << 32);
@@ -239,9 +225,7 @@ class ServerLevelTest {
         level.event(IO, 900 * MS, ServerTrace.CLOSE, CONN);
         level.flush();
         Args stats = level.statistics(new Args(), 1000 * MS);
-        t.flush(Long.MAX_VALUE);
-        w.close();
-        TraceChecks c = TraceChecks.read(f).valid();
+        TraceChecks c = tr.finish();
         List<String> lane = new ArrayList<>();
         for (TracePacket p : c.events) {
             if (c.tracks.get(p.getTrackEvent().getTrackUuid()).getName().equals("connections 1")) {
@@ -250,6 +234,28 @@ class ServerLevelTest {
         }
         lane.add("late " + number(stats, "serverEventsLate"));
         return lane;
+    }
+
+    /** A server level writing into a trace file of its own. */
+    private final class Traced {
+        final Path file;
+        final PerfettoWriter writer;
+        final Timeline timeline;
+        final ServerLevel level;
+
+        Traced(String name) throws java.io.IOException {
+            file = dir.resolve(name);
+            writer = new PerfettoWriter(file, 1 << 20, 4096);
+            timeline = new Timeline(writer, 100, "p", null, 0, 0, 1000);
+            level = new ServerLevel(timeline);
+        }
+
+        /** Everything written, the file closed and read back. */
+        TraceChecks finish() throws Exception {
+            timeline.flush(Long.MAX_VALUE);
+            writer.close();
+            return TraceChecks.read(file).valid();
+        }
     }
 
     /** "ms name [stream] [upgraded]", or "ms end" for a slice's end. */
