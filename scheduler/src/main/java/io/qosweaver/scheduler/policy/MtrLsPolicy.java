@@ -28,7 +28,9 @@ import java.util.Map;
  * allows. CPU time consumed is subtracted from {@code left}; at or below zero the entity gets a
  * new, later time stamp (it moves to the rear) and {@code left = alpha * T + left}. A runner whose
  * entity moved behind a waiter, or behind a thread that joins ahead of it, is told to yield and
- * parks at its next control point (the paper's preemption).
+ * parks at its next control point (the paper's preemption). With P slots, L is also kept sorted
+ * by the quanta each entity was granted, so that one the OS slowed on its core is not overtaken for
+ * good ({@link #moveToRear}).
  *
  * <p>CPU time is read from the platform's per-thread clock at the policy's tick for threads that
  * are not parked, and on the thread itself when it joins or leaves a managed scope; never at a
@@ -107,6 +109,11 @@ final class MtrLsPolicy implements Policy {
         long quantum;
         long left;
         long stamp;
+        /**
+         * Quanta granted since the entity first joined L (one per move to the rear): its service
+         * normalized by its fraction, in units of T. L is kept sorted by it (see {@link #moveToRear}).
+         */
+        long vround;
         /** On L (normal and reserved entities only). */
         boolean onList;
         Entity prev, next;
@@ -616,8 +623,7 @@ final class MtrLsPolicy implements Policy {
                 openTurn(e);
                 e.head = e.tail = null;
                 e.nextSub = 0;
-                e.stamp = ++lastStamp;
-                append(e);
+                joinRear(e);
                 e.dynPrev = null;
                 e.dynNext = dynHead;
                 if (dynHead != null) {
@@ -649,12 +655,14 @@ final class MtrLsPolicy implements Policy {
                 e.cpu = e.cpuAtWindow = e.cpuAtRotation = e.rounds = 0;
                 e.share = e.lag = 0;
             }
+            if (!sameThread) {
+                e.vround = 0;
+            }
             openTurn(e);
             e.members = 0;
             e.head = e.tail = null;
             e.nextSub = 0;
-            e.stamp = ++lastStamp;
-            append(e);
+            joinRear(e);
             activeSum += f;
             if (activeSum > 1 - reserved + 1e-9) {
                 overcommittedJoins++;
@@ -663,8 +671,7 @@ final class MtrLsPolicy implements Policy {
         } else {
             e = ci.entity;
             if (e.kind == NORMAL && !e.onList) {
-                e.stamp = ++lastStamp; // first activity: at the rear; afterwards it keeps its place
-                append(e);
+                joinRear(e); // first activity: at the rear; afterwards it keeps its place
             }
             if (e.kind == NORMAL && e.members == 0) {
                 activeSum += e.fraction;
@@ -927,8 +934,7 @@ final class MtrLsPolicy implements Policy {
      */
     private void decide(Control c) {
         if (os != null && membersTotal > 0 && !os.onList) {
-            os.stamp = ++lastStamp;
-            append(os);
+            joinRear(os);
         }
         processDue(c.nanos());
         // The reserved share holds a slot while it is among the first P on L and something outside
@@ -1048,27 +1054,64 @@ final class MtrLsPolicy implements Policy {
     /** Beyond this many moves in one decision, the rest of a debt is refilled at once (bounded work). */
     static final int MAX_MOVES_PER_DECISION = 1_000;
 
-    /** A new, later time stamp, and {@code left = alpha * T + left}, on the policy's list only. */
+    /**
+     * A new, later time stamp, and {@code left = alpha * T + left}, on the policy's list only.
+     *
+     * <p>Ours beyond the paper: L stays sorted by {@link Entity#vround}, the quanta each entity was
+     * granted. On the paper's one CPU that is the order of the moves already. With P slots, an
+     * entity whose thread the OS ran slower than its slot's wall time (a JIT compiler or a GC thread
+     * on its core) holds the front while the other slots go round: someone behind it gets a second
+     * turn before it has ended its first. Appended at the very rear it would then stay a turn behind
+     * that entity for good, and each such event adds a turn to a random entity: 10 runners drifted
+     * by up to 4 turns (40 ms) in a minute on this host (`bench/results/racetest/vround-2026-11-27/`).
+     * Here it lands before the entities a round ahead of it, which wait for it. An entity that held
+     * its place without using it (blocked outside a control point, or a class with nothing to run)
+     * is raised to one round behind the first entity on L, so that it gets at most one turn back (the
+     * paper's blocked entity keeps its place and gets the rest of its quantum). The reserved share,
+     * charged wall time, is not ordered by rounds.
+     */
     private void moveToRear(Entity e, boolean payAll) {
         e.left += e.quantum;
         if (payAll && e.left <= 0) {
-            e.left += (-e.left / e.quantum + 1) * e.quantum;
+            e.left += (-e.left / e.quantum + 1) * e.quantum; // forgiven: it does not wait for it
         }
         openTurn(e);
         e.rounds++;
         unlink(e);
         e.stamp = ++lastStamp;
-        append(e);
-        if (!e.moved && e.head != null) {
-            e.moved = true;
-            e.movedNext = null;
-            if (movedTail == null) {
-                movedHead = e;
-            } else {
-                movedTail.movedNext = e;
+        if (e == os) {
+            append(e); // charged wall time, it is not ordered by rounds (and never overtaken)
+        } else {
+            e.vround++;
+            Entity lowest = lHead == os && os != null ? os.next : lHead;
+            if (lowest != null && lowest.vround - 1 > e.vround) {
+                e.vround = lowest.vround - 1;
             }
-            movedTail = e;
+            // The entities ahead of it in rounds are a suffix of L (it is sorted; the reserved share
+            // stays where it is): they go behind it, in their order, with new time stamps.
+            Entity ahead = null;
+            for (Entity x = lTail; x != null && (x == os || x.vround > e.vround); x = x.prev) {
+                if (x != os) {
+                    ahead = x;
+                }
+            }
+            if (ahead == null) {
+                append(e);
+            } else {
+                Entity last = lTail;
+                insertBefore(e, ahead);
+                for (Entity x = ahead, next; x != null; x = next) {
+                    next = x == last ? null : x.next;
+                    if (x != os) {
+                        unlink(x);
+                        x.stamp = ++lastStamp;
+                        append(x);
+                        markMoved(x);
+                    }
+                }
+            }
         }
+        markMoved(e);
         if (e.moved && e.head != null && e.rekeyOrder == 0) {
             // Once per T of the entity's CPU, its waiting threads go first, then those that ran, each
             // in their old order (the member list is kept in key order), so that a class's threads
@@ -1151,6 +1194,42 @@ final class MtrLsPolicy implements Policy {
 
     static long key(long stamp, int sub) {
         return (stamp << SUB_BITS) | (sub & SUB_MASK);
+    }
+
+    /** Adds the entity to the moved list: its threads are re-keyed from its new stamp when the decision is applied. */
+    private void markMoved(Entity e) {
+        if (!e.moved && e.head != null) {
+            e.moved = true;
+            e.movedNext = null;
+            if (movedTail == null) {
+                movedHead = e;
+            } else {
+                movedTail.movedNext = e;
+            }
+            movedTail = e;
+        }
+    }
+
+    /** Appends a joining entity, no earlier in rounds than the rear of L (a newcomer gets no credit). */
+    private void joinRear(Entity e) {
+        Entity rear = lTail == os && os != null ? os.prev : lTail;
+        if (e != os && rear != null && rear.vround > e.vround) {
+            e.vround = rear.vround;
+        }
+        e.stamp = ++lastStamp;
+        append(e);
+    }
+
+    private void insertBefore(Entity e, Entity at) {
+        e.prev = at.prev;
+        e.next = at;
+        if (at.prev == null) {
+            lHead = e;
+        } else {
+            at.prev.next = e;
+        }
+        at.prev = e;
+        e.onList = true;
     }
 
     private void append(Entity e) {

@@ -41,6 +41,8 @@ final class MtrLsMachine {
     int unmanagedRunnable = -1;
     /** The CPU time a runner gets per step: less than the step when the machine is shared. */
     long cpuPerStep = STEP_NANOS;
+    /** Per runner, when set: the CPU it gets in this step (the OS running something else on its core). */
+    java.util.function.ToLongFunction<ThreadState> cpuOf;
     /** Most runners seen at once. */
     int maxRunners;
 
@@ -168,7 +170,7 @@ final class MtrLsMachine {
         for (ThreadState t : inside) {
             if (runs(t)) {
                 runners++;
-                cpu.merge(t.thread(), cpuPerStep, Long::sum);
+                cpu.merge(t.thread(), cpuOf != null ? cpuOf.applyAsLong(t) : cpuPerStep, Long::sum);
             }
         }
         maxRunners = Math.max(maxRunners, runners);
