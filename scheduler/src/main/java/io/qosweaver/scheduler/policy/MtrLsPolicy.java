@@ -41,8 +41,9 @@ import java.util.Map;
  * tick's wake-up latency or {@code minSample / 2} of its quantum, plus the way to the runner's next
  * control point; the overshoot is carried as debt. Entities due at one tick move in their order
  * on L (ties must not favour the same entities every round). With {@code minTurn} (ours, 10 ms by
- * default; 0 gives the paper's turns) a turn also lasts at least that much CPU, the excess paid as
- * debt: fewer turn changes, each a park and a hand-off between OS threads, for the same fractions.
+ * default; 0 gives the paper's turns) a turn of a quantum under half of it also lasts at least that
+ * much CPU, the excess paid as debt: fewer turn changes, each a park and a hand-off between OS
+ * threads, for the same fractions.
  *
  * <p>Urgent entities are pinned at the front and idle ones at the rear, and neither is charged
  * (the paper's ClockHandler and Idler). The reserved share is an
@@ -1023,8 +1024,17 @@ final class MtrLsPolicy implements Policy {
      * `bench/results/racetest/overhead-threads-2026-11-27/`): with 1.5 % fractions, turns of 1.5 ms
      * lost 1.5 % of the runners' CPU to them. A floor on a turn's length cuts the changes while
      * keeping every fraction: the CPU used beyond {@code left} is debt, paid in later rounds.
+     *
+     * <p>Only for a quantum under half the floor: a longer one would save less than half of its
+     * turn changes, and the debt costs every entity so floored a sawtooth in its share (it skips a
+     * round whenever the debt reaches a quantum, at its own phase), as large as its quantum: 10
+     * runners at 9 % under a 10 ms floor were up to 1.09 % apart over 10 s windows, beside the
+     * goal's 1 % (`bench/results/racetest/vround-2026-11-27/`).
      */
     private long turnFloorLeft(Entity e) {
+        if (2 * e.quantum >= minTurnNanos) {
+            return NO_TURN;
+        }
         return minTurnNanos - (e.cpu - e.turnCpu);
     }
 

@@ -126,17 +126,21 @@ class MtrLsFairnessTest {
 
     /**
      * A turn ends at the step its 9 ms quantum is used (the fake machine parks a flagged thread at
-     * its next step), not at the next 20 ms sample: the paper's turns ({@code minTurn: 0}); at the
-     * default floor of 10 ms it ends when that much is used.
+     * its next step), not at the next 20 ms sample: the paper's turns ({@code minTurn: 0}), and the
+     * default floor's (10 ms: a quantum of at least half of it is not floored); under a floor of
+     * 20 ms it ends when that much is used.
      */
     @Test
     void aTurnEndsWhenItsQuantumIsUsedNotAtTheNextSample() {
         long[] longest = new long[1];
         run(Map.of("cores", "2", "reserved", "5%", "sample", "20ms", "minTurn", "0ms"), 1, longest);
         assertThat(longest[0]).as("longest turn, ms (quantum 9 ms)").isLessThanOrEqualTo(9);
+        long[] dflt = new long[1];
+        run(Map.of("cores", "2", "reserved", "5%", "sample", "20ms"), 1, dflt);
+        assertThat(dflt[0]).as("longest turn, ms (minTurn 10 ms, quantum 9 ms)").isLessThanOrEqualTo(9);
         long[] floored = new long[1];
-        run(Map.of("cores", "2", "reserved", "5%", "sample", "20ms"), 1, floored);
-        assertThat(floored[0]).as("longest turn, ms (minTurn 10 ms)").isEqualTo(10);
+        run(Map.of("cores", "2", "reserved", "5%", "sample", "20ms", "minTurn", "20ms"), 1, floored);
+        assertThat(floored[0]).as("longest turn, ms (minTurn 20 ms)").isEqualTo(20);
     }
 
     /** minSample bounds the tick rate: quanta of 0.3 ms never ask for a tick sooner than 2 ms. */

@@ -208,6 +208,30 @@ class MtrLsPolicyTest {
         }
     }
 
+    /**
+     * The floor acts on quanta under half of it only: 10 runners at 5 % (5 ms quanta) under the
+     * default 10 ms floor take the paper's turns, with no debt; at 4 % they are floored to 10 ms.
+     */
+    @Test
+    void aQuantumOfAtLeastHalfTheMinimumTurnIsNotFloored() {
+        long[] wakes = new long[2];
+        String[] fractions = {"0.05", "0.04"};
+        for (int k = 0; k < 2; k++) {
+            TaskClassSpec[] classes = new TaskClassSpec[10];
+            for (int i = 0; i < 10; i++) {
+                classes[i] = cls("r" + i, "fraction", fractions[k]);
+            }
+            MtrLsMachine m = machine(Map.of("cores", "2", "reserved", "0"), classes);
+            for (int i = 0; i < 10; i++) {
+                m.enter("r" + i + "-1", "r" + i);
+            }
+            m.run(10_000);
+            wakes[k] = m.wakes;
+        }
+        assertThat(wakes[0]).as("5 ms turns on two cores: about 4,000 in 10 s").isBetween(3_600L, 4_100L);
+        assertThat(wakes[1]).as("10 ms turns on two cores: about 2,000 in 10 s").isBetween(1_600L, 2_000L);
+    }
+
     @Test
     void aMinimumTurnKeepsUnequalFractionsByDebt() {
         // b's quantum (1.5 ms) is far below the 10 ms floor: each of its turns is 10 ms of CPU, paid
