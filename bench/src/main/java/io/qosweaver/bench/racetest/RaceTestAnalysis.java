@@ -72,7 +72,8 @@ final class RaceTestAnalysis {
                     double perCpuBase = baseCpu == 0 ? 0 : base / baseCpu, perCpu = xCpu == 0 ? 0 : x / xCpu;
                     rows.add(new OverheadRow(n, configs[c][1], round(base), round(x), round((base - x) * 100 / base, 3),
                             round(Paper.lossPct(c == 0 ? Paper.CONFIG1 : Paper.CONFIG2, i), 3), round(baseCpu, 3),
-                            round(xCpu, 3), perCpuBase == 0 ? 0 : round((perCpuBase - perCpu) * 100 / perCpuBase, 3)));
+                            round(xCpu, 3), baseCpu == 0 || xCpu == 0 ? null : round((baseCpu - xCpu) * 100 / baseCpu, 3),
+                            perCpuBase == 0 ? 0 : round((perCpuBase - perCpu) * 100 / perCpuBase, 3)));
                 }
             }
         }
@@ -159,10 +160,20 @@ final class RaceTestAnalysis {
         if (overhead.isEmpty()) {
             goals.add(new Goal("overhead under 0.5%", null, "not measured"));
         } else {
-            OverheadRow worst = overhead.stream().max((a, b) -> Double.compare(a.lossPct(), b.lossPct())).get();
-            goals.add(new Goal("overhead under 0.5%", worst.lossPct() < OVERHEAD_GOAL_PCT, String.format(Locale.ROOT,
-                    "largest loss %s%% (%d runners, %s); losses: %s", Format.number(worst.lossPct()), worst.runners(),
-                    worst.config(), overhead.stream().map(o -> Format.number(o.lossPct()) + "%").toList())));
+            // Judged on the runners' CPU time when every run recorded it, as fairness is: the same
+            // loop runs at 0.95-1.77 million loops a second in different processes on this host.
+            boolean cpu = overhead.stream().allMatch(o -> o.cpuLossPct() != null);
+            java.util.function.ToDoubleFunction<OverheadRow> loss = cpu ? OverheadRow::cpuLossPct : OverheadRow::lossPct;
+            OverheadRow worst = overhead.stream().max((a, b) -> Double.compare(loss.applyAsDouble(a),
+                    loss.applyAsDouble(b))).get();
+            String loops = "losses in loops: " + overhead.stream().map(o -> Format.number(o.lossPct()) + "%").toList();
+            goals.add(new Goal("overhead under 0.5%", loss.applyAsDouble(worst) < OVERHEAD_GOAL_PCT, cpu
+                    ? String.format(Locale.ROOT, "largest loss %s%% of the runners' CPU time (%d runners, %s); losses"
+                            + " in CPU time: %s (%s)", Format.number(worst.cpuLossPct()), worst.runners(),
+                            worst.config(), overhead.stream().map(o -> Format.number(o.cpuLossPct()) + "%").toList(),
+                            loops)
+                    : String.format(Locale.ROOT, "largest loss %s%% in loops (%d runners, %s; no CPU time recorded); %s",
+                            Format.number(worst.lossPct()), worst.runners(), worst.config(), loops)));
         }
         Optional<FairnessRow> f = fairness.stream().filter(x -> x.version().equals(RaceTestPlan.MTR_LS)).findFirst();
         if (f.isEmpty() || f.get().windows() == 0) {

@@ -81,12 +81,13 @@ public final class RaceTestReport {
     private static List<String[]> overhead(RaceTestResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"runners", "configuration", "unmanaged (loops/s)", "MTR-LS (loops/s)", "loss (%)",
-                "paper: loss (%)", "runners' CPU, unmanaged / MTR-LS (cores)", "loss per CPU second (%)"});
+                "paper: loss (%)", "runners' CPU, unmanaged / MTR-LS (cores)", "loss in CPU time (%, the goal's)",
+                "loss per CPU second (%)"});
         for (OverheadRow o : r.overhead()) {
             rows.add(new String[] {Integer.toString(o.runners()), o.config(), Table.cell(o.unmanagedLoopsPerS()),
                     Table.cell(o.managedLoopsPerS()), Table.cell(o.lossPct()), Table.cell(o.paperLossPct()),
                     Table.cell(o.unmanagedCpuCores()) + " / " + Table.cell(o.managedCpuCores()),
-                    Table.cell(o.lossPerCpuSecondPct())});
+                    Table.cell(o.cpuLossPct()), Table.cell(o.lossPerCpuSecondPct())});
         }
         return rows;
     }

@@ -67,9 +67,31 @@ class RaceTestAnalysisTest {
         assertThat(rows.get(0).paperLossPct()).isCloseTo(0.232, within(0.001));
         assertThat(rows.get(0).managedCpuCores()).isEqualTo(0.99);
         assertThat(rows.get(0).lossPerCpuSecondPct()).as("the same work per CPU second: the loss was time").isZero();
+        assertThat(rows.get(0).cpuLossPct()).isEqualTo(1.0);
         var goals = RaceTestAnalysis.goals(rows, List.of(), List.of());
         assertThat(goals.get(0).met()).isFalse();
         assertThat(goals.get(1).met()).as("fairness not measured").isNull();
+    }
+
+    /**
+     * The goal is judged on the runners' CPU time, as fairness is: here the managed process did
+     * 20 % fewer loops per CPU second (another process, another speed on this host) but its
+     * runners lost 0.2 % of their CPU time.
+     */
+    @Test
+    void overheadIsJudgedOnTheRunnersCpuTimeNotOnLoops() {
+        List<RunResult> runs = List.of(
+                run("capacity", "capacity", "", "unmanaged", null, runner("r", 0, flat(1000, 10), flat(1000, 10), null)),
+                run("overhead-1-config1", "overhead", "", "mtr-ls", 0.0, runner("r", 0.015, flat(800, 10), flat(998, 10), null)),
+                run("overhead-1-config2", "overhead", "", "mtr-ls", 0.0, runner("r", 0.8, flat(800, 10), flat(999, 10), null)),
+                run("overhead-1-unmanaged-b", "overhead", "", "unmanaged", null, runner("r", 0, flat(1000, 10), flat(1000, 10), null)));
+        var rows = RaceTestAnalysis.overhead(runs);
+        assertThat(rows.get(0).lossPct()).isEqualTo(20.0);
+        assertThat(rows.get(0).cpuLossPct()).isEqualTo(0.2);
+        var goal = RaceTestAnalysis.goals(rows, List.of(), List.of()).get(0);
+        assertThat(goal.met()).isTrue();
+        assertThat(goal.detail()).startsWith("largest loss 0.2% of the runners' CPU time (1 runners")
+                .contains("losses in loops: [20%, 20%]");
     }
 
     @Test

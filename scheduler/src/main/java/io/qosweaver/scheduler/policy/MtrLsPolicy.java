@@ -1076,7 +1076,7 @@ final class MtrLsPolicy implements Policy {
      * by up to 4 turns (40 ms) in a minute on this host (`bench/results/racetest/vround-2026-11-27/`).
      * Here it lands before the entities a round ahead of it, which wait for it. An entity that held
      * its place without using it (blocked outside a control point, or a class with nothing to run)
-     * is raised to one round behind the first entity on L, so that it gets at most one turn back (the
+     * is raised to one round behind the first entity on L with threads, so that it gets at most one turn back (the
      * paper's blocked entity keeps its place and gets the rest of its quantum). The reserved share,
      * charged wall time, is not ordered by rounds.
      */
@@ -1093,7 +1093,10 @@ final class MtrLsPolicy implements Policy {
             append(e); // charged wall time, it is not ordered by rounds (and never overtaken)
         } else {
             e.vround++;
-            Entity lowest = lHead == os && os != null ? os.next : lHead;
+            Entity lowest = lHead;
+            while (lowest != null && (lowest == os || lowest.members == 0)) {
+                lowest = lowest.next; // a class with nothing to run keeps its old place, and round
+            }
             if (lowest != null && lowest.vround - 1 > e.vround) {
                 e.vround = lowest.vround - 1;
             }

@@ -265,6 +265,34 @@ class MtrLsFairnessTest {
             m.enter(ts[i], new RuntimeShare("r" + i, 0.09));
         }
         m.run(3_000);
+        heldSlotUnused(m, ts);
+    }
+
+    /**
+     * The same with task classes of the policy file, beside a class that ran once and has nothing
+     * to run since: it keeps its old place at the front of L, and must not be what bounds the
+     * blocked runner's credit.
+     */
+    @Test
+    void aRunnerOfAClassThatHeldItsSlotUnusedGetsAtMostOneTurnBackBesideAnIdleClass() {
+        List<io.qosweaver.scheduler.spi.TaskClassSpec> classes = new java.util.ArrayList<>();
+        for (int i = 0; i < RUNNERS; i++) {
+            classes.add(MtrLsMachine.cls("r" + i, "fraction", "0.09"));
+        }
+        classes.add(MtrLsMachine.cls("once", "fraction", "0.01"));
+        MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "0", "minTurn", "0ms"), 2, classes);
+        ThreadState once = m.enter("once-1", "once");
+        m.run(5);
+        m.exit(once);
+        ThreadState[] ts = new ThreadState[RUNNERS];
+        for (int i = 0; i < RUNNERS; i++) {
+            ts[i] = m.enter("r" + i, "r" + i);
+        }
+        m.run(3_000);
+        heldSlotUnused(m, ts);
+    }
+
+    private static void heldSlotUnused(MtrLsMachine m, ThreadState[] ts) {
         ThreadState blocked = null;
         for (ThreadState t : ts) {
             if (MtrLsMachine.runs(t)) {
