@@ -30,11 +30,7 @@ class MtrLsFairnessTest {
     static Result run(Map<String, String> params, int windows, long[] longestTurn, long cpuPerStep) {
         MtrLsMachine m = new MtrLsMachine(params, 2, List.of());
         m.cpuPerStep = cpuPerStep;
-        ThreadState[] ts = new ThreadState[RUNNERS];
-        for (int i = 0; i < RUNNERS; i++) {
-            ts[i] = m.thread("r" + i);
-            m.enter(ts[i], new RuntimeShare("r" + i, 0.09));
-        }
+        ThreadState[] ts = shareRunners(m);
         m.run(3_000);
         Result r = new Result(windows);
         long[] start = new long[RUNNERS];
@@ -65,6 +61,16 @@ class MtrLsFairnessTest {
             r.maxRounds = Math.max(r.maxRounds, k);
         }
         return r;
+    }
+
+    /** {@link #RUNNERS} threads, each in a run-time share of 9 %, as the racetest's fairness runners. */
+    static ThreadState[] shareRunners(MtrLsMachine m) {
+        ThreadState[] ts = new ThreadState[RUNNERS];
+        for (int i = 0; i < RUNNERS; i++) {
+            ts[i] = m.thread("r" + i);
+            m.enter(ts[i], new RuntimeShare("r" + i, 0.09));
+        }
+        return ts;
     }
 
     static double deviation(long[] from, long[] to) {
@@ -212,11 +218,7 @@ class MtrLsFairnessTest {
     @Test
     void aRunnerTheOsSlowsOnItsCoreIsNotOvertakenForGood() {
         MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "0", "minTurn", "0ms"), 2, List.of());
-        ThreadState[] ts = new ThreadState[RUNNERS];
-        for (int i = 0; i < RUNNERS; i++) {
-            ts[i] = m.thread("r" + i);
-            m.enter(ts[i], new RuntimeShare("r" + i, 0.09));
-        }
+        ThreadState[] ts = shareRunners(m);
         java.util.Random rnd = new java.util.Random(7);
         ThreadState[] slowed = new ThreadState[1];
         long[] until = new long[1];
@@ -259,11 +261,7 @@ class MtrLsFairnessTest {
     @Test
     void aRunnerThatHeldItsSlotUnusedGetsAtMostOneTurnBack() {
         MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "0", "minTurn", "0ms"), 2, List.of());
-        ThreadState[] ts = new ThreadState[RUNNERS];
-        for (int i = 0; i < RUNNERS; i++) {
-            ts[i] = m.thread("r" + i);
-            m.enter(ts[i], new RuntimeShare("r" + i, 0.09));
-        }
+        ThreadState[] ts = shareRunners(m);
         m.run(3_000);
         heldSlotUnused(m, ts);
     }
