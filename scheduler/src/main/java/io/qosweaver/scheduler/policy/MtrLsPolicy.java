@@ -1100,8 +1100,9 @@ final class MtrLsPolicy implements Policy {
             if (lowest != null && lowest.vround - 1 > e.vround) {
                 e.vround = lowest.vround - 1;
             }
-            // The entities ahead of it in rounds are a suffix of L (it is sorted; the reserved share
-            // stays where it is): they go behind it, in their order, with new time stamps.
+            // The entities ahead of it in rounds are a suffix of L (it is sorted): they go behind
+            // it, in their order, with new time stamps. The reserved share stays where it is; its
+            // stamp may then be older than the entity before it, which is harmless: it keys no thread.
             Entity ahead = null;
             for (Entity x = lTail; x != null && (x == os || x.vround > e.vround); x = x.prev) {
                 if (x != os) {
@@ -1225,7 +1226,7 @@ final class MtrLsPolicy implements Policy {
 
     /** Appends a joining entity, no earlier in rounds than the rear of L (a newcomer gets no credit). */
     private void joinRear(Entity e) {
-        Entity rear = lTail == os && os != null ? os.prev : lTail;
+        Entity rear = os != null && lTail == os ? os.prev : lTail;
         if (e != os && rear != null && rear.vround > e.vround) {
             e.vround = rear.vround;
         }

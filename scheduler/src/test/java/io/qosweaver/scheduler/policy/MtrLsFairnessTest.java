@@ -319,4 +319,34 @@ class MtrLsFairnessTest {
         }
         assertThat(max - min).as("the others still go round in step").isLessThanOrEqualTo(1);
     }
+
+    /**
+     * A share that joins late starts at the rounds of the rear of L, not at zero: after its first
+     * turn it goes behind every runner there. Counted from zero it stayed behind them in rounds,
+     * so its first move put it before all of them and it ran a second turn at once.
+     */
+    @Test
+    void aLateJoinerGetsNoCreditForTheRoundsItMissed() {
+        MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "0", "minTurn", "0ms"), 2, List.of());
+        ThreadState[] ts = shareRunners(m);
+        m.run(3_000);
+        ThreadState late = m.thread("late");
+        m.enter(late, new RuntimeShare("late", 0.05));
+        while (m.policy.rounds("late") == 0) {
+            m.step();
+        }
+        long[] at = new long[RUNNERS];
+        for (int i = 0; i < RUNNERS; i++) {
+            at[i] = m.policy.rounds("r" + i);
+        }
+        while (!MtrLsMachine.runs(late)) {
+            m.step();
+        }
+        int moved = 0;
+        for (int i = 0; i < RUNNERS; i++) {
+            moved += m.policy.rounds("r" + i) > at[i] ? 1 : 0;
+        }
+        assertThat(moved).as("runners that moved before its second turn (P = 2: all but one)")
+                .isGreaterThanOrEqualTo(RUNNERS - 1);
+    }
 }
