@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /** From the runs to the tables and the goals; pure functions of the recorded samples. */
 final class RaceTestAnalysis {
@@ -163,7 +164,7 @@ final class RaceTestAnalysis {
             // Judged on the runners' CPU time when every run recorded it, as fairness is: the same
             // loop runs at 0.95-1.77 million loops a second in different processes on this host.
             boolean cpu = overhead.stream().allMatch(o -> o.cpuLossPct() != null);
-            java.util.function.ToDoubleFunction<OverheadRow> loss = cpu ? OverheadRow::cpuLossPct : OverheadRow::lossPct;
+            ToDoubleFunction<OverheadRow> loss = cpu ? OverheadRow::cpuLossPct : OverheadRow::lossPct;
             OverheadRow worst = overhead.stream().max((a, b) -> Double.compare(loss.applyAsDouble(a),
                     loss.applyAsDouble(b))).get();
             String loops = "losses in loops: " + overhead.stream().map(o -> Format.number(o.lossPct()) + "%").toList();

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qosweaver.scheduler.core.ThreadState;
 import io.qosweaver.scheduler.spi.RuntimeShare;
+import io.qosweaver.scheduler.spi.TaskClassSpec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -219,7 +222,7 @@ class MtrLsFairnessTest {
     void aRunnerTheOsSlowsOnItsCoreIsNotOvertakenForGood() {
         MtrLsMachine m = new MtrLsMachine(Map.of("cores", "2", "reserved", "0", "minTurn", "0ms"), 2, List.of());
         ThreadState[] ts = shareRunners(m);
-        java.util.Random rnd = new java.util.Random(7);
+        Random rnd = new Random(7);
         ThreadState[] slowed = new ThreadState[1];
         long[] until = new long[1];
         m.cpuOf = t -> t == slowed[0] && m.clock.now < until[0] ? MtrLsMachine.STEP_NANOS / 4 : MtrLsMachine.STEP_NANOS;
@@ -231,7 +234,7 @@ class MtrLsFairnessTest {
                 }
             }
             if (k % 200 == 0) {
-                List<ThreadState> running = new java.util.ArrayList<>();
+                List<ThreadState> running = new ArrayList<>();
                 for (ThreadState t : ts) {
                     if (MtrLsMachine.runs(t)) {
                         running.add(t);
@@ -273,7 +276,7 @@ class MtrLsFairnessTest {
      */
     @Test
     void aRunnerOfAClassThatHeldItsSlotUnusedGetsAtMostOneTurnBackBesideAnIdleClass() {
-        List<io.qosweaver.scheduler.spi.TaskClassSpec> classes = new java.util.ArrayList<>();
+        List<TaskClassSpec> classes = new ArrayList<>();
         for (int i = 0; i < RUNNERS; i++) {
             classes.add(MtrLsMachine.cls("r" + i, "fraction", "0.09"));
         }

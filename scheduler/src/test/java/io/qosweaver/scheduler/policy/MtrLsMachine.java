@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The MTR-LS policy on the real state machine, played from one thread on a fake clock and a fake
@@ -42,7 +43,7 @@ final class MtrLsMachine {
     /** The CPU time a runner gets per step: less than the step when the machine is shared. */
     long cpuPerStep = STEP_NANOS;
     /** Per runner, when set: the CPU it gets in this step (the OS running something else on its core). */
-    java.util.function.ToLongFunction<ThreadState> cpuOf;
+    ToLongFunction<ThreadState> cpuOf;
     /** Most runners seen at once. */
     int maxRunners;
 
