@@ -30,14 +30,20 @@ public final class ConcurrencyLimitFilter implements Filter {
     static final String FILTER_NAME = "qosweaver-peers-concurrency-limits";
 
     private final PathLimiter limiter;
+    private final PeerSwitch peerSwitch;
 
     public ConcurrencyLimitFilter(PeerArgs args) {
+        this(args, PeerSwitch.ALWAYS_ON);
+    }
+
+    ConcurrencyLimitFilter(PeerArgs args, PeerSwitch peerSwitch) {
         this.limiter = new PathLimiter(args);
+        this.peerSwitch = peerSwitch;
     }
 
     /** Adds the filter in front of all others, for /* and REQUEST dispatches; the context is not started yet. */
-    static ConcurrencyLimitFilter addTo(ServletContextHandler context, PeerArgs args) {
-        ConcurrencyLimitFilter filter = new ConcurrencyLimitFilter(args);
+    static ConcurrencyLimitFilter addTo(ServletContextHandler context, PeerArgs args, PeerSwitch peerSwitch) {
+        ConcurrencyLimitFilter filter = new ConcurrencyLimitFilter(args, peerSwitch);
         FilterHolder holder = new FilterHolder(filter);
         holder.setName(FILTER_NAME);
         FilterMapping mapping = new FilterMapping();
@@ -66,6 +72,10 @@ public final class ConcurrencyLimitFilter implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
+        if (!peerSwitch.on()) {
+            chain.doFilter(request, response); // switched off: no token taken, no latency sample given
+            return;
+        }
         Optional<Limiter.Listener> token = limiter.acquire(pathInContext((HttpServletRequest) request));
         if (token.isEmpty()) {
             HttpServletResponse http = (HttpServletResponse) response;

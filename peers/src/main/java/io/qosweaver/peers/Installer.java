@@ -17,8 +17,8 @@ import org.eclipse.jetty.server.Server;
  */
 public final class Installer {
 
-    /** What to give the server instead of its handler, and the line that says so. */
-    public record Installation(Handler handler, String line) {}
+    /** What to give the server instead of its handler, the line that says so, and the peer's on/off switch. */
+    public record Installation(Handler handler, String line, PeerSwitch peerSwitch) {}
 
     private static final Set<ServletContextHandler> INSTALLED = Collections.newSetFromMap(new IdentityHashMap<>());
     private static boolean noted;
@@ -76,18 +76,20 @@ public final class Installer {
         String where = context.getClass().getSimpleName() + " \"" + context.getContextPath() + "\" mapping \""
                 + mapping + "\"";
         Installation done;
+        PeerSwitch peerSwitch = PeerSwitch.of(args);
         if (args.peer().equals(PeerArgs.JETTY_QOS)) {
             String contextPath = context.getContextPath();
             String prefix = (contextPath == null || contextPath.equals("/") ? "" : contextPath) + args.lowPath();
-            JettyQoS.PriorityQoSHandler qos = JettyQoS.wrap(handler, prefix, args);
+            JettyQoS.PriorityQoSHandler qos = JettyQoS.wrap(handler, prefix, args, peerSwitch);
             done = new Installation(qos, PeersAgent.PREFIX + PeerArgs.JETTY_QOS + " installed on " + where + " ("
-                    + JettyQoS.describe(qos, server, prefix, args) + ")");
+                    + JettyQoS.describe(qos, server, prefix, args) + ")", peerSwitch);
         } else {
-            ConcurrencyLimitFilter filter = ConcurrencyLimitFilter.addTo(context, args);
+            ConcurrencyLimitFilter filter = ConcurrencyLimitFilter.addTo(context, args, peerSwitch);
             done = new Installation(handler, PeersAgent.PREFIX + PeerArgs.CONCURRENCY_LIMITS + " installed on "
-                    + where + " (" + filter.describe() + ")");
+                    + where + " (" + filter.describe() + ")", peerSwitch);
         }
         INSTALLED.add(context);
+        peerSwitch.watch();
         return done;
     }
 

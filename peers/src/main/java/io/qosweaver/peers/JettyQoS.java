@@ -3,8 +3,10 @@ package io.qosweaver.peers;
 import java.time.Duration;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.QoSHandler;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 /**
@@ -21,8 +23,8 @@ public final class JettyQoS {
     private JettyQoS() {}
 
     /** The QoSHandler around {@code handler}; lowPrefix is lowPath with the context path in front. */
-    public static PriorityQoSHandler wrap(Handler handler, String lowPrefix, PeerArgs args) {
-        PriorityQoSHandler qos = new PriorityQoSHandler(handler, lowPrefix);
+    public static PriorityQoSHandler wrap(Handler handler, String lowPrefix, PeerArgs args, PeerSwitch peerSwitch) {
+        PriorityQoSHandler qos = new PriorityQoSHandler(handler, lowPrefix, peerSwitch);
         if (args.maxRequests() > 0) {
             qos.setMaxRequestCount(args.maxRequests());
         }
@@ -48,16 +50,29 @@ public final class JettyQoS {
         String wait = "maxSuspendMs=" + suspend.toMillis() + " [" + (args.maxSuspendMs() >= 0 ? "" : "Jetty default: ")
                 + (suspend.isZero() ? "wait forever" : "then 503") + "]";
         return "lowPath=" + lowPrefix + " priority " + LOW + ", others " + HIGH + ", " + max + ", " + wait
-                + ", maxSuspended=" + qos.getMaxSuspendedRequestCount() + " [Jetty default, then 503]";
+                + ", maxSuspended=" + qos.getMaxSuspendedRequestCount() + " [Jetty default, then 503]"
+                + (args.switchFile() != null ? ", switchFile=" + args.switchFile() : "");
     }
 
-    /** QoSHandler whose priority is the lowest for paths under lowPath and the highest for the rest. */
+    /**
+     * QoSHandler whose priority is the lowest for paths under lowPath and the highest for the rest; while its
+     * switch is off, requests go straight to the application's handler, never counted (QoSHandler's limit
+     * cannot change once started).
+     */
     public static final class PriorityQoSHandler extends QoSHandler {
         private final String lowPrefix;
+        private final PeerSwitch peerSwitch;
 
-        PriorityQoSHandler(Handler handler, String lowPrefix) {
+        PriorityQoSHandler(Handler handler, String lowPrefix, PeerSwitch peerSwitch) {
             super(handler);
             this.lowPrefix = lowPrefix;
+            this.peerSwitch = peerSwitch;
+        }
+
+        @Override
+        public boolean onConditionsMet(Request request, Response response, Callback callback) throws Exception {
+            return peerSwitch.on() ? super.onConditionsMet(request, response, callback)
+                    : nextHandler(request, response, callback);
         }
 
         @Override

@@ -59,7 +59,8 @@ final class PathLimiter {
             case "gradient2" -> "gradient2 [Gradient2Limit defaults: initial 20, min 20, max 200]";
             default -> "vegas [library default: VegasLimit, initial 20, max 1000]";
         };
-        return "lowPath=" + args.lowPath() + ", lowShare=" + args.lowShare() + ", limit=" + limit + ", 429 when over";
+        return "lowPath=" + args.lowPath() + ", lowShare=" + args.lowShare() + ", limit=" + limit + ", 429 when over"
+                + (args.switchFile() != null ? ", switchFile=" + args.switchFile() : "");
     }
 
     /** Requests holding a token now. */

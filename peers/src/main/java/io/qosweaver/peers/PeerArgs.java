@@ -1,5 +1,7 @@
 package io.qosweaver.peers;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
@@ -14,17 +16,17 @@ public final class PeerArgs {
     public static final String USAGE = "usage: -javaagent:qosweaver-peers-agent.jar="
             + "peer=jetty-qos[,lowPath=/chart][,maxRequests=N][,maxSuspendMs=N][,anyContext=true]"
             + " or =peer=concurrency-limits[,lowPath=/chart][,lowShare=0.1][,limit=vegas|gradient2|fixed:N]"
-            + "[,anyContext=true]";
+            + "[,anyContext=true]; either may add [,switchFile=/abs/path] (on/off at run time)";
 
     public static final String JETTY_QOS = "jetty-qos";
     public static final String CONCURRENCY_LIMITS = "concurrency-limits";
 
     private static final Set<String> KEYS = Set.of("peer", "lowPath", "maxRequests", "maxSuspendMs", "lowShare",
-            "limit", "anyContext");
+            "limit", "anyContext", "switchFile");
     private static final Set<String> JETTY_QOS_KEYS = Set.of("peer", "lowPath", "maxRequests", "maxSuspendMs",
-            "anyContext");
+            "anyContext", "switchFile");
     private static final Set<String> CONCURRENCY_LIMITS_KEYS = Set.of("peer", "lowPath", "lowShare", "limit",
-            "anyContext");
+            "anyContext", "switchFile");
 
     /** A bad argument string; the message names the problem (without the usage). */
     public static final class Invalid extends IllegalArgumentException {
@@ -50,6 +52,8 @@ public final class PeerArgs {
      * route every request through a filter of their own (Apache Jena Fuseki's FusekiFilter at /*).
      */
     private boolean anyContext;
+    /** A file that turns the peer off and on while the server runs ({@link PeerSwitch}); null: always on. */
+    private Path switchFile;
 
     private PeerArgs() {}
 
@@ -72,7 +76,7 @@ public final class PeerArgs {
             String value = token.substring(eq + 1).strip();
             if (!KEYS.contains(key)) {
                 throw new Invalid("unknown key '" + key + "' (keys: peer, lowPath, maxRequests, maxSuspendMs,"
-                        + " lowShare, limit, anyContext)");
+                        + " lowShare, limit, anyContext, switchFile)");
             }
             if (!seen.add(key)) {
                 throw new Invalid("key '" + key + "' given twice");
@@ -136,6 +140,18 @@ public final class PeerArgs {
                 }
                 anyContext = value.equals("true");
             }
+            case "switchFile" -> {
+                Path f;
+                try {
+                    f = Path.of(value);
+                } catch (InvalidPathException e) {
+                    throw new Invalid("switchFile: not a path: '" + value + "'");
+                }
+                if (!f.isAbsolute() || f.getFileName() == null) {
+                    throw new Invalid("switchFile must be an absolute file path, got '" + value + "'");
+                }
+                switchFile = f;
+            }
             default -> throw new Invalid("unknown key '" + key + "'");
         }
     }
@@ -197,6 +213,11 @@ public final class PeerArgs {
     }
 
     /** The limit as written in the arguments: vegas, gradient2 or fixed:N. */
+    /** The file that turns the peer off and on, or null. */
+    public Path switchFile() {
+        return switchFile;
+    }
+
     public String limitText() {
         return limit.equals("fixed") ? "fixed:" + fixedLimit : limit;
     }

@@ -97,9 +97,11 @@ public final class PeersAgent {
                         }
                         // made now, not in premain: the library logs through slf4j, which the application brings
                         try {
-                            JettyChannelLimiter limiter = new JettyChannelLimiter(args);
+                            PeerSwitch peerSwitch = PeerSwitch.of(args);
+                            JettyChannelLimiter limiter = new JettyChannelLimiter(args, peerSwitch);
                             channelLimiter = limiter;
                             System.err.println(channelInstallLine(limiter));
+                            peerSwitch.watch();
                         } catch (Throwable t) {
                             System.err.println(PREFIX + "error: could not install concurrency-limits: " + t);
                         }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -11,11 +13,13 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The concurrency-limits peer on a real Jetty 12 ee10 server, installed by the installer (no agent). */
 class ConcurrencyLimitFilterTest {
 
     private TestApp app;
+    private Installer.Installation installation;
 
     @AfterEach
     void stop() throws Exception {
@@ -27,6 +31,7 @@ class ConcurrencyLimitFilterTest {
     private ConcurrencyLimitFilter start(String args) throws Exception {
         app = new TestApp();
         Installer.Installation done = Installer.install(PeerArgs.parse(args), app.server, app.context);
+        installation = done;
         assertThat(done).isNotNull();
         assertThat(done.handler()).as("augmented in place, not wrapped").isSameAs(app.context);
         assertThat(done.line()).startsWith("qosweaver-peers: concurrency-limits installed on ServletContextHandler"
@@ -67,6 +72,34 @@ class ConcurrencyLimitFilterTest {
         await().atMost(5, TimeUnit.SECONDS).until(() -> filter.inflight() == 0);
         app.chartRelease.release();
         assertThat(app.getNow("/chart").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void switchedOffNoRequestIsRefusedOrCountedAndSwitchedOnTheLimitHoldsAgain(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("switch");
+        ConcurrencyLimitFilter filter = start("peer=concurrency-limits,limit=fixed:1,switchFile=" + file);
+        Files.writeString(file, "off");
+        installation.peerSwitch().poll();
+        List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+        held.add(app.get("/chart"));
+        held.add(app.get("/chart"));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> app.count("chart") == 2);
+        assertThat(filter.inflight()).as("no token taken while off: two charts past a limit of 1").isZero();
+        app.chartRelease.release(2);
+        for (CompletableFuture<HttpResponse<String>> c : held) {
+            assertThat(c.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+
+        Files.writeString(file, "on");
+        installation.peerSwitch().poll();
+        CompletableFuture<HttpResponse<String>> one = app.get("/chart");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> app.count("chart") == 3);
+        assertThat(filter.inflight()).isEqualTo(1);
+        assertThat(app.getNow("/chart").statusCode()).as("on again: a second chart over the limit of 1")
+                .isEqualTo(429);
+        app.chartRelease.release();
+        assertThat(one.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        assertThat(installation.line()).endsWith(", switchFile=" + file + ")");
     }
 
     @Test

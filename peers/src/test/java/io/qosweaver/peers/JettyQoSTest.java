@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,11 +14,13 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.handler.QoSHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The jetty-qos peer on a real Jetty 12 ee10 server, installed by the installer (no agent). */
 class JettyQoSTest {
 
     private TestApp app;
+    private Installer.Installation installation;
 
     @AfterEach
     void stop() throws Exception {
@@ -28,6 +32,7 @@ class JettyQoSTest {
     private QoSHandler start(String args) throws Exception {
         app = new TestApp();
         Installer.Installation done = Installer.install(PeerArgs.parse(args), app.server, app.context);
+        installation = done;
         assertThat(done).isNotNull();
         assertThat(done.line()).startsWith("qosweaver-peers: jetty-qos installed on ServletContextHandler \"/\""
                 + " mapping \"/chart\" (lowPath=/chart");
@@ -78,6 +83,40 @@ class JettyQoSTest {
         app.chartRelease.release();
         assertThat(chart.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         assertThat(app.getNow("/fast").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void switchedOffEveryRequestGoesStraightToTheAppAndSwitchedOnTheCapHoldsAgain(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("switch");
+        QoSHandler qos = start("peer=jetty-qos,maxRequests=1,switchFile=" + file);
+        Installer.Installation done = installation;
+        Files.writeString(file, "off");
+        done.peerSwitch().poll();
+        List<CompletableFuture<HttpResponse<String>>> charts = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            charts.add(app.get("/chart"));
+        }
+        await().atMost(10, TimeUnit.SECONDS).until(() -> app.count("chart") == 3);
+        assertThat(qos.getSuspendedRequestCount()).as("none held back while off").isZero();
+        app.chartRelease.release(3);
+        for (CompletableFuture<HttpResponse<String>> c : charts) {
+            assertThat(c.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+
+        Files.writeString(file, "on");
+        done.peerSwitch().poll();
+        charts.clear();
+        charts.add(app.get("/chart"));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> app.count("chart") == 4);
+        charts.add(app.get("/chart"));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> qos.getSuspendedRequestCount() == 1);
+        assertThat(app.count("chart")).as("on again: the second waits").isEqualTo(4);
+        app.chartRelease.release(2);
+        for (CompletableFuture<HttpResponse<String>> c : charts) {
+            assertThat(c.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        assertThat(done.line()).endsWith(", switchFile=" + file + ")");
     }
 
     @Test

@@ -58,7 +58,7 @@ class PeerArgsTest {
             "peer=jetty-qos,=3|expected key=value, got '=3'",
             "peer=nginx|unknown peer 'nginx' (expected jetty-qos or concurrency-limits)",
             "peer=jetty-qos,maxRequest=3|unknown key 'maxRequest' (keys: peer, lowPath, maxRequests, maxSuspendMs,"
-                    + " lowShare, limit, anyContext)",
+                    + " lowShare, limit, anyContext, switchFile)",
             "peer=jetty-qos,peer=jetty-qos|key 'peer' given twice",
             "peer=jetty-qos,maxRequests=ten|maxRequests: not a whole number: 'ten'",
             "peer=jetty-qos,maxRequests=0|maxRequests must be between 1 and 2147483647, got 0",
@@ -82,6 +82,8 @@ class PeerArgsTest {
             "peer=concurrency-limits,limit=fixed:x|limit=fixed:N: not a whole number: 'x'",
             "peer=concurrency-limits,limit=fixed:0|limit=fixed:N must be between 1 and 1000000, got 0",
             "peer=jetty-qos,anyContext=yes|anyContext: expected true or false, got 'yes'",
+            "peer=jetty-qos,switchFile=switch|switchFile must be an absolute file path, got 'switch'",
+            "peer=concurrency-limits,switchFile=/|switchFile must be an absolute file path, got '/'",
     })
     void errorsNameTheProblem(String args, String message) {
         assertThatThrownBy(() -> PeerArgs.parse(args)).isInstanceOf(PeerArgs.Invalid.class).hasMessage(message);
@@ -93,6 +95,13 @@ class PeerArgsTest {
         assertThat(PeerArgs.parse("peer=jetty-qos,anyContext=true").anyContext()).isTrue();
         assertThat(PeerArgs.parse("peer=concurrency-limits,anyContext=true").anyContext()).isTrue();
         assertThat(PeerArgs.parse("peer=concurrency-limits,anyContext=false").anyContext()).isFalse();
+    }
+
+    @Test
+    void aSwitchFileIsOptionalForEitherPeer() {
+        assertThat(PeerArgs.parse("peer=jetty-qos").switchFile()).isNull();
+        assertThat(PeerArgs.parse("peer=jetty-qos,switchFile=/tmp/s").switchFile()).hasToString("/tmp/s");
+        assertThat(PeerArgs.parse("peer=concurrency-limits,switchFile=/tmp/s").switchFile()).hasToString("/tmp/s");
     }
 
     @Test

@@ -77,7 +77,8 @@ public final class Mixed {
     /** Runs the versions once, in the order given, and writes the report into {@code dir}. */
     public static MixedResult run(Layout layout, MixedApp app, MixedParams params, List<Version> versions, boolean quick,
             Path dir, String command, Progress progress) throws IOException, InterruptedException {
-        return withSetup(layout, app, params, versions, 1, progress, (s, parameters) ->
+        return withSetup(layout, app, params, versions, plan(versions.size(), "", params.secondsPerVersion()),
+                progress, (s, parameters) ->
                 runRound(s, app, params, versions, quick, dir, command, parameters, progress));
     }
 
@@ -93,7 +94,8 @@ public final class Mixed {
             throw new IllegalArgumentException("rounds must be at least 2 (one round is a plain run), got " + rounds);
         }
         List<String> names = versions.stream().map(Version::name).toList();
-        return withSetup(layout, app, params, versions, rounds, progress, (s, parameters) -> {
+        return withSetup(layout, app, params, versions, plan(versions.size(), " x " + rounds + " rounds",
+                rounds * params.secondsPerVersion()), progress, (s, parameters) -> {
             parameters.put("rounds", rounds);
             parameters.put("order", "rotated by one per round; see `order`");
             List<MixedResult> results = new ArrayList<>();
@@ -158,7 +160,14 @@ public final class Mixed {
         T run(Setup s, Map<String, Object> parameters) throws IOException, InterruptedException;
     }
 
-    private static <T> T withSetup(Layout layout, MixedApp app, MixedParams params, List<Version> versions, int rounds,
+    /** The progress line that says what a run will do and about how long it takes. */
+    static String plan(int versions, String times, double secondsPerVersion) {
+        return String.format("[mixed] %d versions%s, about %.0f minutes", versions, times,
+                versions * secondsPerVersion / 60);
+    }
+
+    /** Fetches the app and makes the private copies every process runs from, then runs {@code body}. */
+    static <T> T withSetup(Layout layout, MixedApp app, MixedParams params, List<Version> versions, String plan,
             Progress progress, Body<T> body) throws IOException, InterruptedException {
         boolean needAgent = versions.stream().anyMatch(Version::usesAgent);
         boolean needPeers = versions.stream().anyMatch(Version::usesPeer);
@@ -174,9 +183,7 @@ public final class Mixed {
             Path data = tmp.resolve("data");
             progress.update("[mixed] writing " + app.name() + "'s data");
             app.prepare(layout.root(), data);
-            double minutes = rounds * versions.size() * params.secondsPerVersion() / 60;
-            progress.update(String.format("[mixed] %d versions%s, about %.0f minutes", versions.size(),
-                    rounds > 1 ? " x " + rounds + " rounds" : "", minutes));
+            progress.update(plan);
             return body.run(new Setup(tmp, appJar, agent, peers, data, layout), parameters);
         } finally {
             deleteDir(tmp);
@@ -377,7 +384,7 @@ public final class Mixed {
         }
     }
 
-    private static Phase phase(MixedParams p, Target heavy, Target light, int lightIds, int heavyClients, long now, long windowStart,
+    static Phase phase(MixedParams p, Target heavy, Target light, int lightIds, int heavyClients, long now, long windowStart,
             long windowEnd, Path logs, String name, AppProcess proc) throws IOException, InterruptedException {
         List<DriverProcess> drivers = new ArrayList<>();
         try {
@@ -442,19 +449,8 @@ public final class Mixed {
      * the {@code .gz}; a log that cannot be compressed is left as it is.
      */
     static VersionRun gzipLog(VersionRun r, Path appLog) {
-        if (!Files.isRegularFile(appLog)) {
-            return r;
-        }
-        Path gz = appLog.resolveSibling(appLog.getFileName() + ".gz");
-        try (InputStream in = Files.newInputStream(appLog);
-             java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
-            in.transferTo(out);
-        } catch (IOException e) {
-            return r;
-        }
-        try {
-            Files.delete(appLog);
-        } catch (IOException e) {
+        Path gz = gzip(appLog);
+        if (gz.equals(appLog)) {
             return r;
         }
         return new VersionRun(r.version(), r.flags(), r.installLine(), r.idle(), r.idleCpuCores(), r.loaded(),
@@ -462,7 +458,27 @@ public final class Mixed {
                 r.idleOtherCpuCores(), r.otherCpuCores(), r.priority(), r.lightTailGc());
     }
 
-    private static String installLine(Path log, Pattern p) throws IOException {
+    /** Compresses {@code log} into {@code log.gz} and deletes it; returns the file that holds the log then. */
+    static Path gzip(Path log) {
+        if (!Files.isRegularFile(log)) {
+            return log;
+        }
+        Path gz = log.resolveSibling(log.getFileName() + ".gz");
+        try (InputStream in = Files.newInputStream(log);
+             java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            in.transferTo(out);
+        } catch (IOException e) {
+            return log;
+        }
+        try {
+            Files.delete(log);
+        } catch (IOException e) {
+            return log;
+        }
+        return gz;
+    }
+
+    static String installLine(Path log, Pattern p) throws IOException {
         for (String line : Files.readAllLines(log)) {
             var m = p.matcher(line);
             if (m.find()) {
@@ -472,7 +488,7 @@ public final class Mixed {
         return null;
     }
 
-    private static long ms(double seconds) {
+    static long ms(double seconds) {
         return Math.round(seconds * 1000);
     }
 
@@ -483,7 +499,7 @@ public final class Mixed {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
@@ -563,7 +579,7 @@ public final class Mixed {
         return x == null || base == null || base == 0 ? null : round(x / base, 3);
     }
 
-    private static void copyDir(Path from, Path to) throws IOException {
+    static void copyDir(Path from, Path to) throws IOException {
         Files.createDirectories(to);
         try (Stream<Path> s = Files.list(from)) {
             for (Path f : s.toList()) {
@@ -572,7 +588,7 @@ public final class Mixed {
         }
     }
 
-    private static void deleteDir(Path dir) throws IOException {
+    static void deleteDir(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -2,6 +2,8 @@ package io.qosweaver.cli.bench;
 
 import io.qosweaver.bench.mixed.Mixed;
 import io.qosweaver.bench.mixed.MixedApp;
+import io.qosweaver.bench.mixed.MixedPaired;
+import io.qosweaver.bench.mixed.MixedPairedResult;
 import io.qosweaver.bench.mixed.MixedParams;
 import io.qosweaver.bench.mixed.MixedResult;
 import io.qosweaver.bench.mixed.MixedRounds;
@@ -59,6 +61,11 @@ final class MixedCommand implements Callable<Integer> {
             + "one per round, each round in DIR/round-K and the spread over rounds in DIR (default 1)")
     int repeat = 1;
 
+    @Option(names = "--paired", paramLabel = "N", description = "N pairs of loaded windows per version, each version in "
+            + "one process switched off (the unscheduled app: QoSWeaver unwoven, a peer bypassed) and on, off-on then "
+            + "on-off: every ratio inside one process (the unscheduled versions are not run; each process measures it)")
+    Integer paired;
+
     @Option(names = "--rewrite-report", description = "run nothing: read the rounds of an earlier --repeat run in the "
             + "--report directory (round-K/results.json) and write its spread over the rounds again")
     boolean rewriteReport;
@@ -83,7 +90,7 @@ final class MixedCommand implements Callable<Integer> {
 
     /** The versions named, or every version the app's server allows. */
     List<String> versionNames(MixedApp a) {
-        return versions != null ? versions : MixedVersions.defaults(a);
+        return versions != null ? versions : paired != null ? MixedPaired.defaults(a) : MixedVersions.defaults(a);
     }
 
     @Override
@@ -97,6 +104,13 @@ final class MixedCommand implements Callable<Integer> {
             p = params();
             if (repeat < 1) {
                 throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
+            }
+            if (paired != null) {
+                if (repeat > 1 || rewriteReport) {
+                    throw new IllegalArgumentException("--paired runs every version once, pairing inside its process; "
+                            + "it does not go with --repeat or --rewrite-report");
+                }
+                MixedPaired.check(vs, paired);
             }
         } catch (IllegalArgumentException e) {
             System.err.println("qosweaver bench mixed: " + e.getMessage());
@@ -120,6 +134,11 @@ final class MixedCommand implements Callable<Integer> {
             return report.finish("bench mixed", r, r.summary(), r.errors(), dir);
         }
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
+        if (paired != null) {
+            MixedPairedResult r = MixedPaired.run(layout, a, p, vs, paired, quick, dir, ReportOptions.commandLine(args),
+                    report.progress());
+            return report.finish("bench mixed", r, r.summary(), r.errors(), dir);
+        }
         if (repeat > 1) {
             MixedRounds r = Mixed.runRounds(layout, a, p, vs, repeat, quick, dir, ReportOptions.commandLine(args),
                     report.progress());

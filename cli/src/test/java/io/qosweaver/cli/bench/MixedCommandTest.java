@@ -63,6 +63,22 @@ class MixedCommandTest {
     }
 
     @Test
+    void pairedRunsEveryVersionButTheUnscheduledOnesAndRefusesWhatItCannotPair() {
+        MixedCommand c = parse("--app", "fuseki", "--paired", "3");
+        assertThat(c.paired).isEqualTo(3);
+        assertThat(c.versionNames(io.qosweaver.bench.mixed.MixedApp.named("fuseki")))
+                .containsExactly("qosweaver", "qosweaver-generated", "jetty-qos", "concurrency-limits");
+        assertThat(run("bench", "mixed", "--app", "fuseki", "--paired", "2", "--versions", "unscheduled,qosweaver"))
+                .isEqualTo("2 qosweaver bench mixed: version 'unscheduled' does not apply to --paired: every process"
+                        + " measures the unscheduled app itself, switched off");
+        assertThat(run("bench", "mixed", "--app", "fuseki", "--paired", "0"))
+                .isEqualTo("2 qosweaver bench mixed: --paired must be at least 1 pair, got 0");
+        assertThat(run("bench", "mixed", "--app", "fuseki", "--paired", "2", "--repeat", "2"))
+                .isEqualTo("2 qosweaver bench mixed: --paired runs every version once, pairing inside its process;"
+                        + " it does not go with --repeat or --rewrite-report");
+    }
+
+    @Test
     void rewritingTheReportOfADirectoryWithoutRoundsRunsNothingAndSaysWhy(@org.junit.jupiter.api.io.TempDir
             java.nio.file.Path dir) {
         assertThat(run("bench", "mixed", "--app", "tika", "--rewrite-report", "--report", dir.toString()))
