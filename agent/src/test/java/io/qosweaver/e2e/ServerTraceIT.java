@@ -440,8 +440,8 @@ class ServerTraceIT {
     }
 
     /**
-     * HTTP/2 on Tomcat 11, 10.1 and 9.0 ({@code Http2Protocol} on the NIO connector, and on Tomcat 11's NIO2
-     * connector; the JDK's client; 9.0 answers the mapper's 404):
+     * HTTP/2 on Tomcat 11, 10.1 and 9.0 ({@code Http2Protocol} on the NIO and on the NIO2 connector; the
+     * JDK's client; 9.0 answers the mapper's 404):
      * h2c by {@code Upgrade: h2c}, the first request becoming stream 1, then two streams at once
      * and a fourth IDLE_MS after them; and h2 over TLS (ALPN), one stream then two at once. Each
      * stream served in a service slice of its connection and stream id; each stream but the
@@ -450,7 +450,7 @@ class ServerTraceIT {
      * idle only once no stream is in service.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"tomcat-11", "tomcat-11-nio2", "tomcat-10", "tomcat-9"})
+    @ValueSource(strings = {"tomcat-11", "tomcat-11-nio2", "tomcat-10", "tomcat-10-nio2", "tomcat-9", "tomcat-9-nio2"})
     void tomcatHttp2StreamsAreParsedAndServedAsRequestsOfOneConnection(String variant) throws Exception {
         boolean nio2 = variant.endsWith("-nio2");
         String version = nio2 ? variant.substring(0, variant.length() - "-nio2".length()) : variant;

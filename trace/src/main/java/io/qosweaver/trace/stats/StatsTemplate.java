@@ -58,6 +58,15 @@ td.hot { background: linear-gradient(to right, #f7c9a9 var(--p), transparent var
   <span style="background:#36c"></span>threads suspended by the scheduler</div>
 <div id="note" class="warn"></div>
 
+<h2>Timeline</h2>
+<div class="muted">The threads of the table below (same filter and order) over the range, as Paraver draws them:
+  in each row the upper band is the thread's OS state, the lower band its JVM state, with the scheduler's
+  suspensions over it. The Perfetto file beside this page holds the same events, every level on its own track.
+  The range, the filter and the hiding of idle threads can be given in the address: <code>#from=2.5&amp;to=3&amp;filter=worker&amp;idle=1</code>.</div>
+<div class="legend muted" id="tlLegend"></div>
+<canvas id="timeline" width="1200" height="30"></canvas>
+<div id="tlNote" class="muted"></div>
+
 <h2>Threads</h2>
 <div class="muted">Each cell: time in the state, and its share of the thread's traced time in the range
   (from its first to its last event). Click a column to sort.</div>
@@ -203,6 +212,7 @@ function update() {
   const f = document.getElementById("filter").value.toLowerCase(), hide = document.getElementById("idle").checked;
   const rows = m.rows.filter(r => r.name.toLowerCase().includes(f) && (!hide || r.traced > 0));
   render("threads", rows, [["name", "thread"], ["tid", "tid"], ["traced", "traced"]]);
+  drawTimeline(t0, t1, rows);
   render("classes", m.classes, [["name", "task class"], ["threads", "threads"], ["traced", "time in class"]]);
   let note = "";
   if (D.cap.dropped > 0) {
@@ -256,6 +266,56 @@ function drawOverview(t0, t1) {
     ctx.fillRect(W * t0 / D.durationUs, 0, W * (t1 - t0) / D.durationUs, H);
   }
 }
+// Timeline: one row per thread, its intervals in the range as colored bars (upper band OS, lower JVM and
+// scheduler); an interval narrower than a pixel still gets one, so that short events stay visible.
+const TL_COLORS = {"Running": "#3a7", "Runnable (waiting for CPU)": "#eb3", "Sleeping": "#e2e2e2",
+  "Blocked (I/O)": "#96c", "monitor enter": "#d63", "monitor wait": "#a22", "park": "#f9b", "suspended": "#36c"};
+const TL_MAX_ROWS = 300, TL_LABEL = 200, TL_ROW = 13, TL_AXIS = 22;
+const tl = document.getElementById("timeline"), tctx = tl.getContext("2d");
+const byTid = new Map(D.threads.map(t => [t.tid, t]));
+document.getElementById("tlLegend").innerHTML = Object.entries(TL_COLORS)
+  .map(([n, c]) => "<span style='background:" + c + "'></span>" + esc(n)).join(" ");
+function drawTimeline(t0, t1, rows) {
+  const shown = rows.slice(0, TL_MAX_ROWS);
+  tl.height = shown.length * TL_ROW + TL_AXIS;
+  const W = tl.width, PW = W - TL_LABEL, span = t1 - t0;
+  tctx.clearRect(0, 0, W, tl.height);
+  tctx.font = "11px system-ui, sans-serif";
+  let painted = 0;
+  shown.forEach((r, i) => {
+    const y = i * TL_ROW, t = byTid.get(r.tid), iv = t.iv;
+    tctx.fillStyle = i % 2 ? "#fafafa" : "#fff";
+    tctx.fillRect(TL_LABEL, y, PW, TL_ROW);
+    tctx.fillStyle = "#222";
+    tctx.fillText(r.name.length > 30 ? r.name.slice(0, 29) + "\u2026" : r.name, 2, y + 10);
+    for (const pass of [0, 1]) { // the scheduler's suspensions last, over the JVM band
+      for (let k = 0; k < iv.length; k += 4) {
+        const name = D.states[iv[k]][1], lv = stateLevel[iv[k]], color = TL_COLORS[name];
+        if (!color || (lv === SCHED) !== (pass === 1) || (lv !== OS && lv !== JVM && lv !== SCHED)) continue;
+        const s = Math.max(t0, iv[k + 2]), e = Math.min(t1, iv[k + 2] + iv[k + 3]);
+        if (e <= s) continue;
+        const x = TL_LABEL + PW * (s - t0) / span, w = Math.max(1, PW * (e - s) / span);
+        tctx.fillStyle = color;
+        if (lv === OS) tctx.fillRect(x, y + 1, w, 6); else tctx.fillRect(x, y + 8, w, 4);
+        painted++;
+      }
+    }
+  });
+  const y = shown.length * TL_ROW;
+  tctx.fillStyle = "#666";
+  tctx.fillRect(TL_LABEL, y + 1, PW, 1);
+  for (let k = 0; k <= 5; k++) {
+    const x = TL_LABEL + PW * k / 5;
+    tctx.fillRect(x, y + 1, 1, 4);
+    const label = ((t0 + span * k / 5) / 1e6).toFixed(span < 2e6 ? 3 : 2) + " s";
+    tctx.fillText(label, Math.min(x - (k ? tctx.measureText(label).width / 2 : 0), W - tctx.measureText(label).width), y + 16);
+  }
+  tl.dataset.rows = shown.length;
+  tl.dataset.painted = painted;
+  document.getElementById("tlNote").textContent = rows.length > TL_MAX_ROWS ? "The first " + TL_MAX_ROWS + " of "
+    + rows.length + " threads; filter by name to see the others." : "";
+}
+
 let dragFrom = null;
 const xToUs = ev => Math.max(0, Math.min(1, (ev.offsetX) / canvas.clientWidth)) * D.durationUs;
 canvas.onmousedown = ev => { dragFrom = xToUs(ev); };
@@ -281,6 +341,15 @@ st += "<tr><td>state intervals in this page</td><td>" + D.cap.kept + " (at most 
 document.getElementById("stats").innerHTML = st;
 fromIn.value = 0;
 toIn.value = (D.durationUs / 1e6).toFixed(3);
+// #from=S&to=S&filter=TEXT&idle=1 in the address: a range to open the page on (links, screenshots)
+for (const part of location.hash.slice(1).split("&")) {
+  const eq = part.indexOf("="), k = part.slice(0, eq), v = decodeURIComponent(part.slice(eq + 1));
+  if (eq < 0) continue;
+  if (k === "from") fromIn.value = v;
+  else if (k === "to") toIn.value = v;
+  else if (k === "filter") document.getElementById("filter").value = v;
+  else if (k === "idle") document.getElementById("idle").checked = v === "1";
+}
 update();
 </script>
 </body>
