@@ -160,9 +160,14 @@ public final class MixedPaired {
         });
     }
 
-    /** Roughly how long one version takes: start-up, the first warm-up, 2N windows with their warm-ups, idle. */
+    /** Roughly how long one version takes: start-up, the warm-up and the settling, 2N windows with their warm-ups, idle. */
     static double secondsPerVersion(MixedParams p, int pairs) {
-        return 20 + p.warmupS() + 2 * pairs * (p.warmupS() + p.durationS() + 3) + p.idleS() + 9;
+        return 20 + p.warmupS() + settleSeconds(p) + 2 * pairs * (p.warmupS() + p.durationS() + 3) + p.idleS() + 9;
+    }
+
+    /** The full load, unmeasured, between the warm-up and the first pair: four warm-ups, at least a minute. */
+    static double settleSeconds(MixedParams p) {
+        return Math.max(60, 4 * p.warmupS());
     }
 
     private static MixedPairedResult result(MixedApp app, MixedParams params, boolean quick, int pairs,
@@ -228,6 +233,14 @@ public final class MixedPaired {
                 long now = System.currentTimeMillis();
                 Mixed.phase(p, heavy, light, app.lightIds(), MixedParams.CORES, now, now + 1000,
                         now + 1000 + Mixed.ms(p.warmupS()), logs, "warmup", proc);
+                // A process keeps getting faster for minutes under the full load (Fuseki: 16 to 20 heavy/s over
+                // its first six windows, bench/results/mixed-fuseki/paired-1/); the first pair would carry it.
+                double settleS = settleSeconds(p);
+                progress.update("[" + v.name() + "] settling " + (int) settleS + " s, switched on: the full load, "
+                        + "unmeasured");
+                now = System.currentTimeMillis();
+                Mixed.phase(p, heavy, light, app.lightIds(), p.heavyClients(), now, now + 1000,
+                        now + 1000 + Mixed.ms(settleS), logs, "settle", proc);
                 boolean state = true;
                 for (int i = 0; i < pairs; i++) {
                     for (boolean on : order(i)) {

@@ -132,6 +132,14 @@ class MixedPairedTest {
     }
 
     @Test
+    void aProcessSettlesUnderTheFullLoadForFourWarmUpsAndAtLeastAMinuteBeforeItsFirstPair() {
+        assertThat(MixedPaired.settleSeconds(MixedParams.quick())).isEqualTo(60);
+        assertThat(MixedPaired.settleSeconds(MixedParams.full())).isEqualTo(120);
+        // start-up 20, warm-up 30, settling 120, 2 pairs of (30 + 120 + 3) x 2, idle 30, 9
+        assertThat(MixedPaired.secondsPerVersion(MixedParams.full(), 2)).isEqualTo(20 + 30 + 120 + 4 * 153 + 30 + 9);
+    }
+
+    @Test
     void theAgentIsUnwovenToSwitchOffAndSwappedBackToSwitchOnEachCheckedByItsStatus() throws Exception {
         List<String> sent = new ArrayList<>();
         boolean[] inForce = {true};
