@@ -35,10 +35,6 @@ final class JettyChannelLimiter {
 
     private final PeerSwitch peerSwitch;
 
-    JettyChannelLimiter(PeerArgs args) {
-        this(args, PeerSwitch.ALWAYS_ON);
-    }
-
     JettyChannelLimiter(PeerArgs args, PeerSwitch peerSwitch) {
         this.limiter = new PathLimiter(args);
         this.peerSwitch = peerSwitch;

@@ -18,7 +18,7 @@ import java.nio.file.StandardCopyOption;
  * force to {@code PATH.state}, which is what the harness waits for. A request admitted while the peer was on
  * is released by it as usual after a change; one that bypassed it is never counted by it.
  */
-final class PeerSwitch {
+public final class PeerSwitch {
     static final long POLL_MS = 50;
     /** The switch of a peer started without {@code switchFile}: always on, nothing watched. */
     static final PeerSwitch ALWAYS_ON = new PeerSwitch(null, "");
@@ -39,7 +39,7 @@ final class PeerSwitch {
     }
 
     /** Whether the peer acts on requests now: one volatile read, on every request. */
-    boolean on() {
+    public boolean on() {
         return on;
     }
 
