@@ -25,6 +25,11 @@ public final class MixedVersions {
     public static final String UNSCHEDULED_END = "unscheduled-end";
     /** The hand-written policy with {@code suspendAtEntry: true}; run when named. */
     public static final String QOSWEAVER_AT_ENTRY = "qosweaver-at-entry";
+    /**
+     * The hand-written policy parking at entry, without control points: the cap is enforced only at a request's
+     * entry, so a running heavy request is never parked; what the control points cost. Run when named.
+     */
+    public static final String QOSWEAVER_ENTRY_ONLY = "qosweaver-entry-only";
     /** The hand-written policy with {@code lowLimit} at the cores: a light request parks no heavy one; run when named. */
     public static final String QOSWEAVER_NO_PARKING = "qosweaver-no-parking";
     /**
@@ -75,6 +80,10 @@ public final class MixedVersions {
         m.put(QOSWEAVER_AT_ENTRY, new Version(QOSWEAVER_AT_ENTRY, "the hand-written policy with suspendAtEntry: "
                 + "an aggregate over the cap waits before it starts", List.of(),
                 "examples/third-party/" + app.name() + "/policies/handwritten-at-entry.yaml", null));
+        m.put(QOSWEAVER_ENTRY_ONLY, new Version(QOSWEAVER_ENTRY_ONLY, "the hand-written task classes and cap, an "
+                + "arrival over the cap parked at its entry, no control point inside a request: a running heavy request "
+                + "is never parked", List.of(), "examples/third-party/" + app.name()
+                + "/policies/handwritten-entry-only.yaml", null));
         m.put(QOSWEAVER_NO_PARKING, new Version(QOSWEAVER_NO_PARKING, "the hand-written policy with lowLimit 1x: "
                 + "a light request runs beside the capped heavy ones instead of parking one", List.of(),
                 "examples/third-party/" + app.name() + "/policies/handwritten-no-parking.yaml", null));

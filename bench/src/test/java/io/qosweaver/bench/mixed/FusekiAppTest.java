@@ -83,6 +83,18 @@ class FusekiAppTest {
                 .isEqualTo("examples/third-party/fuseki/policies/handwritten-grace.yaml");
         assertThat(MixedVersions.of(new TikaApp()).get(MixedVersions.QOSWEAVER_GRACE).policy())
                 .isEqualTo("examples/third-party/tika/policies/handwritten-grace.yaml");
+        // the entry-only version: the at-entry policy without its control points, in both apps
+        for (String app : List.of("fuseki", "tika")) {
+            Path f = root.resolve("examples/third-party/" + app + "/policies/handwritten-entry-only.yaml");
+            io.qosweaver.model.policy.PolicyFile entryOnly = io.qosweaver.model.policy.PolicyFile.load(f);
+            assertThat(entryOnly.controlPoints()).as(app).isEmpty();
+            assertThat(entryOnly.taskClasses()).as(app).hasSize(2);
+            assertThat(Files.readString(f)).as(app).contains("suspendAtEntry: true").contains("lowCap: 1x")
+                    .contains("lowLimit: 1\n");
+        }
+        assertThat(MixedVersions.of(new FusekiApp()).get(MixedVersions.QOSWEAVER_ENTRY_ONLY).policy())
+                .isEqualTo("examples/third-party/fuseki/policies/handwritten-entry-only.yaml");
+        assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_ENTRY_ONLY);
         assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_GRACE,
                 MixedVersions.QOSWEAVER_NICE, MixedVersions.LINUX_PRIORITY);
         // the nice version: the hand-written policy and a nice value for the heavy class; the priority
