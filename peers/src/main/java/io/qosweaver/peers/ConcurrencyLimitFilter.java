@@ -32,10 +32,6 @@ public final class ConcurrencyLimitFilter implements Filter {
     private final PathLimiter limiter;
     private final PeerSwitch peerSwitch;
 
-    public ConcurrencyLimitFilter(PeerArgs args) {
-        this(args, PeerSwitch.ALWAYS_ON);
-    }
-
     ConcurrencyLimitFilter(PeerArgs args, PeerSwitch peerSwitch) {
         this.limiter = new PathLimiter(args);
         this.peerSwitch = peerSwitch;
