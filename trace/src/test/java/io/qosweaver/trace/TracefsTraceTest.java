@@ -163,9 +163,11 @@ class TracefsTraceTest {
         TrackEvent stats = t.events.get(t.events.size() - 1).getTrackEvent();
         assertThat(stats.getName()).isEqualTo("trace statistics");
         // every failure below says what the reader saw (a loss or a pause explains a wrong state)
-        String seen = String.format("osEvents %d, osLostEvents %d, osPausedEvents %d, osStaleSwitches %d, osReaderMaxLagMs %d",
+        String seen = String.format("osEvents %d, osLostEvents %d, osPausedEvents %d, osStaleSwitches %d, osInferredSwitches %d, "
+                        + "osInferredGapMs %d, osReaderMaxLagMs %d",
                 TracerTest.arg(stats, "osEvents"), TracerTest.arg(stats, "osLostEvents"),
                 TracerTest.arg(stats, "osPausedEvents"), TracerTest.arg(stats, "osStaleSwitches"),
+                TracerTest.arg(stats, "osInferredSwitches"), TracerTest.arg(stats, "osInferredGapMs"),
                 TracerTest.arg(stats, "osReaderMaxLagMs"));
         assertThat(spin.total()).isGreaterThan(1_000_000_000L);
         // The spinner never sleeps; on a shared, loaded machine it also waits for a CPU, as much as the
@@ -176,11 +178,15 @@ class TracefsTraceTest {
         // 21 % to 60 % of the time, the kernel's own accounting agreeing each time)
         assertThat(spin.share("Running")).as("spinner %s; %s", spin.nanos(), seen).isGreaterThan(0.1);
         long slack = 100_000_000L;
+        // A kernel that does not report some switches (this machine's hides those of its own agent's
+        // threads) leaves a thread shown waiting until an event proves it runs: that time, which the
+        // trace states (osInferredGapMs, every thread's), is the only slack beyond the fixed one.
+        long gap = TracerTest.arg(stats, "osInferredGapMs") * 1_000_000L;
         assertThat(spin.nanos().get("Running")).as("spinner %s, schedstat cpu %d ns; %s", spin.nanos(), schedstat[0], seen)
-                .isBetween(schedstat[0] - slack, schedstat[0] + slack);
+                .isBetween(schedstat[0] - slack - gap, schedstat[0] + slack);
         assertThat(spin.nanos().getOrDefault("Runnable (waiting for CPU)", 0L))
                 .as("spinner %s, schedstat run-queue wait %d ns; %s", spin.nanos(), schedstat[1], seen)
-                .isBetween(schedstat[1] - slack, schedstat[1] + slack);
+                .isBetween(schedstat[1] - slack, schedstat[1] + slack + gap);
         assertThat(sleep.share("Sleeping")).as("sleeper %s", sleep.nanos()).isGreaterThan(0.9);
         int cpus = cpus();
         assertThat(spin.cpus()).isNotEmpty().allSatisfy(c -> assertThat(c).isBetween(0L, cpus - 1L));

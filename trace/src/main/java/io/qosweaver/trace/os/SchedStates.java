@@ -17,12 +17,17 @@ import java.util.function.IntPredicate;
  *
  * <p>Events about threads that are not the traced process's ({@code ours}) are ignored, side by
  * side: a switch from another process's task to one of ours only starts ours running. A thread's
- * time never goes back: an event older than its current slice (an event read after the thread was
- * seeded from {@code /proc}, or one CPU's buffer read behind another's) takes effect at that slice's
- * start, except a switch out of a running thread from another CPU than the one it runs on, no newer
- * than its switch in there: that one is stale (the pipe merges the CPUs' buffers by time, but a
- * reader paused between two buffers can pass an event still being committed) and is ignored, since
- * a thread is only ever switched out of the CPU it runs on. Not thread-safe: one reading thread.
+ * time never goes back: an event older than its current slice takes effect at that slice's start.
+ * The pipe merges the CPUs' buffers by time, but a reader paused between two buffers can pass an
+ * event still being committed, so a thread's events can arrive out of order when it moves between
+ * CPUs. Its latest switch (in or out) decides its state: a switch older than one already applied
+ * is stale and ignored (a thread bouncing between two CPUs would otherwise be left Runnable while
+ * it runs, until its next switch in), as is a switch out of a running thread from another CPU than
+ * the one it runs on, no newer than its switch in there (a thread is only ever switched out of the
+ * CPU it runs on); a wake-up older than its latest switch changes nothing; a switch out older than
+ * a wake-up already applied leaves the thread waiting for a CPU (it was woken after it left). A
+ * seed from {@code /proc} is not a switch: events older than it still apply, at its time. Not
+ * thread-safe: one reading thread.
  */
 public final class SchedStates {
     public static final String RUNNING = "Running";
@@ -45,6 +50,9 @@ public final class SchedStates {
         String state; // null: no slice open
         int cpu = -1;
         long since = Long.MIN_VALUE;
+        long lastSwitch = Long.MIN_VALUE; // the latest switch in or out applied
+        long lastWake = Long.MIN_VALUE;   // the latest wake-up seen
+        int wakeCpu = -1;                 // its target CPU
         String comm;
     }
 
@@ -53,6 +61,8 @@ public final class SchedStates {
     private final Map<Integer, Thread> threads = new HashMap<>();
     private long ignored;
     private volatile long stale; // one writer (the reader); read by the stop
+    private volatile long inferred; // likewise
+    private volatile long inferredGap; // likewise
 
     public SchedStates(Sink sink, IntPredicate ours) {
         this.sink = sink;
@@ -69,20 +79,29 @@ public final class SchedStates {
 
     /** Applies the event {@code e} holds ({@link SchedEventParser#SWITCH} and the wake-ups; others are ignored). */
     public void apply(SchedEventParser e) {
+        if (e.kind == SchedEventParser.SWITCH || e.kind == SchedEventParser.WAKEUP
+                || e.kind == SchedEventParser.WAKEUP_NEW || e.kind == SchedEventParser.MIGRATE) {
+            current(e);
+        }
         switch (e.kind) {
             case SchedEventParser.SWITCH:
                 if (e.pid != 0 && ours.test(e.pid)) {
                     Thread t = thread(e.pid);
                     named(e.pid, t, e.comm);
                     char c = e.prevState;
-                    if (RUNNING.equals(t.state) && t.cpu >= 0 && t.cpu != e.cpu && e.ts <= t.since) {
-                        // switched out of a CPU it was since switched in on elsewhere: the CPUs' buffers were
-                        // merged out of order (the reader paused between them); applied, it would leave the
-                        // thread Runnable while it runs, until its next switch in
+                    if (c == 'X' || c == 'Z') {
+                        gone(e.ts, e.pid); // a thread's last event: never stale
+                    } else if (e.ts < t.lastSwitch
+                            || RUNNING.equals(t.state) && t.cpu >= 0 && t.cpu != e.cpu && e.ts <= t.since) {
                         stale++;
-                    } else if (c == 'X' || c == 'Z') {
-                        gone(e.ts, e.pid);
+                    } else if (c != 'R' && e.ts < t.lastWake) {
+                        // gone to sleep, but its wake-up after that was read first: it waits for a CPU
+                        t.lastSwitch = e.ts;
+                        if (!RUNNABLE.equals(t.state)) {
+                            change(e.ts, e.pid, t, RUNNABLE, t.wakeCpu, 'R');
+                        }
                     } else {
+                        t.lastSwitch = e.ts;
                         String s = c == 'R' ? RUNNABLE : stateOf(c);
                         change(e.ts, e.pid, t, s != null ? s : "State " + c, e.cpu, c);
                     }
@@ -90,7 +109,12 @@ public final class SchedStates {
                 if (e.nextPid != 0 && ours.test(e.nextPid)) {
                     Thread t = thread(e.nextPid);
                     named(e.nextPid, t, e.nextComm);
-                    change(e.ts, e.nextPid, t, RUNNING, e.cpu, 'R');
+                    if (e.ts < t.lastSwitch) {
+                        stale++;
+                    } else {
+                        t.lastSwitch = e.ts;
+                        change(e.ts, e.nextPid, t, RUNNING, e.cpu, 'R');
+                    }
                 }
                 break;
             case SchedEventParser.WAKEUP:
@@ -98,8 +122,13 @@ public final class SchedStates {
                 if (e.pid != 0 && ours.test(e.pid)) {
                     Thread t = thread(e.pid);
                     named(e.pid, t, e.comm);
-                    // woken while still on its CPU (before it switched out), or woken twice: nothing changes
-                    if (!RUNNING.equals(t.state) && !RUNNABLE.equals(t.state)) {
+                    if (e.ts > t.lastWake) {
+                        t.lastWake = e.ts;
+                        t.wakeCpu = e.targetCpu;
+                    }
+                    // woken while still on its CPU (before it switched out), woken twice, or a wake-up older
+                    // than its latest switch (read behind another CPU's buffer): nothing changes
+                    if (e.ts >= t.lastSwitch && !RUNNING.equals(t.state) && !RUNNABLE.equals(t.state)) {
                         change(e.ts, e.pid, t, RUNNABLE, e.targetCpu, 'R');
                     }
                 }
@@ -107,7 +136,7 @@ public final class SchedStates {
             case SchedEventParser.MIGRATE:
                 if (e.pid != 0 && ours.test(e.pid)) {
                     Thread t = thread(e.pid);
-                    if (RUNNABLE.equals(t.state)) {
+                    if (RUNNABLE.equals(t.state) && e.ts >= t.lastSwitch) {
                         change(e.ts, e.pid, t, RUNNABLE, e.targetCpu, 'R');
                     }
                 }
@@ -115,6 +144,28 @@ public final class SchedStates {
             default:
                 ignored++;
                 break;
+        }
+    }
+
+    /**
+     * The task current on the event's CPU runs there: when it is one of ours not known to run there
+     * (its switch in was never reported; the kernel here leaves out some switches away from another
+     * process's threads), it runs from this event on. Strictly after its latest switch only: an event
+     * recorded during a switch, in the same microsecond, may still name the task leaving.
+     */
+    private void current(SchedEventParser e) {
+        int tid = e.currentPid;
+        if (tid == 0 || !ours.test(tid)) {
+            return;
+        }
+        Thread t = thread(tid);
+        if (e.ts > t.lastSwitch && e.ts > t.since && !(RUNNING.equals(t.state) && t.cpu == e.cpu)) {
+            t.lastSwitch = e.ts;
+            inferred++;
+            if (t.state != null && !RUNNING.equals(t.state)) {
+                inferredGap += e.ts - t.since;
+            }
+            change(e.ts, tid, t, RUNNING, e.cpu, 'R');
         }
     }
 
@@ -142,9 +193,22 @@ public final class SchedStates {
         threads.clear();
     }
 
-    /** Switches out read after the same thread's later switch in on another CPU, and ignored. */
+    /** Switches read after a later switch of the same thread (from another CPU's buffer), and ignored. */
     public long stale() {
         return stale;
+    }
+
+    /** Switches in inferred from a thread current in an event while it was not known to run there. */
+    public long inferred() {
+        return inferred;
+    }
+
+    /**
+     * The time, in nanoseconds, of the slices an inferred switch in ended: a thread shown waiting or
+     * asleep there may have run for any part of it (the trace cannot say when it went in).
+     */
+    public long inferredGapNanos() {
+        return inferredGap;
     }
 
     /** The state of a thread now ({@code null}: none yet), for tests. */

@@ -840,7 +840,8 @@ public final class TracefsSession implements Runnable {
     public void statistics(Args a) {
         a.add("osEvents", events).add("osLostEvents", lost + unread).add("osUnreadEvents", unread).add("osUnparsedLines", unparsed).add("osClockCheck", clockCheck)
                 .add("osReaderMaxLagMs", maxLagNanos / 1_000_000)
-                .add("osPausedEvents", pausedEvents).add("osStaleSwitches", states.stale()).add("osReaderNice", readerNice);
+                .add("osPausedEvents", pausedEvents).add("osStaleSwitches", states.stale()).add("osInferredSwitches", states.inferred())
+                .add("osInferredGapMs", states.inferredGapNanos() / 1_000_000).add("osReaderNice", readerNice);
     }
 
     /** The timeline's OS level as {@link SchedStates}' sink. */

@@ -104,7 +104,8 @@ class SchedStatesTest {
     void aNewThreadStartsRunnable() {
         line("  java-101 [000] d..2. 3.000000: sched_wakeup_new: comm=java pid=100 prio=120 target_cpu=001");
         line(sw(1, "3.000050", "swapper/1", 0, "R", "java", 100));
-        assertThat(out).containsExactly("100 named java", "3000000000 100 begin Runnable (waiting for CPU) cpu 1",
+        assertThat(out).containsExactly("3000000000 101 begin Running cpu 0", // the creator, current on CPU 0
+                "100 named java", "3000000000 100 begin Runnable (waiting for CPU) cpu 1",
                 "3000050000 100 end", "3000050000 100 begin Running cpu 1");
     }
 
@@ -123,5 +124,57 @@ class SchedStatesTest {
                 "6000020000 100 end", "6000020000 100 begin Running cpu 1",
                 "6400000000 100 end", "6400000000 100 begin Runnable (waiting for CPU) cpu 1",
                 "6500000000 100 end");
+    }
+
+    @Test
+    void aThreadBouncingBetweenTwoCpusReadOutOfOrderEndsRunningWhereItLastWentIn() {
+        line(sw(0, "7.000000", "swapper/0", 0, "R", "spin", 100));
+        line(sw(0, "7.000100", "spin", 100, "R+", "other", 555)); // preempted on CPU 0
+        line(sw(0, "7.000400", "other", 555, "S", "spin", 100));  // back on CPU 0 ...
+        line(sw(1, "7.000200", "swapper/1", 0, "R", "spin", 100)); // ... after a turn on CPU 1, whose buffer is read behind
+        line(sw(1, "7.000300", "spin", 100, "R+", "other", 556));
+        assertThat(states.state(100)).isEqualTo(SchedStates.RUNNING);
+        states.closeAll(7_900_000_000L);
+        assertThat(states.stale()).isEqualTo(2);
+        assertThat(out).containsExactly(
+                "100 named spin", "7000000000 100 begin Running cpu 0",
+                "7000100000 100 end", "7000100000 100 begin Runnable (waiting for CPU) cpu 0",
+                "7000400000 100 end", "7000400000 100 begin Running cpu 0",
+                "7900000000 100 end");
+    }
+
+    @Test
+    void aWakeUpReadBeforeTheSwitchOutItFollowsLeavesTheThreadWaitingForACpu() {
+        line(sw(0, "8.000000", "swapper/0", 0, "R", "worker", 100));
+        line(wake(1, "8.000300", "worker", 100, 1));                 // CPU 1 wakes it (read first: it still runs)
+        line(sw(0, "8.000200", "worker", 100, "S", "swapper/0", 0)); // its sleep, before the wake-up
+        assertThat(states.state(100)).isEqualTo(SchedStates.RUNNABLE);
+        line(wake(1, "8.000100", "worker", 100, 1));                 // an older wake-up than its latest switch
+        line(sw(1, "8.000500", "swapper/1", 0, "R", "worker", 100));
+        assertThat(out).containsExactly(
+                "100 named worker", "8000000000 100 begin Running cpu 0",
+                "8000200000 100 end", "8000200000 100 begin Runnable (waiting for CPU) cpu 1",
+                "8000500000 100 end", "8000500000 100 begin Running cpu 1");
+    }
+
+    @Test
+    void aThreadCurrentInALaterEventRunsFromThereWhenItsSwitchInWasNotReported() {
+        line(sw(1, "9.000000", "swapper/1", 0, "R", "spin", 100));
+        line(sw(1, "9.000100", "spin", 100, "R", "agent", 68)); // the switch back from 68 never comes
+        line("  spin-100 [001] dNs4. 9.100000: sched_wakeup: comm=kworker/1:1 pid=2178 prio=120 target_cpu=001");
+        assertThat(states.state(100)).isEqualTo(SchedStates.RUNNING);
+        line("  spin-100 [001] d.h2. 9.200000: sched_migrate_task: comm=other pid=555 prio=120 orig_cpu=1 dest_cpu=0");
+        line("  spin-100 [000] d..2. 9.300000: sched_wakeup: comm=other pid=555 prio=120 target_cpu=001"); // moved: CPU 0
+        line(sw(0, "9.300000", "spin", 100, "S", "swapper/0", 0));
+        line("  spin-100 [000] d..2. 9.300000: sched_wakeup: comm=other pid=555 prio=120 target_cpu=001"); // same microsecond
+        assertThat(states.state(100)).isEqualTo(SchedStates.SLEEPING);
+        assertThat(states.inferred()).isEqualTo(2);
+        assertThat(states.inferredGapNanos()).isEqualTo(99_900_000L); // shown Runnable (then Running, on CPU 1 instead of 0)
+        assertThat(out).containsExactly(
+                "100 named spin", "9000000000 100 begin Running cpu 1",
+                "9000100000 100 end", "9000100000 100 begin Runnable (waiting for CPU) cpu 1",
+                "9100000000 100 end", "9100000000 100 begin Running cpu 1",
+                "9300000000 100 end", "9300000000 100 begin Running cpu 0",
+                "9300000000 100 end", "9300000000 100 begin Sleeping cpu 0");
     }
 }
