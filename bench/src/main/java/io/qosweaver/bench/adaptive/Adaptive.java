@@ -25,7 +25,9 @@ import java.util.function.Function;
 /**
  * Experiment {@code adaptive} (issue 14; paper QoSWeaver 5.5, Fig. 24-27): the adaptive
  * target-throughput policy on the unmodified river monitor under 40 chart and 100 up-to-date
- * closed-loop clients. One app process per run, all in one invocation:
+ * closed-loop clients, all in one invocation; every run without the collector in one app process
+ * ({@link AdaptiveSession}: swapped to each run's policy file, unwoven for the baseline), or one
+ * process per run ({@code oneProcess} false):
  * <ol>
  *   <li>two probes with the low limit fixed at lowMax and at lowMin: the range of up-to-date
  *       pages/s a target can be held in on this machine, into which the paper's targets are scaled;
@@ -70,11 +72,30 @@ public final class Adaptive {
         params.putAll(layout.jarDates(true));
         try (Snapshot jars = Snapshot.of(layout, true)) {
             AdaptiveRunner runner = new AdaptiveRunner(progress, jars.riverMonitorJar());
-            AdaptiveResult r = run(p, targets, quick, template, params, Machine.describe(), reportDir, command,
-                    progress, runner, policy -> List.of(Snapshot.agentFlag(jars.agentJar(), policy)));
+            Function<Path, List<String>> agentFlags = policy -> List.of(Snapshot.agentFlag(jars.agentJar(), policy));
+            AdaptiveResult r;
+            if (p.oneProcess()) {
+                // the shared process starts with the agent and a policy of the experiment's; every run swaps its own in
+                Path start = policyFile(reportDir, "session-start");
+                Files.createDirectories(start.getParent());
+                Files.writeString(start, policyText(template, p, probe(p.lowMax())));
+                try (AdaptiveSession session = new AdaptiveSession(runner, reportDir,
+                        agentFlags.apply(start.toAbsolutePath()), reportDir.resolve("app-session.log"), progress)) {
+                    r = run(p, targets, quick, template, params, Machine.describe(), reportDir, command, progress,
+                            session, agentFlags);
+                }
+            } else {
+                r = run(p, targets, quick, template, params, Machine.describe(), reportDir, command, progress, runner,
+                        agentFlags);
+            }
             Reports.draw(reportDir, progress, () -> AdaptiveReport.write(reportDir, r));
             return r;
         }
+    }
+
+    /** Where a run's policy file is written (and where the shared process's swap finds it). */
+    static Path policyFile(Path reportDir, String runName) {
+        return reportDir.resolve("policies").resolve(runName + ".yaml");
     }
 
     /**
@@ -317,7 +338,7 @@ public final class Adaptive {
                     window, settle, null, List.of());
             Path policyFile = null;
             if (!plan.kind().equals("original")) {
-                policyFile = dir.resolve("policies").resolve(plan.name() + ".yaml");
+                policyFile = policyFile(dir, plan.name());
                 String text = policyText(template, p, plan);
                 Files.writeString(policyFile, text);
                 plan = new RunPlan(plan.name(), plan.kind(), plan.target(), plan.fixedLowLimit(), plan.collector(),

@@ -31,12 +31,15 @@ import java.util.Map;
  *                       before the first measured run; 0: none
  * @param policyParams   extra {@code policy:} parameters of every target run (e.g. {@code dither},
  *                       {@code gain}); the probes fix the limit, so they do not need them
+ * @param oneProcess     every run without the collector in one app process (swapped, unwoven for
+ *                       the baseline); false: a process per run
  */
 public record AdaptiveParams(int rivers, int chartHours, int historyHours, int chartClients, int levelsClients,
                              double warmupS, double preStepS, double windowS, double settleS,
                              double collectorPeriodS, double collectorWindowS, int lowMin, int lowMax, int middleCap,
                              List<Double> paperTargets, double paperFig25Target, boolean withBaseline,
-                             boolean withCollector, double driverWarmupS, Map<String, String> policyParams) {
+                             boolean withCollector, double driverWarmupS, Map<String, String> policyParams,
+                             boolean oneProcess) {
 
     /** The paper's sweep (Fig. 26: 25 to 250 pages/s in steps of 25) and the range it tracked. */
     public static final List<Double> PAPER_TARGETS = List.of(25.0, 50.0, 75.0, 100.0, 125.0, 150.0, 175.0, 200.0,
@@ -66,39 +69,46 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
      */
     public static AdaptiveParams full() {
         return new AdaptiveParams(100, 12, 12, 40, 100, 15, 5, 70, 10, 15, 120, 1, 6, 15, PAPER_TARGETS,
-                PAPER_FIG25_TARGET, true, true, 60, Map.of());
+                PAPER_FIG25_TARGET, true, true, 60, Map.of(), true);
     }
 
     /** CI-sized: 3 h charts, short phases, the two probes and one target; no baseline, no collector. */
     public static AdaptiveParams quick() {
         return new AdaptiveParams(100, 3, 3, 40, 100, 10, 3, 25, 8, 15, 45, 1, 6, 15, List.of(),
-                PAPER_FIG25_TARGET, false, false, 30, Map.of());
+                PAPER_FIG25_TARGET, false, false, 30, Map.of(), true);
     }
 
     public AdaptiveParams withPaperTargets(List<Double> t) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, t, paperFig25Target,
-                withBaseline, withCollector, driverWarmupS, policyParams);
+                withBaseline, withCollector, driverWarmupS, policyParams, oneProcess);
     }
 
     public AdaptiveParams withWindows(double window, double settle) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 window, settle, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, paperTargets,
-                paperFig25Target, withBaseline, withCollector, driverWarmupS, policyParams);
+                paperFig25Target, withBaseline, withCollector, driverWarmupS, policyParams, oneProcess);
     }
 
     /** The same with lowMax set: the range of the adaptive limit (and the lower probe). */
     public AdaptiveParams withLowMax(int max) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, max, middleCap, paperTargets,
-                paperFig25Target, withBaseline, withCollector, driverWarmupS, policyParams);
+                paperFig25Target, withBaseline, withCollector, driverWarmupS, policyParams, oneProcess);
     }
 
     /** These extra policy parameters in every target run. */
     public AdaptiveParams withPolicyParams(Map<String, String> params) {
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, paperTargets,
-                paperFig25Target, withBaseline, withCollector, driverWarmupS, params);
+                paperFig25Target, withBaseline, withCollector, driverWarmupS, params, oneProcess);
+    }
+
+    /** The same with every run without the collector in one process (true) or each in its own. */
+    public AdaptiveParams withOneProcess(boolean one) {
+        return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
+                windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, paperTargets,
+                paperFig25Target, withBaseline, withCollector, driverWarmupS, policyParams, one);
     }
 
     public Map<String, Object> asMap() {
@@ -125,6 +135,9 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
         m.put("moving_average", "centred: the buckets t-1, t and t+1");
         m.put("tolerance", AdaptiveAnalysis.TOLERANCE);
         m.put("policy_params", policyParams);
+        m.put("one_process", oneProcess);
+        m.put("processes", oneProcess ? "every run without the collector in one app process: each run's policy file"
+                + " swapped in, unwoven for the baseline" : "one app process per run");
         return m;
     }
 }

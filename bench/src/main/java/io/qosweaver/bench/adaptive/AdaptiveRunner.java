@@ -24,7 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One run of {@code bench adaptive} in its own river-monitor process: start; warm up (one client
+ * One run of {@code bench adaptive} in its own river-monitor process ({@link #measure}: the same in
+ * a started one): start; warm up (one client
  * per core of each class, then the full load); charts alone for {@code preStepS}; then the up-to-date
  * clients arrive (the change of load) and the window is measured from that moment: both classes'
  * completions per second (the load driver's series), the adaptive low limit (the agent's
@@ -44,71 +45,101 @@ final class AdaptiveRunner implements Adaptive.ProcessRunner {
         this.riverMonitorJar = riverMonitorJar;
     }
 
+    /** A river monitor started for the experiment, with what the runs need of it. */
+    record App(AppProcess process, URI base, URI metrics, int firstRiver) {
+    }
+
     @Override
     public Adaptive.Measured run(Adaptive.RunPlan plan, AdaptiveParams p, Path log)
             throws IOException, InterruptedException {
+        progress.update("[" + plan.name() + "] starting the river monitor; log " + log);
+        try (AppProcess process = start(plan.jvmFlags(), p, plan.collector(), log)) {
+            return measure(connect(process, !plan.jvmFlags().isEmpty()), plan, p, true);
+        }
+    }
+
+    /** Starts a river monitor for the experiment: its rivers and history, the collector or not. */
+    static AppProcess start(List<String> jvmFlags, AdaptiveParams p, boolean collector, Path riverMonitorJar, Path log)
+            throws IOException {
         List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0", "--rivers",
                 Integer.toString(p.rivers()), "--period", Format.number(p.collectorPeriodS()), "--history-hours",
                 Integer.toString(p.historyHours())));
-        if (!plan.collector()) {
+        if (!collector) {
             args.add("--no-collector");
         }
+        return AppProcess.start(jvmFlags, List.of("-jar", riverMonitorJar.toString()), args, log);
+    }
+
+    AppProcess start(List<String> jvmFlags, AdaptiveParams p, boolean collector, Path log) throws IOException {
+        return start(jvmFlags, p, collector, riverMonitorJar, log);
+    }
+
+    /** Waits until the app serves, and finds its metrics (with the agent) and its first river. */
+    App connect(AppProcess process, boolean agent) throws IOException, InterruptedException {
+        URI base = process.awaitReady(STARTUP_TIMEOUT);
+        URI metrics = process.metrics(agent ? Duration.ofSeconds(5) : Duration.ZERO);
+        return new App(process, base, metrics, RiverMonitorRunner.firstRiverId(http, base));
+    }
+
+    /**
+     * One run in a started app: the warm-up ({@code cold}: both phases, one client per core of each
+     * class then the full load; otherwise the full load only, for the JIT to settle after a swap),
+     * the charts alone, then the up-to-date clients and the measured window.
+     */
+    Adaptive.Measured measure(App app, Adaptive.RunPlan plan, AdaptiveParams p, boolean cold)
+            throws IOException, InterruptedException {
         String tag = "[" + plan.name() + "] ";
-        progress.update(tag + "starting the river monitor; log " + log);
-        try (AppProcess app = AppProcess.start(plan.jvmFlags(), List.of("-jar", riverMonitorJar.toString()), args,
-                log)) {
-            URI base = app.awaitReady(STARTUP_TIMEOUT);
-            URI metrics = app.metrics(plan.jvmFlags().isEmpty() ? Duration.ZERO : Duration.ofSeconds(5));
-            int firstRiver = RiverMonitorRunner.firstRiverId(http, base);
-            LoadSpec charts = LoadSpec.closed("chart", p.chartClients(), seq -> base.resolve(
-                    "/chart?river=" + (firstRiver + seq % p.rivers()) + "&hours=" + p.chartHours()));
-            LoadSpec levels = LoadSpec.closed("levels", p.levelsClients(), LoadSpec.Targets.fixed(base.resolve("/levels")));
-            Warmup.light(http, app, List.of(charts, levels), p.warmupS(), progress, plan.name());
-            LoadDriver driver = new LoadDriver(http);
-            try (LoadRun chartRun = driver.start(List.of(charts), true)) {
-                progress.update(tag + "warm-up " + Format.number(p.warmupS()) + " s with the full load");
-                try (LoadRun warm = driver.start(List.of(levels), false)) {
-                    Thread.sleep(Math.round(p.warmupS() * 1000));
-                }
-                progress.update(tag + "charts alone " + Format.number(p.preStepS()) + " s, then " + p.levelsClients()
-                        + " up-to-date clients arrive and " + Format.number(plan.windowS()) + " s are measured");
-                Thread.sleep(Math.round(p.preStepS() * 1000));
-                LoadResult chartResult;
-                LoadResult levelsResult;
-                List<GaugeSample> limit = new ArrayList<>();
-                List<GaugeSample> running = new ArrayList<>();
-                long startMs;
-                try (LoadRun levelsRun = driver.start(List.of(levels), true)) {
-                    chartRun.beginWindow();
-                    startMs = System.currentTimeMillis();
-                    long start = System.nanoTime();
-                    long end = start + Math.round(plan.windowS() * 1e9);
-                    long nextProgress = start;
-                    while (System.nanoTime() < end) {
-                        double offset = (System.nanoTime() - start) / 1e9;
-                        PrometheusScrape s = RiverMonitorRunner.scrape(http, metrics);
-                        if (s != null) {
-                            add(limit, offset, s.value("qosweaver_task_class_cap", "task_class", "chart"));
-                            add(running, offset, s.value("qosweaver_running_threads", "task_class", "chart"));
-                        }
-                        if (System.nanoTime() >= nextProgress) {
-                            nextProgress += 10_000_000_000L;
-                            progress.update(String.format("%s%3.0fs/%.0fs measured", tag, offset, plan.windowS()));
-                        }
-                        Thread.sleep(Math.max(1, Math.min(GAUGE_EVERY_MS, (end - System.nanoTime()) / 1_000_000)));
-                    }
-                    // the driver's sampler closes each second at its end: let the last one close before stopping
-                    Thread.sleep(300);
-                    levelsResult = levelsRun.stopWindow();
-                    chartResult = chartRun.stopWindow();
-                }
-                if (!app.isAlive()) {
-                    throw new IOException("the app died during the run; last lines:\n" + app.tail());
-                }
-                List<AdaptiveAnalysis.Span> spans = plan.collector() ? collections(base, startMs, plan.windowS())
-                        : List.of();
-                return new Adaptive.Measured(levelsResult, chartResult, limit, running, spans, app.firstError());
+        URI base = app.base();
+        LoadSpec charts = LoadSpec.closed("chart", p.chartClients(), seq -> base.resolve(
+                "/chart?river=" + (app.firstRiver() + seq % p.rivers()) + "&hours=" + p.chartHours()));
+        LoadSpec levels = LoadSpec.closed("levels", p.levelsClients(), LoadSpec.Targets.fixed(base.resolve("/levels")));
+        if (cold) {
+            Warmup.light(http, app.process(), List.of(charts, levels), p.warmupS(), progress, plan.name());
+        }
+        LoadDriver driver = new LoadDriver(http);
+        try (LoadRun chartRun = driver.start(List.of(charts), true)) {
+            progress.update(tag + "warm-up " + Format.number(p.warmupS()) + " s with the full load");
+            try (LoadRun warm = driver.start(List.of(levels), false)) {
+                Thread.sleep(Math.round(p.warmupS() * 1000));
             }
+            progress.update(tag + "charts alone " + Format.number(p.preStepS()) + " s, then " + p.levelsClients()
+                    + " up-to-date clients arrive and " + Format.number(plan.windowS()) + " s are measured");
+            Thread.sleep(Math.round(p.preStepS() * 1000));
+            LoadResult chartResult;
+            LoadResult levelsResult;
+            List<GaugeSample> limit = new ArrayList<>();
+            List<GaugeSample> running = new ArrayList<>();
+            long startMs;
+            try (LoadRun levelsRun = driver.start(List.of(levels), true)) {
+                chartRun.beginWindow();
+                startMs = System.currentTimeMillis();
+                long start = System.nanoTime();
+                long end = start + Math.round(plan.windowS() * 1e9);
+                long nextProgress = start;
+                while (System.nanoTime() < end) {
+                    double offset = (System.nanoTime() - start) / 1e9;
+                    PrometheusScrape s = RiverMonitorRunner.scrape(http, app.metrics());
+                    if (s != null) {
+                        add(limit, offset, s.value("qosweaver_task_class_cap", "task_class", "chart"));
+                        add(running, offset, s.value("qosweaver_running_threads", "task_class", "chart"));
+                    }
+                    if (System.nanoTime() >= nextProgress) {
+                        nextProgress += 10_000_000_000L;
+                        progress.update(String.format("%s%3.0fs/%.0fs measured", tag, offset, plan.windowS()));
+                    }
+                    Thread.sleep(Math.max(1, Math.min(GAUGE_EVERY_MS, (end - System.nanoTime()) / 1_000_000)));
+                }
+                // the driver's sampler closes each second at its end: let the last one close before stopping
+                Thread.sleep(300);
+                levelsResult = levelsRun.stopWindow();
+                chartResult = chartRun.stopWindow();
+            }
+            if (!app.process().isAlive()) {
+                throw new IOException("the app died during the run; last lines:\n" + app.process().tail());
+            }
+            List<AdaptiveAnalysis.Span> spans = plan.collector() ? collections(base, startMs, plan.windowS())
+                    : List.of();
+            return new Adaptive.Measured(levelsResult, chartResult, limit, running, spans, app.process().firstError());
         }
     }
 

@@ -1,6 +1,6 @@
 package io.qosweaver.bench.mixed;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.qosweaver.bench.app.AgentSwitch;
 import io.qosweaver.bench.app.AppProcess;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.load.ClassResult;
@@ -12,7 +12,6 @@ import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.run.Versions.Version;
-import io.qosweaver.platform.ControlClient;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -52,28 +51,9 @@ public final class MixedPaired {
         void set(boolean on) throws IOException, InterruptedException;
     }
 
-    /** A JVM's control socket; a seam, so that tests can answer as the agent would. */
-    @FunctionalInterface
-    interface Control {
-        ControlClient.Reply send(String line) throws IOException;
-    }
-
     /** QoSWeaver: {@code unweave} to switch off, {@code swap POLICY} to switch on, each checked by {@code status}. */
-    static Switch agentSwitch(Control control, Path policy) {
-        return on -> {
-            String line = on ? "swap " + policy.toAbsolutePath() : "unweave";
-            ControlClient.Reply r = control.send(line);
-            if (!r.ok()) {
-                throw new IOException("the agent refused '" + line + "': " + r.text().strip());
-            }
-            ControlClient.Reply status = control.send("--json status");
-            JsonNode root = status.ok() ? JsonWriter.MAPPER.readTree(status.text()) : null;
-            boolean inForce = root != null && root.path("inForce").asBoolean(false);
-            if (inForce != on) {
-                throw new IOException("after '" + line + "' the agent's status says the policy is "
-                        + (inForce ? "in force" : "not in force") + ": " + status.text().strip());
-            }
-        };
+    static Switch agentSwitch(AgentSwitch.Control control, Path policy) {
+        return on -> AgentSwitch.set(control, on ? policy : null);
     }
 
     /**
@@ -214,7 +194,7 @@ public final class MixedPaired {
                                 + proc.firstError());
                     }
                     long pid = proc.pid();
-                    sw = agentSwitch(line -> ControlClient.send(pid, line, SWITCH_TIMEOUT), policy);
+                    sw = agentSwitch(AgentSwitch.Control.of(pid, SWITCH_TIMEOUT), policy);
                 } else {
                     install = Mixed.installLine(appLog, Mixed.PEER_INSTALLED);
                     if (install == null) {

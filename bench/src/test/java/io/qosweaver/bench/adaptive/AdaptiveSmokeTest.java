@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CI smoke test of {@code bench adaptive} with the real river monitor and agent: the two probes,
- * one given target and the run with collection, tiny (20 rivers, 6 chart and 20 up-to-date clients,
+ * one given target and the run with collection, each in its own process, and the same with the
+ * baseline and the probe again in one shared process (the collection in its own), tiny (20 rivers, 6 chart and 20 up-to-date clients,
  * 1 s warm-ups and charts alone for 1 s, 4 s windows, 6 s with collection; under a minute). The
  * window with collection keeps its 6 s (three periods: a collection must start in it); the others
  * need only a few per-second samples after the 2 s settling. Asserts on structure and on what the agent must show:
@@ -23,7 +24,37 @@ import org.junit.jupiter.api.io.TempDir;
 class AdaptiveSmokeTest {
 
     @Test
-    void probesATargetAndACollection(@TempDir Path dir) throws Exception {
+    void probesATargetAndACollectionEachInItsOwnProcess(@TempDir Path dir) throws Exception {
+        AdaptiveResult r = run(dir, false);
+        assertThat(dir.resolve("app-limit-4.log")).content().contains("[qosweaver]").doesNotContain("shared");
+        assertThat(dir.resolve("app-session.log")).doesNotExist();
+        assertThat(r.runs()).containsOnlyKeys("limit-4", "limit-1", "target-100", "collector-100");
+    }
+
+    @Test
+    void probesAndATargetShareOneProcessSwappedBetweenRunsAndTheCollectionGetsItsOwn(@TempDir Path dir)
+            throws Exception {
+        AdaptiveResult r = run(dir, true);
+        String pid = null;
+        // the baseline between the probes and the target: unwoven, then woven again by the target's swap
+        assertThat(r.runs()).containsOnlyKeys("limit-4", "limit-1", "original", "target-100", "collector-100",
+                "limit-4-again");
+        assertThat(r.runs().get("original").lowLimitMax()).as("no scheduler, no limit exported").isNull();
+        assertThat(r.runs().get("limit-4-again").lowLimitMax()).isEqualTo(4.0);
+        for (String run : List.of("limit-4", "limit-1", "original", "target-100", "limit-4-again")) {
+            String line = Files.readString(dir.resolve("app-" + run + ".log"));
+            assertThat(line).contains("in the shared app process", "app-session.log",
+                    run.equals("original") ? "unwoven" : "swapped to policies/" + run + ".yaml");
+            String p = line.replaceAll("(?s).*\\(pid (\\d+)\\).*", "$1");
+            assertThat(pid == null || pid.equals(p)).as("one pid for every run: %s", line).isTrue();
+            pid = p;
+        }
+        assertThat(dir.resolve("app-session.log")).content().contains("[qosweaver]");
+        assertThat(dir.resolve("app-collector-100.log")).content().doesNotContain("in the shared app process");
+        assertThat(r.parameters()).containsEntry("one_process", true);
+    }
+
+    private static AdaptiveResult run(Path dir, boolean oneProcess) throws Exception {
         Layout layout = new Layout(Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize());
         for (Path jar : List.of(layout.riverMonitorJar(), layout.agentJar())) {
             if (!Files.isRegularFile(jar)) {
@@ -32,12 +63,12 @@ class AdaptiveSmokeTest {
             }
             Assumptions.assumeTrue(Files.isRegularFile(jar), "jar missing: " + jar);
         }
-        AdaptiveParams p = new AdaptiveParams(20, 3, 1, 6, 20, 1, 1, 4, 2, 2, 6, 1, 4, 15, List.of(), 150, false,
-                true, 0, java.util.Map.of());
+        // one process: with the baseline (the app unwoven in it) and the lower probe again at the end
+        AdaptiveParams p = new AdaptiveParams(20, 3, 1, 6, 20, 1, 1, 4, 2, 2, 6, 1, 4, 15, List.of(), 150, oneProcess,
+                true, 0, java.util.Map.of(), oneProcess);
         AdaptiveResult r = Adaptive.run(layout, p, List.of(100.0), true, dir, "AdaptiveSmokeTest", Progress.NONE);
 
         assertThat(r.errors()).isEmpty();
-        assertThat(r.runs()).containsOnlyKeys("limit-4", "limit-1", "target-100", "collector-100");
         assertThat(r.runs().get("limit-4").lowLimitMax()).as("the agent exports the fixed limit").isEqualTo(4.0);
         assertThat(r.runs().get("limit-1").lowLimitMax()).isEqualTo(1.0);
         AdaptiveResult.Run t = r.runs().get("target-100");
@@ -52,5 +83,6 @@ class AdaptiveSmokeTest {
                 "policies/target-100.yaml")) {
             assertThat(dir.resolve(f)).as(f).isNotEmptyFile();
         }
+        return r;
     }
 }

@@ -45,6 +45,10 @@ final class AdaptiveCommand implements Callable<Integer> {
             + "policy in every target run, e.g. dither=true or gain=0.5 (repeatable; scheduler/README.md)")
     java.util.Map<String, String> policyParams;
 
+    @Option(names = "--per-process", description = "each run in its own app process (default: every run without "
+            + "the collector in one process, its policy swapped in, unwoven for the baseline)")
+    boolean perProcess;
+
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/adaptive)")
     Path reportDir;
 
@@ -57,6 +61,7 @@ final class AdaptiveCommand implements Callable<Integer> {
             p = p.withWindows(window != null ? window : p.windowS(), settle != null ? settle : p.settleS());
         }
         p = lowMax == null ? p : p.withLowMax(lowMax);
+        p = perProcess ? p.withOneProcess(false) : p;
         try {
             return policyParams == null ? p : p.withPolicyParams(policyParams);
         } catch (IllegalArgumentException e) {
