@@ -34,7 +34,9 @@ import java.util.function.Function;
  *   <li>the app without QoSWeaver (Fig. 24, the baseline of response time and chart throughput);
  *   <li>one run per target (Fig. 26; the paper's 150 pages/s scaled is Fig. 25), each measuring
  *       the settling time after the up-to-date clients arrive (a change of load);
- *   <li>the scaled 150 pages/s with the collector running (Fig. 27).
+ *   <li>the scaled 150 pages/s with the collector running (Fig. 27);
+ *   <li>in one process, two changes of target under a steady load (up, then down), each measuring
+ *       the settling time after the new target is set in the running policy.
  * </ol>
  */
 public final class Adaptive {
@@ -42,9 +44,14 @@ public final class Adaptive {
     public static final String POLICY = "examples/policies/versions/adaptive.yaml";
     static final String PARTIAL_RESULTS = "results.partial.json";
 
-    /** What a run is. */
+    /**
+     * What a run is. {@code fromTarget}: a step of target (kind {@code step}): the run warms up under
+     * the full load at {@code fromTarget}, and its window starts when {@code target} is set in the
+     * running policy, from the limit in force; null for every other run.
+     */
     public record RunPlan(String name, String kind, Double target, Integer fixedLowLimit, boolean collector,
-                          double windowS, double settleS, String policyText, List<String> jvmFlags) {
+                          double windowS, double settleS, String policyText, List<String> jvmFlags,
+                          Double fromTarget) {
     }
 
     /** What one process measured, before any analysis. */
@@ -100,7 +107,7 @@ public final class Adaptive {
 
     /**
      * Every run through {@code runner}: the probes first (the targets depend on them), then the
-     * baseline, the targets and the run with collection; results.json at the end and
+     * baseline, the targets, the run with collection and (in one process) the changes of target; results.json at the end and
      * {@value #PARTIAL_RESULTS} after every run.
      */
     public static AdaptiveResult run(AdaptiveParams p, List<Double> explicitTargets, boolean quick, String template,
@@ -128,7 +135,8 @@ public final class Adaptive {
         ctx.targets = targets;
         ctx.fig25 = fig25;
         if (p.withBaseline()) {
-            ctx.run(new RunPlan("original", "original", null, null, false, p.windowS(), p.settleS(), null, List.of()));
+            ctx.run(new RunPlan("original", "original", null, null, false, p.windowS(), p.settleS(), null, List.of(),
+                    null));
         }
         for (AdaptiveResult.Target t : targets) {
             ctx.run(targetPlan(p, "target-" + Format.number(round(t.target(), 1)), "target", t.target(), false,
@@ -138,10 +146,16 @@ public final class Adaptive {
             ctx.run(targetPlan(p, "collector-" + Format.number(round(fig25, 1)), "collector", fig25, true,
                     p.collectorWindowS()));
         }
+        if (p.oneProcess() && p.withSteps()) {
+            for (double[] step : steps(p, explicitTargets, range)) {
+                ctx.run(new RunPlan("step-" + Format.number(round(step[0], 1)) + "-to-" + Format.number(round(step[1], 1)),
+                        "step", step[1], null, false, p.windowS(), p.settleS(), null, null, step[0]));
+            }
+        }
         if (p.withBaseline()) {
             // the probes drift with the machine (and with the driver's JIT): the lower one again, last
             RunPlan again = probe(p.lowMax());
-            ctx.run(new RunPlan(again.name() + "-again", "probe", null, p.lowMax(), false, 0, 0, null, null));
+            ctx.run(new RunPlan(again.name() + "-again", "probe", null, p.lowMax(), false, 0, 0, null, null, null));
         }
         AdaptiveResult res = ctx.result();
         JsonWriter.write(res, reportDir.resolve("results.json"));
@@ -162,7 +176,7 @@ public final class Adaptive {
             return;
         }
         RunPlan plan = new RunPlan("driver-warmup", "original", null, null, false, p.driverWarmupS(), 0, null,
-                List.of());
+                List.of(), null);
         try {
             runner.run(plan, p, dir.resolve("app-driver-warmup.log"));
         } catch (IOException e) {
@@ -171,12 +185,12 @@ public final class Adaptive {
     }
 
     private static RunPlan probe(int limit) {
-        return new RunPlan("limit-" + limit, "probe", null, limit, false, 0, 0, null, null);
+        return new RunPlan("limit-" + limit, "probe", null, limit, false, 0, 0, null, null, null);
     }
 
     private static RunPlan targetPlan(AdaptiveParams p, String name, String kind, double target, boolean collector,
                                       double window) {
-        return new RunPlan(name, kind, target, null, collector, window, p.settleS(), null, null);
+        return new RunPlan(name, kind, target, null, collector, window, p.settleS(), null, null, null);
     }
 
     /** The targets: as given, or the paper's sweep scaled into the range (and the Fig. 25 target among them). */
@@ -201,6 +215,35 @@ public final class Adaptive {
         return out;
     }
 
+    /**
+     * The changes of target (from, to): from the Fig. 25 target up to the paper's 175 and from there
+     * down to its 125, scaled like the sweep (given targets: from the middle one to the highest and
+     * from the highest to the lowest). None without a range or targets.
+     */
+    static List<double[]> steps(AdaptiveParams p, List<Double> explicit, AdaptiveResult.FeasibleRange range) {
+        if (explicit != null && !explicit.isEmpty()) {
+            List<Double> sorted = explicit.stream().sorted().toList();
+            double mid = sorted.get(sorted.size() / 2);
+            double hi = sorted.get(sorted.size() - 1);
+            double lo = sorted.get(0);
+            List<double[]> out = new ArrayList<>();
+            if (mid != hi) {
+                out.add(new double[] {mid, hi});
+            }
+            if (hi != lo) {
+                out.add(new double[] {hi, lo});
+            }
+            return out;
+        }
+        if (range == null || range.low() == null || range.high() == null) {
+            return List.of();
+        }
+        double from = round(scale(p.paperFig25Target(), range), 1);
+        double up = round(scale(AdaptiveParams.PAPER_STEP_UP, range), 1);
+        double down = round(scale(AdaptiveParams.PAPER_STEP_DOWN, range), 1);
+        return List.of(new double[] {from, up}, new double[] {up, down});
+    }
+
     static Double fig25Target(AdaptiveParams p, List<Double> explicit, AdaptiveResult.FeasibleRange range) {
         if (explicit != null && !explicit.isEmpty()) {
             List<Double> sorted = explicit.stream().sorted().toList();
@@ -222,7 +265,7 @@ public final class Adaptive {
      */
     static String policyText(String template, AdaptiveParams p, RunPlan plan) {
         Map<String, String> set = new LinkedHashMap<>();
-        double target = plan.target() != null ? plan.target() : 1000;
+        double target = plan.fromTarget() != null ? plan.fromTarget() : plan.target() != null ? plan.target() : 1000;
         set.put("target", Format.number(round(target, 3)));
         int lo = plan.fixedLowLimit() != null ? plan.fixedLowLimit() : p.lowMin();
         int hi = plan.fixedLowLimit() != null ? plan.fixedLowLimit() : p.lowMax();
@@ -230,11 +273,16 @@ public final class Adaptive {
         set.put("lowMax", Integer.toString(hi));
         set.put("lowInitial", Integer.toString(hi));
         set.put("middleCap", Integer.toString(p.middleCap()));
-        set.put("middlePacing", Math.max(1, Math.round(p.middleCap() * 1000.0 / target)) + "ms");
+        set.put("middlePacing", pacingMs(p, target) + "ms");
         if (plan.fixedLowLimit() == null) {
             set.putAll(p.policyParams());
         }
         return PolicyParameters.set(template, set);
+    }
+
+    /** The up-to-date pages' pacing during a collection: middleCap threads x one page each per pacing = the target. */
+    static long pacingMs(AdaptiveParams p, double target) {
+        return Math.max(1, Math.round(p.middleCap() * 1000.0 / target));
     }
 
     /** One run analysed: its steady-state figures, settling and the per-second series. */
@@ -335,14 +383,14 @@ public final class Adaptive {
             double window = raw.kind().equals("probe") ? p.windowS() : raw.windowS();
             double settle = raw.kind().equals("probe") ? p.settleS() : raw.settleS();
             RunPlan plan = new RunPlan(raw.name(), raw.kind(), raw.target(), raw.fixedLowLimit(), raw.collector(),
-                    window, settle, null, List.of());
+                    window, settle, null, List.of(), raw.fromTarget());
             Path policyFile = null;
             if (!plan.kind().equals("original")) {
                 policyFile = policyFile(dir, plan.name());
                 String text = policyText(template, p, plan);
                 Files.writeString(policyFile, text);
                 plan = new RunPlan(plan.name(), plan.kind(), plan.target(), plan.fixedLowLimit(), plan.collector(),
-                        window, settle, text, agentFlags.apply(policyFile.toAbsolutePath()));
+                        window, settle, text, agentFlags.apply(policyFile.toAbsolutePath()), plan.fromTarget());
             }
             Path log = dir.resolve("app-" + plan.name() + ".log");
             String policyName = policyFile == null ? null : dir.relativize(policyFile).toString();
@@ -376,7 +424,8 @@ public final class Adaptive {
                             r.settling5S(), r.lowLimitMean(), r.lowLimitMin(), r.lowLimitMax()));
                 }
             }
-            List<AdaptiveResult.Goal> goals = AdaptiveSummary.goals(range, sweep);
+            List<AdaptiveResult.Goal> goals = AdaptiveSummary.goals(range, sweep, runs.values().stream()
+                    .filter(r -> r.kind().equals("step")).toList());
             List<AdaptiveResult.PaperRow> paper = AdaptiveSummary.paperRows(runs, range, fig25, sweep);
             return new AdaptiveResult("adaptive", Instant.now().toString(), command, quick, params, machine, range,
                     targets, fig25, new LinkedHashMap<>(runs), sweep, goals, paper,

@@ -47,6 +47,9 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
     public static final double PAPER_TRACKED_LOW = 125;
     public static final double PAPER_TRACKED_HIGH = 200;
     public static final double PAPER_FIG25_TARGET = 150;
+    /** The changes of target measured in one process: from Fig. 25's 150 up to 175, then down to 125 (paper scale). */
+    public static final double PAPER_STEP_UP = 175;
+    public static final double PAPER_STEP_DOWN = 125;
 
     public AdaptiveParams {
         paperTargets = List.copyOf(paperTargets);
@@ -109,6 +112,11 @@ public record AdaptiveParams(int rivers, int chartHours, int historyHours, int c
         return new AdaptiveParams(rivers, chartHours, historyHours, chartClients, levelsClients, warmupS, preStepS,
                 windowS, settleS, collectorPeriodS, collectorWindowS, lowMin, lowMax, middleCap, paperTargets,
                 paperFig25Target, withBaseline, withCollector, driverWarmupS, policyParams, one);
+    }
+
+    /** The changes of target run in the full experiment (not in quick: they need the sweep's range). */
+    public boolean withSteps() {
+        return withBaseline;
     }
 
     public Map<String, Object> asMap() {

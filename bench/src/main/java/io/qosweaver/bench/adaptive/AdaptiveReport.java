@@ -62,7 +62,7 @@ public final class AdaptiveReport {
                 continue;
             }
             String fig = run.kind().equals("original") ? "Fig. 24" : run.kind().equals("collector") ? "Fig. 27"
-                    : "Fig. 25";
+                    : run.kind().equals("step") ? "Change of target (no figure in the paper)" : "Fig. 25";
             doc.image(run.name() + ".png", fig + ": " + run.name() + ", up-to-date pages/s per second, its 5 s "
                     + "averages" + (run.target() == null ? "" : ", the target and the adaptive low limit (right axis)")
                     + (run.collector() ? "; collections shaded" : ""), timeChart(run));

@@ -1,5 +1,6 @@
 package io.qosweaver.bench.adaptive;
 
+import io.qosweaver.bench.app.AgentSwitch;
 import io.qosweaver.bench.app.AppProcess;
 import io.qosweaver.bench.app.CollectionRecord;
 import io.qosweaver.bench.app.CollectionsParser;
@@ -13,6 +14,7 @@ import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.load.LoadRun;
 import io.qosweaver.bench.load.LoadSpec;
 import io.qosweaver.bench.stats.Format;
+import io.qosweaver.platform.ControlClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -97,42 +99,54 @@ final class AdaptiveRunner implements Adaptive.ProcessRunner {
             Warmup.light(http, app.process(), List.of(charts, levels), p.warmupS(), progress, plan.name());
         }
         LoadDriver driver = new LoadDriver(http);
+        boolean step = plan.fromTarget() != null;
         try (LoadRun chartRun = driver.start(List.of(charts), true)) {
-            progress.update(tag + "warm-up " + Format.number(p.warmupS()) + " s with the full load");
-            try (LoadRun warm = driver.start(List.of(levels), false)) {
-                Thread.sleep(Math.round(p.warmupS() * 1000));
-            }
-            progress.update(tag + "charts alone " + Format.number(p.preStepS()) + " s, then " + p.levelsClients()
-                    + " up-to-date clients arrive and " + Format.number(plan.windowS()) + " s are measured");
-            Thread.sleep(Math.round(p.preStepS() * 1000));
+            progress.update(tag + "warm-up " + Format.number(p.warmupS()) + " s with the full load"
+                    + (step ? " at target " + Format.cell(plan.fromTarget()) : ""));
             LoadResult chartResult;
             LoadResult levelsResult;
             List<GaugeSample> limit = new ArrayList<>();
             List<GaugeSample> running = new ArrayList<>();
             long startMs;
-            try (LoadRun levelsRun = driver.start(List.of(levels), true)) {
-                chartRun.beginWindow();
-                startMs = System.currentTimeMillis();
-                long start = System.nanoTime();
-                long end = start + Math.round(plan.windowS() * 1e9);
-                long nextProgress = start;
-                while (System.nanoTime() < end) {
-                    double offset = (System.nanoTime() - start) / 1e9;
-                    PrometheusScrape s = RiverMonitorRunner.scrape(http, app.metrics());
-                    if (s != null) {
-                        add(limit, offset, s.value("qosweaver_task_class_cap", "task_class", "chart"));
-                        add(running, offset, s.value("qosweaver_running_threads", "task_class", "chart"));
-                    }
-                    if (System.nanoTime() >= nextProgress) {
-                        nextProgress += 10_000_000_000L;
-                        progress.update(String.format("%s%3.0fs/%.0fs measured", tag, offset, plan.windowS()));
-                    }
-                    Thread.sleep(Math.max(1, Math.min(GAUGE_EVERY_MS, (end - System.nanoTime()) / 1_000_000)));
+            // a step keeps the up-to-date clients from the warm-up on: the only change at the window's start is the target
+            try (LoadRun levelsRun = driver.start(List.of(levels), step)) {
+                Thread.sleep(Math.round(p.warmupS() * 1000));
+                if (!step) {
+                    levelsRun.close();
+                    progress.update(tag + "charts alone " + Format.number(p.preStepS()) + " s, then "
+                            + p.levelsClients() + " up-to-date clients arrive and " + Format.number(plan.windowS())
+                            + " s are measured");
+                    Thread.sleep(Math.round(p.preStepS() * 1000));
                 }
-                // the driver's sampler closes each second at its end: let the last one close before stopping
-                Thread.sleep(300);
-                levelsResult = levelsRun.stopWindow();
-                chartResult = chartRun.stopWindow();
+                try (LoadRun measured = step ? levelsRun : driver.start(List.of(levels), true)) {
+                    chartRun.beginWindow();
+                    if (step) {
+                        measured.beginWindow();
+                        progress.update(tag + setTarget(app, plan, p) + "; " + Format.number(plan.windowS())
+                                + " s are measured");
+                    }
+                    startMs = System.currentTimeMillis();
+                    long start = System.nanoTime();
+                    long end = start + Math.round(plan.windowS() * 1e9);
+                    long nextProgress = start;
+                    while (System.nanoTime() < end) {
+                        double offset = (System.nanoTime() - start) / 1e9;
+                        PrometheusScrape s = RiverMonitorRunner.scrape(http, app.metrics());
+                        if (s != null) {
+                            add(limit, offset, s.value("qosweaver_task_class_cap", "task_class", "chart"));
+                            add(running, offset, s.value("qosweaver_running_threads", "task_class", "chart"));
+                        }
+                        if (System.nanoTime() >= nextProgress) {
+                            nextProgress += 10_000_000_000L;
+                            progress.update(String.format("%s%3.0fs/%.0fs measured", tag, offset, plan.windowS()));
+                        }
+                        Thread.sleep(Math.max(1, Math.min(GAUGE_EVERY_MS, (end - System.nanoTime()) / 1_000_000)));
+                    }
+                    // the driver's sampler closes each second at its end: let the last one close before stopping
+                    Thread.sleep(300);
+                    levelsResult = measured.stopWindow();
+                    chartResult = chartRun.stopWindow();
+                }
             }
             if (!app.process().isAlive()) {
                 throw new IOException("the app died during the run; last lines:\n" + app.process().tail());
@@ -141,6 +155,27 @@ final class AdaptiveRunner implements Adaptive.ProcessRunner {
                     : List.of();
             return new Adaptive.Measured(levelsResult, chartResult, limit, running, spans, app.process().firstError());
         }
+    }
+
+    /**
+     * A step's change: {@code ctl set} of the new target (and its pacing) in the running policy, from
+     * the limit in force ({@code lowInitial}: {@code set} re-creates the scheduler, which would
+     * otherwise start again at lowMax, a change of its own).
+     */
+    private String setTarget(App app, Adaptive.RunPlan plan, AdaptiveParams p) throws IOException {
+        PrometheusScrape s = RiverMonitorRunner.scrape(http, app.metrics());
+        Double cap = s == null ? null : s.value("qosweaver_task_class_cap", "task_class", "chart");
+        if (cap == null) {
+            throw new IOException("no adaptive limit in the app's metrics before the change of target");
+        }
+        long now = Math.max(p.lowMin(), Math.min(p.lowMax(), Math.round(cap)));
+        String line = "set policy.target=" + Format.number(plan.target()) + " policy.middlePacing="
+                + Adaptive.pacingMs(p, plan.target()) + "ms policy.lowInitial=" + now;
+        ControlClient.Reply r = AgentSwitch.Control.of(app.process().pid(), Duration.ofSeconds(60)).send(line);
+        if (!r.ok()) {
+            throw new IOException("the agent refused '" + line + "': " + r.text().strip());
+        }
+        return "'" + line + "' (limit " + Format.number(cap) + " in force)";
     }
 
     private static void add(List<GaugeSample> to, double offset, Double v) {

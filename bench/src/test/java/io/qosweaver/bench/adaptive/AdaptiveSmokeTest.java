@@ -36,12 +36,20 @@ class AdaptiveSmokeTest {
             throws Exception {
         AdaptiveResult r = run(dir, true);
         String pid = null;
-        // the baseline between the probes and the target: unwoven, then woven again by the target's swap
-        assertThat(r.runs()).containsOnlyKeys("limit-4", "limit-1", "original", "target-100", "collector-100",
-                "limit-4-again");
+        // the baseline between the probes and the targets: unwoven, then woven again by a target's swap; a change
+        // of target from the middle one (here the higher) to the lowest, set in the running policy
+        assertThat(r.runs()).containsOnlyKeys("limit-4", "limit-1", "original", "target-100", "target-150",
+                "collector-150", "step-150-to-100", "limit-4-again");
         assertThat(r.runs().get("original").lowLimitMax()).as("no scheduler, no limit exported").isNull();
         assertThat(r.runs().get("limit-4-again").lowLimitMax()).isEqualTo(4.0);
-        for (String run : List.of("limit-4", "limit-1", "original", "target-100", "limit-4-again")) {
+        AdaptiveResult.Run step = r.runs().get("step-150-to-100");
+        assertThat(step.error()).isNull();
+        assertThat(step.target()).isEqualTo(100.0);
+        assertThat(step.lowLimitMin()).isBetween(1.0, 4.0);
+        assertThat(dir.resolve("policies/step-150-to-100.yaml")).content().contains("target: 150");
+        assertThat(r.goals()).anyMatch(g -> g.goal().startsWith("settles within 3 s after a change of target"));
+        for (String run : List.of("limit-4", "limit-1", "original", "target-100", "target-150", "step-150-to-100",
+                "limit-4-again")) {
             String line = Files.readString(dir.resolve("app-" + run + ".log"));
             assertThat(line).contains("in the shared app process", "app-session.log",
                     run.equals("original") ? "unwoven" : "swapped to policies/" + run + ".yaml");
@@ -50,7 +58,7 @@ class AdaptiveSmokeTest {
             pid = p;
         }
         assertThat(dir.resolve("app-session.log")).content().contains("[qosweaver]");
-        assertThat(dir.resolve("app-collector-100.log")).content().doesNotContain("in the shared app process");
+        assertThat(dir.resolve("app-collector-150.log")).content().doesNotContain("in the shared app process");
         assertThat(r.parameters()).containsEntry("one_process", true);
     }
 
@@ -66,7 +74,8 @@ class AdaptiveSmokeTest {
         // one process: with the baseline (the app unwoven in it) and the lower probe again at the end
         AdaptiveParams p = new AdaptiveParams(20, 3, 1, 6, 20, 1, 1, 4, 2, 2, 6, 1, 4, 15, List.of(), 150, oneProcess,
                 true, 0, java.util.Map.of(), oneProcess);
-        AdaptiveResult r = Adaptive.run(layout, p, List.of(100.0), true, dir, "AdaptiveSmokeTest", Progress.NONE);
+        List<Double> targets = oneProcess ? List.of(100.0, 150.0) : List.of(100.0);
+        AdaptiveResult r = Adaptive.run(layout, p, targets, true, dir, "AdaptiveSmokeTest", Progress.NONE);
 
         assertThat(r.errors()).isEmpty();
         assertThat(r.runs().get("limit-4").lowLimitMax()).as("the agent exports the fixed limit").isEqualTo(4.0);
@@ -76,7 +85,7 @@ class AdaptiveSmokeTest {
         assertThat(t.lowLimitMin()).isBetween(1.0, 4.0);
         assertThat(t.lowLimitMax()).isBetween(1.0, 4.0);
         assertThat(t.series()).as("one point a second of the window").hasSize((int) p.windowS());
-        AdaptiveResult.Run c = r.runs().get("collector-100");
+        AdaptiveResult.Run c = r.runs().get(oneProcess ? "collector-150" : "collector-100");
         assertThat(c.collections()).as("a 2 s period collects in a 6 s window").isPositive();
         assertThat(r.feasible().low()).isPositive();
         for (String f : List.of("results.json", "index.html", "RESULTS.md", "target-100.png",

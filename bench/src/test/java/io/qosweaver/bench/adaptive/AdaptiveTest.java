@@ -69,7 +69,7 @@ class AdaptiveTest {
 
         assertThat(plans).extracting(Adaptive.RunPlan::name).startsWith("driver-warmup", "limit-6", "limit-1", "original")
                 .contains("target-600", "target-900", "target-1500", "target-2100", "target-30")
-                .endsWith("collector-900", "limit-6-again");
+                .endsWith("collector-900", "step-900-to-1200", "step-1200-to-600", "limit-6-again");
         assertThat(plans.get(1).jvmFlags().get(0)).contains("policy=").endsWith("limit-6.yaml");
         assertThat(plans.get(3).jvmFlags()).as("the original runs without the agent").isEmpty();
         assertThat(Files.readString(dir.resolve("policies/target-900.yaml"))).contains("  target: 900\n");
@@ -98,7 +98,16 @@ class AdaptiveTest {
         AdaptiveResult.SweepPoint feasible = r.sweep().stream().filter(s -> s.target() == 1200).findFirst().orElseThrow();
         assertThat(feasible.feasible()).isTrue();
         assertThat(r.sweep().stream().filter(s -> s.target() == 30).findFirst().orElseThrow().feasible()).isFalse();
-        assertThat(r.goals()).hasSize(2).allMatch(g -> Boolean.TRUE.equals(g.met()));
+        // a change of target: warmed up at the paper's 150 scaled, then its 175 scaled is the run's target
+        Adaptive.RunPlan up = plans.stream().filter(x -> x.name().equals("step-900-to-1200")).findFirst().orElseThrow();
+        assertThat(up.kind()).isEqualTo("step");
+        assertThat(up.target()).isEqualTo(1200.0);
+        assertThat(up.fromTarget()).isEqualTo(900.0);
+        assertThat(Files.readString(dir.resolve("policies/step-900-to-1200.yaml"))).contains("  target: 900\n");
+        assertThat(r.runs().get("step-1200-to-600").settlingS()).isEqualTo(3.0);
+        assertThat(r.goals()).hasSize(3).allMatch(g -> Boolean.TRUE.equals(g.met()));
+        assertThat(r.goals().get(2).goal()).startsWith("settles within 3 s after a change of target");
+        assertThat(r.summary()).anyMatch(s -> s.startsWith("Change of target 900 -> 1200: achieved 1205"));
         assertThat(r.paper()).anyMatch(row -> row.figure().equals("Fig. 27") && row.ours().startsWith("905 / 905"));
         assertThat(r.summary()).anyMatch(s -> s.startsWith("Feasible range here: 600"))
                 .anyMatch(s -> s.contains("target-2100 FAILED"));
@@ -124,5 +133,18 @@ class AdaptiveTest {
         assertThat(r.fig25Target()).as("the middle one of those given").isEqualTo(1000.0);
         assertThat(r.targets()).allMatch(t -> t.paperTarget() == null);
         assertThat(r.errors()).isEmpty();
+        assertThat(r.goals()).as("no change of target in a quick run").hasSize(2);
+    }
+
+    @Test
+    void givenTargetsStepFromTheMiddleOneToTheHighestAndFromThereToTheLowest() {
+        AdaptiveParams p = AdaptiveParams.full();
+        assertThat(Adaptive.steps(p, List.of(1000.0, 700.0, 1200.0), null))
+                .containsExactly(new double[] {1000, 1200}, new double[] {1200, 700});
+        assertThat(Adaptive.steps(p, List.of(1000.0), null)).as("one target: nothing to change to").isEmpty();
+        assertThat(Adaptive.steps(p, List.of(100.0, 150.0), null)).as("the middle of two is the highest")
+                .containsExactly(new double[] {150, 100});
+        assertThat(Adaptive.steps(p, null, new AdaptiveResult.FeasibleRange(null, null, 6, 1, "not measured")))
+                .isEmpty();
     }
 }

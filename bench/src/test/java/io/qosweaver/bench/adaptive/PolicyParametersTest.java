@@ -32,10 +32,10 @@ class PolicyParametersTest {
         assertThat(template).contains("servletPath: /levels", "importance: middle", "name: adaptive");
         AdaptiveParams p = AdaptiveParams.full();
         String probe = Adaptive.policyText(template, p, new Adaptive.RunPlan("limit-6", "probe", null, 6, false, 1, 0,
-                null, null));
+                null, null, null));
         assertThat(probe).contains("  lowMin: 6\n", "  lowMax: 6\n", "  lowInitial: 6\n");
         String run = Adaptive.policyText(template, p, new Adaptive.RunPlan("target-900", "target", 900.0, null, false,
-                1, 0, null, null));
+                1, 0, null, null, null));
         assertThat(run).contains("  target: 900\n", "  lowMin: 1\n", "  lowMax: 6\n", "  middleCap: 15\n",
                 "  middlePacing: 17ms\n"); // 15 threads x 1 page / 17 ms = the target during collections
         assertThat(run.substring(0, run.indexOf("\npolicy:"))).isEqualTo(template.substring(0,
@@ -49,10 +49,10 @@ class PolicyParametersTest {
         String template = Files.readString(root.resolve(Adaptive.POLICY));
         AdaptiveParams p = AdaptiveParams.quick().withPolicyParams(java.util.Map.of("dither", "true", "gain", "0.5"));
         String run = Adaptive.policyText(template, p, new Adaptive.RunPlan("target-900", "target", 900.0, null, false,
-                1, 0, null, null));
+                1, 0, null, null, null));
         assertThat(run).contains("  dither: true\n", "  gain: 0.5\n");
         String probe = Adaptive.policyText(template, p, new Adaptive.RunPlan("limit-6", "probe", null, 6, false, 1, 0,
-                null, null));
+                null, null, null));
         assertThat(probe).doesNotContain("dither").doesNotContain("gain:");
         assertThat(p.asMap()).containsEntry("policy_params", java.util.Map.of("dither", "true", "gain", "0.5"));
         org.assertj.core.api.Assertions.assertThatThrownBy(
