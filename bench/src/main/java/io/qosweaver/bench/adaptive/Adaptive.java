@@ -424,11 +424,12 @@ public final class Adaptive {
                             r.settling5S(), r.lowLimitMean(), r.lowLimitMin(), r.lowLimitMax()));
                 }
             }
+            AdaptiveResult.NoiseFloor noise = AdaptiveSummary.noise(runs, range);
             List<AdaptiveResult.Goal> goals = AdaptiveSummary.goals(range, sweep, runs.values().stream()
-                    .filter(r -> r.kind().equals("step")).toList());
+                    .filter(r -> r.kind().equals("step")).toList(), noise);
             List<AdaptiveResult.PaperRow> paper = AdaptiveSummary.paperRows(runs, range, fig25, sweep);
             return new AdaptiveResult("adaptive", Instant.now().toString(), command, quick, params, machine, range,
-                    targets, fig25, new LinkedHashMap<>(runs), sweep, goals, paper,
+                    targets, fig25, new LinkedHashMap<>(runs), sweep, noise, goals, paper,
                     AdaptiveSummary.summary(range, fig25, runs, sweep, goals), new LinkedHashMap<>(errors));
         }
     }

@@ -109,6 +109,29 @@ public final class AdaptiveAnalysis {
         return (double) i;
     }
 
+    /**
+     * The noise of a steady series: the {@code quantile} of |MA - mean| / mean over buckets
+     * {@code [from, n)} (the centred moving average of {@code width} s, whole windows only), in
+     * percent; null with fewer than two whole windows. Run on a probe (a fixed limit, nothing to
+     * settle), it is how far the settling measure's moving average strays with no controller at all.
+     */
+    public static Double noisePct(long[] perSecond, int from, int width, double quantile) {
+        Double mean = mean(perSecond, from, perSecond.length);
+        if (mean == null || mean <= 0) {
+            return null;
+        }
+        double[] ma = movingAverage(perSecond, width);
+        List<Double> dev = new ArrayList<>();
+        for (int i = Math.max(0, from) + width / 2; i < perSecond.length - width / 2; i++) {
+            dev.add(Math.abs(ma[i] - mean) / mean * 100);
+        }
+        if (dev.size() < 2) {
+            return null;
+        }
+        dev.sort(Double::compare);
+        return dev.get(Math.min(dev.size() - 1, (int) Math.ceil(quantile * dev.size()) - 1));
+    }
+
     static boolean within(double v, double target, double tolerance) {
         return Math.abs(v - target) <= tolerance * target + 1e-9;
     }

@@ -13,13 +13,15 @@ import java.util.Map;
  * @param fig25Target  the target of the Fig. 24/25 comparison and of the run with collection
  * @param runs         every run by name, in the order run
  * @param sweep        Fig. 26: one point per target run
+ * @param noise        how far a fixed limit's own moving average strays (the probes), and the settling
+ *                     times within that band
  * @param goals        the issue's goals and whether they were met (null: not measured)
  * @param paper        the paper's figures beside ours, one row each
  */
 public record AdaptiveResult(String experiment, String generatedAt, String command, boolean quick,
                              Map<String, Object> parameters, Map<String, Object> machine, FeasibleRange feasible,
                              List<Target> targets, Double fig25Target, Map<String, Run> runs, List<SweepPoint> sweep,
-                             List<Goal> goals, List<PaperRow> paper, List<String> summary,
+                             NoiseFloor noise, List<Goal> goals, List<PaperRow> paper, List<String> summary,
                              Map<String, String> errors) {
 
     /** Middle pages/s at the two fixed limits; {@code low} = at lowMax chart threads. */
@@ -67,6 +69,15 @@ public record AdaptiveResult(String experiment, String generatedAt, String comma
     /** Fig. 26: a target, what was achieved, and the low limit that held it. */
     public record SweepPoint(double target, Double paperTarget, boolean feasible, Double achieved, Double errorPct,
                              Double settlingS, Double settling5S, Double lowLimitMean, Double lowLimitMin, Double lowLimitMax) {
+    }
+
+    /**
+     * The noise floor of the settling measure: with the limit fixed (the probes) the up-to-date pages'
+     * 3 s centred moving average still strays from its own mean by up to {@code ma3P95Pct} (95th
+     * percentile over the steady part, the larger of the probes); {@code bandPct} = the larger of that
+     * and the goal's 2 %; {@code settlingS}: per target or step run, the settling time in that band.
+     */
+    public record NoiseFloor(Double ma3P95Pct, Double bandPct, String how, Map<String, Double> settlingS) {
     }
 
     /** A goal of issue 14, what was measured, and whether it holds. */

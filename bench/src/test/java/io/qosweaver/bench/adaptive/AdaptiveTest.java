@@ -1,6 +1,7 @@
 package io.qosweaver.bench.adaptive;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.ScenarioResult.GaugeSample;
@@ -105,8 +106,14 @@ class AdaptiveTest {
         assertThat(up.fromTarget()).isEqualTo(900.0);
         assertThat(Files.readString(dir.resolve("policies/step-900-to-1200.yaml"))).contains("  target: 900\n");
         assertThat(r.runs().get("step-1200-to-600").settlingS()).isEqualTo(3.0);
-        assertThat(r.goals()).hasSize(3).allMatch(g -> Boolean.TRUE.equals(g.met()));
+        assertThat(r.goals()).hasSize(4).allMatch(g -> Boolean.TRUE.equals(g.met()));
         assertThat(r.goals().get(2).goal()).startsWith("settles within 3 s after a change of target");
+        // the fake probes are flat: no noise, the band is the goal's 2 %
+        assertThat(r.noise().ma3P95Pct()).isEqualTo(0.0);
+        assertThat(r.noise().bandPct()).isEqualTo(2.0);
+        assertThat(r.noise().settlingS()).containsEntry("target-900", 3.0).containsEntry("step-900-to-1200", 3.0)
+                .doesNotContainKeys("target-2100", "target-30"); // failed; outside the feasible range
+        assertThat(r.goals().get(3).goal()).startsWith("settles within 3 s within the noise floor (band +-2.0 %");
         assertThat(r.summary()).anyMatch(s -> s.startsWith("Change of target 900 -> 1200: achieved 1205"));
         assertThat(r.paper()).anyMatch(row -> row.figure().equals("Fig. 27") && row.ours().startsWith("905 / 905"));
         assertThat(r.summary()).anyMatch(s -> s.startsWith("Feasible range here: 600"))
@@ -133,7 +140,21 @@ class AdaptiveTest {
         assertThat(r.fig25Target()).as("the middle one of those given").isEqualTo(1000.0);
         assertThat(r.targets()).allMatch(t -> t.paperTarget() == null);
         assertThat(r.errors()).isEmpty();
-        assertThat(r.goals()).as("no change of target in a quick run").hasSize(2);
+        assertThat(r.goals()).as("no change of target in a quick run").hasSize(3)
+                .noneMatch(g -> g.goal().contains("change of target"));
+    }
+
+    @Test
+    void theNoiseFloorIsTheSpreadOfAFixedLimitsOwnMovingAverageAroundItsMean() {
+        // steady part from 2: 100 +- 10 alternating; a 3 s centred average of it strays by 10/3 %
+        long[] x = {0, 0, 110, 90, 110, 90, 110, 90, 110, 90, 110, 90};
+        assertThat(AdaptiveAnalysis.noisePct(x, 2, 3, 0.95)).isCloseTo(10.0 / 3, within(1e-9));
+        assertThat(AdaptiveAnalysis.noisePct(new long[] {100, 100, 100, 100}, 0, 3, 0.95)).isZero();
+        assertThat(AdaptiveAnalysis.noisePct(new long[] {100, 100, 100}, 0, 3, 0.95)).as("one whole window").isNull();
+        // a target run settles in the wider band where it could not in 2 %
+        long[] run = {50, 90, 110, 90, 110, 90, 110, 90};
+        assertThat(AdaptiveAnalysis.settlingTimeS(run, 100, 0.02)).as("only the last, half window").isEqualTo(7.0);
+        assertThat(AdaptiveAnalysis.settlingTimeS(run, 100, 0.04)).isEqualTo(2.0);
     }
 
     @Test
