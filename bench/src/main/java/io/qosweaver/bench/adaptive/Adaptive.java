@@ -415,22 +415,52 @@ public final class Adaptive {
         }
 
         AdaptiveResult result() {
-            List<AdaptiveResult.SweepPoint> sweep = new ArrayList<>();
-            for (AdaptiveResult.Target t : targets) {
-                AdaptiveResult.Run r = runs.get("target-" + Format.number(round(t.target(), 1)));
-                if (r != null) {
-                    sweep.add(new AdaptiveResult.SweepPoint(t.target(), t.paperTarget(),
-                            range != null && range.contains(t.target()), r.middlePerS(), r.errorPct(), r.settlingS(),
-                            r.settling5S(), r.lowLimitMean(), r.lowLimitMin(), r.lowLimitMax()));
-                }
-            }
-            AdaptiveResult.NoiseFloor noise = AdaptiveSummary.noise(runs, range);
-            List<AdaptiveResult.Goal> goals = AdaptiveSummary.goals(range, sweep, runs.values().stream()
-                    .filter(r -> r.kind().equals("step")).toList(), noise);
-            List<AdaptiveResult.PaperRow> paper = AdaptiveSummary.paperRows(runs, range, fig25, sweep);
-            return new AdaptiveResult("adaptive", Instant.now().toString(), command, quick, params, machine, range,
-                    targets, fig25, new LinkedHashMap<>(runs), sweep, noise, goals, paper,
-                    AdaptiveSummary.summary(range, fig25, runs, sweep, goals), new LinkedHashMap<>(errors));
+            return assemble(command, quick, params, machine, range, targets, fig25, runs, errors,
+                    Instant.now().toString());
         }
+    }
+
+    /**
+     * Reads a report directory's {@code results.json} and derives again everything that is computed
+     * from its runs (the sweep, the noise floor, the goals, the paper's rows, the summary), then
+     * writes it and the report again: an analysis changed after a run applies to the runs it has,
+     * without running them again. The runs themselves (every measured figure and series) are kept as
+     * they are; {@code parameters.reanalysed_at} says when.
+     */
+    public static AdaptiveResult reanalyse(Path reportDir, Progress progress) throws IOException {
+        Path file = reportDir.resolve("results.json");
+        AdaptiveResult old = JsonWriter.MAPPER.copy()
+                .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                .readValue(file.toFile(), AdaptiveResult.class);
+        Map<String, Object> params = new LinkedHashMap<>(old.parameters());
+        params.put("reanalysed_at", Instant.now().toString());
+        AdaptiveResult r = assemble(old.command(), old.quick(), params, old.machine(), old.feasible(), old.targets(),
+                old.fig25Target(), old.runs(), old.errors(), old.generatedAt());
+        JsonWriter.write(r, file);
+        Reports.draw(reportDir, progress, () -> AdaptiveReport.write(reportDir, r));
+        return r;
+    }
+
+    private static AdaptiveResult assemble(String command, boolean quick, Map<String, Object> params,
+                                           Map<String, Object> machine, AdaptiveResult.FeasibleRange range,
+                                           List<AdaptiveResult.Target> targets, Double fig25,
+                                           Map<String, AdaptiveResult.Run> runs, Map<String, String> errors,
+                                           String generatedAt) {
+        List<AdaptiveResult.SweepPoint> sweep = new ArrayList<>();
+        for (AdaptiveResult.Target t : targets) {
+            AdaptiveResult.Run r = runs.get("target-" + Format.number(round(t.target(), 1)));
+            if (r != null) {
+                sweep.add(new AdaptiveResult.SweepPoint(t.target(), t.paperTarget(),
+                        range != null && range.contains(t.target()), r.middlePerS(), r.errorPct(), r.settlingS(),
+                        r.settling5S(), r.lowLimitMean(), r.lowLimitMin(), r.lowLimitMax()));
+            }
+        }
+        AdaptiveResult.NoiseFloor noise = AdaptiveSummary.noise(runs, range);
+        List<AdaptiveResult.Goal> goals = AdaptiveSummary.goals(range, sweep, runs.values().stream()
+                .filter(r -> r.kind().equals("step")).toList(), noise);
+        List<AdaptiveResult.PaperRow> paper = AdaptiveSummary.paperRows(runs, range, fig25, sweep);
+        return new AdaptiveResult("adaptive", generatedAt, command, quick, params, machine, range,
+                targets, fig25, new LinkedHashMap<>(runs), sweep, noise, goals, paper,
+                AdaptiveSummary.summary(range, fig25, runs, sweep, goals), new LinkedHashMap<>(errors));
     }
 }

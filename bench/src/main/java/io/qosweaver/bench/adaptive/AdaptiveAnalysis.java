@@ -110,26 +110,27 @@ public final class AdaptiveAnalysis {
     }
 
     /**
-     * The noise of a steady series: the {@code quantile} of |MA - mean| / mean over buckets
-     * {@code [from, n)} (the centred moving average of {@code width} s, whole windows only), in
-     * percent; null with fewer than two whole windows. Run on a probe (a fixed limit, nothing to
-     * settle), it is how far the settling measure's moving average strays with no controller at all.
+     * The noise of a steady series: the largest |MA - mean| / mean over the steady part (buckets
+     * {@code [from, n)}), MA being the same centred moving average of {@code width} s the settling
+     * measure uses (from the first one wholly in the steady part; shorter at the window's end), in
+     * percent; null when empty. Run on a probe (a fixed limit, nothing to
+     * settle), it is the band the settling measure's average stays in with no controller at all: so
+     * the settling measure, applied to a probe against its own mean in that band, finds it settled
+     * from {@code from} on (the property that makes it a floor; the 95th percentile used in the first
+     * full run did not have it).
      */
-    public static Double noisePct(long[] perSecond, int from, int width, double quantile) {
+    public static Double noisePct(long[] perSecond, int from, int width) {
         Double mean = mean(perSecond, from, perSecond.length);
         if (mean == null || mean <= 0) {
             return null;
         }
         double[] ma = movingAverage(perSecond, width);
-        List<Double> dev = new ArrayList<>();
-        for (int i = Math.max(0, from) + width / 2; i < perSecond.length - width / 2; i++) {
-            dev.add(Math.abs(ma[i] - mean) / mean * 100);
+        double worst = 0;
+        // from the first average wholly inside the steady part to the last (shorter) one
+        for (int i = Math.max(0, from) + width / 2; i < perSecond.length; i++) {
+            worst = Math.max(worst, Math.abs(ma[i] - mean) / mean * 100);
         }
-        if (dev.size() < 2) {
-            return null;
-        }
-        dev.sort(Double::compare);
-        return dev.get(Math.min(dev.size() - 1, (int) Math.ceil(quantile * dev.size()) - 1));
+        return worst;
     }
 
     static boolean within(double v, double target, double tolerance) {

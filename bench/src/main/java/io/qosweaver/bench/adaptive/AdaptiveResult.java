@@ -73,11 +73,11 @@ public record AdaptiveResult(String experiment, String generatedAt, String comma
 
     /**
      * The noise floor of the settling measure: with the limit fixed (the probes) the up-to-date pages'
-     * 3 s centred moving average still strays from its own mean by up to {@code ma3P95Pct} (95th
-     * percentile over the steady part, the larger of the probes); {@code bandPct} = the larger of that
-     * and the goal's 2 %; {@code settlingS}: per target or step run, the settling time in that band.
+     * 3 s centred moving average still strays from its own mean by up to {@code ma3MaxPct} (over the
+     * steady part, the larger of the probes); {@code bandPct} = the larger of that and the goal's 2 %;
+     * {@code settlingS}: per target or step run, the settling time in that band.
      */
-    public record NoiseFloor(Double ma3P95Pct, Double bandPct, String how, Map<String, Double> settlingS) {
+    public record NoiseFloor(Double ma3MaxPct, Double bandPct, String how, Map<String, Double> settlingS) {
     }
 
     /** A goal of issue 14, what was measured, and whether it holds. */

@@ -71,8 +71,8 @@ final class AdaptiveSummary {
             all &= e.getValue() != null && e.getValue() <= SETTLE_GOAL_S;
         }
         out.add(new AdaptiveResult.Goal(String.format(Locale.ROOT, "settles within 3 s within the noise floor (band "
-                + "+-%.1f %%: a fixed limit's own 3 s average strays up to %.1f %% at the 95th percentile)",
-                noise.bandPct(), noise.ma3P95Pct()), String.join(", ", st), all));
+                + "+-%.1f %%: a fixed limit's own 3 s average strays up to %.1f %% from its mean)",
+                noise.bandPct(), noise.ma3MaxPct()), String.join(", ", st), all));
     }
 
     /**
@@ -83,8 +83,7 @@ final class AdaptiveSummary {
         Double worst = null;
         for (AdaptiveResult.Run r : runs.values()) {
             if (r.kind().equals("probe") && !r.name().endsWith("-again") && r.error() == null && !r.series().isEmpty()) {
-                Double n = AdaptiveAnalysis.noisePct(middle(r), (int) Math.round(r.settleS()), AdaptiveAnalysis.MA_WIDTH,
-                        0.95);
+                Double n = AdaptiveAnalysis.noisePct(middle(r), (int) Math.round(r.settleS()), AdaptiveAnalysis.MA_WIDTH);
                 if (n != null && (worst == null || n > worst)) {
                     worst = n;
                 }
@@ -102,8 +101,8 @@ final class AdaptiveSummary {
                 settling.put(r.name(), AdaptiveAnalysis.settlingTimeS(middle(r), r.target(), band / 100));
             }
         }
-        return new AdaptiveResult.NoiseFloor(round1(worst), round1(band), "the 95th percentile of |3 s centred moving "
-                + "average - mean| / mean over each probe's steady part (fixed limit), the larger of the two probes",
+        return new AdaptiveResult.NoiseFloor(round1(worst), round1(band), "the largest |3 s centred moving average - "
+                + "mean| / mean over each probe's steady part (fixed limit), the larger of the two probes",
                 settling);
     }
 

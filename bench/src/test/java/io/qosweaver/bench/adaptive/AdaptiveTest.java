@@ -109,7 +109,7 @@ class AdaptiveTest {
         assertThat(r.goals()).hasSize(4).allMatch(g -> Boolean.TRUE.equals(g.met()));
         assertThat(r.goals().get(2).goal()).startsWith("settles within 3 s after a change of target");
         // the fake probes are flat: no noise, the band is the goal's 2 %
-        assertThat(r.noise().ma3P95Pct()).isEqualTo(0.0);
+        assertThat(r.noise().ma3MaxPct()).isEqualTo(0.0);
         assertThat(r.noise().bandPct()).isEqualTo(2.0);
         assertThat(r.noise().settlingS()).containsEntry("target-900", 3.0).containsEntry("step-900-to-1200", 3.0)
                 .doesNotContainKeys("target-2100", "target-30"); // failed; outside the feasible range
@@ -146,11 +146,15 @@ class AdaptiveTest {
 
     @Test
     void theNoiseFloorIsTheSpreadOfAFixedLimitsOwnMovingAverageAroundItsMean() {
-        // steady part from 2: 100 +- 10 alternating; a 3 s centred average of it strays by 10/3 %
+        // steady part from 2: 100 +- 10 alternating; a 3 s centred average of it strays by 10/3 %, its last
+        // (two buckets) not at all
         long[] x = {0, 0, 110, 90, 110, 90, 110, 90, 110, 90, 110, 90};
-        assertThat(AdaptiveAnalysis.noisePct(x, 2, 3, 0.95)).isCloseTo(10.0 / 3, within(1e-9));
-        assertThat(AdaptiveAnalysis.noisePct(new long[] {100, 100, 100, 100}, 0, 3, 0.95)).isZero();
-        assertThat(AdaptiveAnalysis.noisePct(new long[] {100, 100, 100}, 0, 3, 0.95)).as("one whole window").isNull();
+        double floor = AdaptiveAnalysis.noisePct(x, 2, 3);
+        assertThat(floor).isCloseTo(10.0 / 3, within(1e-9));
+        assertThat(AdaptiveAnalysis.settlingTimeS(java.util.Arrays.copyOfRange(x, 2, x.length), 100, floor / 100))
+                .as("a probe against its own mean, in its floor: settled from the start").isEqualTo(0.0);
+        assertThat(AdaptiveAnalysis.noisePct(new long[] {100, 100, 100, 100}, 0, 3)).isZero();
+        assertThat(AdaptiveAnalysis.noisePct(new long[] {100, 100}, 2, 3)).as("no steady part").isNull();
         // a target run settles in the wider band where it could not in 2 %
         long[] run = {50, 90, 110, 90, 110, 90, 110, 90};
         assertThat(AdaptiveAnalysis.settlingTimeS(run, 100, 0.02)).as("only the last, half window").isEqualTo(7.0);

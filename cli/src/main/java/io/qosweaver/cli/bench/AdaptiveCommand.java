@@ -49,6 +49,10 @@ final class AdaptiveCommand implements Callable<Integer> {
             + "the collector in one process, its policy swapped in, unwoven for the baseline)")
     boolean perProcess;
 
+    @Option(names = "--reanalyse", description = "run nothing: derive the sweep, noise floor, goals and summary again"
+            + " from the runs in --report DIR's results.json, and write it and the report again")
+    boolean reanalyse;
+
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/adaptive)")
     Path reportDir;
 
@@ -85,6 +89,13 @@ final class AdaptiveCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/adaptive");
+        if (reanalyse) {
+            if (!java.nio.file.Files.isRegularFile(dir.resolve("results.json"))) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--reanalyse: no results.json in " + dir);
+            }
+            AdaptiveResult r = Adaptive.reanalyse(dir, report.progress());
+            return report.finish("bench adaptive --reanalyse", r, r.summary(), r.errors(), dir);
+        }
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
         AdaptiveResult r = Adaptive.run(layout, params(), targets(), quick, dir, ReportOptions.commandLine(args),
                 report.progress());
