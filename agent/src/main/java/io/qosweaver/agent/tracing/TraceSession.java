@@ -77,8 +77,10 @@ public final class TraceSession {
             // Attached to a busy JVM, retransforming the loaded server classes can take seconds (it competes
             // with the application's threads): the server level begins only then, and the trace's reader
             // should know why its first seconds have no requests.
-            log.info("trace: the server level is woven (" + stats.classesWoven() + " classes, " + stats.retransformed()
-                    + " retransformed) " + (System.nanoTime() - t0) / 1_000_000 + " ms after the trace began;"
+            // At a JVM's start no server class is loaded yet: "0 classes" then means "woven as they load"
+            log.info("trace: the server level is woven (" + stats.classesWoven() + " classes loaded so far, "
+                    + stats.retransformed() + " retransformed; the server's classes loaded later are woven as they"
+                    + " load) " + (System.nanoTime() - t0) / 1_000_000 + " ms after the trace began;"
                     + " no server events before that");
             serverWeaving = w;
             return w;
