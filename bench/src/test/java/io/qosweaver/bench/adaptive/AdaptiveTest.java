@@ -132,6 +132,29 @@ class AdaptiveTest {
     }
 
     @Test
+    void aReanalysisDerivesTheAnalysisAgainFromTheStoredRunsAndKeepsEveryMeasuredFigure() throws Exception {
+        AdaptiveResult first = Adaptive.run(AdaptiveParams.full().withWindows(20, 5), null, false,
+                "taskClasses:\n  - name: levels\npolicy:\n  name: adaptive\n  target: 150\n", Map.of("x", 1),
+                Map.of("cores", 2), dir, "./qosweaver bench adaptive", Progress.NONE, this::fake, f -> List.of("-a"));
+        // an analysis of an older version: no noise floor, a goal less
+        Path file = dir.resolve("results.json");
+        com.fasterxml.jackson.databind.node.ObjectNode json = (com.fasterxml.jackson.databind.node.ObjectNode)
+                io.qosweaver.bench.report.JsonWriter.MAPPER.readTree(file.toFile());
+        json.remove("noise");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) json.get("goals")).remove(3);
+        Files.writeString(file, json.toString());
+
+        AdaptiveResult again = Adaptive.reanalyse(dir, Progress.NONE);
+        assertThat(again.runs()).isEqualTo(first.runs());
+        assertThat(again.generatedAt()).isEqualTo(first.generatedAt());
+        assertThat(again.noise()).isEqualTo(first.noise());
+        assertThat(again.goals()).isEqualTo(first.goals());
+        assertThat(again.parameters()).containsKey("reanalysed_at").containsEntry("x", 1);
+        assertThat(Files.readString(file)).contains("\"reanalysed_at\"", "\"noise\"");
+        assertThat(dir.resolve("RESULTS.md")).content().contains("within the noise floor");
+    }
+
+    @Test
     void givenTargetsRunAsGivenAndTheQuickRunHasNoBaselineNorCollector() throws Exception {
         AdaptiveResult r = Adaptive.run(AdaptiveParams.quick(), List.of(1000.0, 700.0, 1200.0), true,
                 "policy:\n  name: adaptive\n", Map.of(), Map.of(), dir, "c", Progress.NONE, this::fake, f -> List.of("-a"));
