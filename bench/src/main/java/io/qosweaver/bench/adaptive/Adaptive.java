@@ -107,8 +107,8 @@ public final class Adaptive {
 
     /**
      * Every run through {@code runner}: the probes first (the targets depend on them), then the
-     * baseline, the targets, the run with collection and (in one process) the changes of target; results.json at the end and
-     * {@value #PARTIAL_RESULTS} after every run.
+     * baseline, the targets, the run with collection and (in one process) the changes of target;
+     * results.json at the end and {@value #PARTIAL_RESULTS} after every run.
      */
     public static AdaptiveResult run(AdaptiveParams p, List<Double> explicitTargets, boolean quick, String template,
                                      Map<String, Object> params, Map<String, Object> machine, Path reportDir,
@@ -221,27 +221,27 @@ public final class Adaptive {
      * from the highest to the lowest). None without a range or targets.
      */
     static List<double[]> steps(AdaptiveParams p, List<Double> explicit, AdaptiveResult.FeasibleRange range) {
-        if (explicit != null && !explicit.isEmpty()) {
-            List<Double> sorted = explicit.stream().sorted().toList();
-            double mid = sorted.get(sorted.size() / 2);
-            double hi = sorted.get(sorted.size() - 1);
-            double lo = sorted.get(0);
-            List<double[]> out = new ArrayList<>();
-            if (mid != hi) {
-                out.add(new double[] {mid, hi});
-            }
-            if (hi != lo) {
-                out.add(new double[] {hi, lo});
-            }
-            return out;
-        }
-        if (range == null || range.low() == null || range.high() == null) {
+        Double from = fig25Target(p, explicit, range);
+        if (from == null) {
             return List.of();
         }
-        double from = round(scale(p.paperFig25Target(), range), 1);
-        double up = round(scale(AdaptiveParams.PAPER_STEP_UP, range), 1);
-        double down = round(scale(AdaptiveParams.PAPER_STEP_DOWN, range), 1);
-        return List.of(new double[] {from, up}, new double[] {up, down});
+        double hi;
+        double lo;
+        if (explicit != null && !explicit.isEmpty()) {
+            hi = explicit.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            lo = explicit.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        } else {
+            hi = round(scale(AdaptiveParams.PAPER_STEP_UP, range), 1);
+            lo = round(scale(AdaptiveParams.PAPER_STEP_DOWN, range), 1);
+        }
+        List<double[]> out = new ArrayList<>();
+        if (from != hi) {
+            out.add(new double[] {from, hi});
+        }
+        if (hi != lo) {
+            out.add(new double[] {hi, lo});
+        }
+        return out;
     }
 
     static Double fig25Target(AdaptiveParams p, List<Double> explicit, AdaptiveResult.FeasibleRange range) {

@@ -113,7 +113,7 @@ public final class AdaptiveAnalysis {
      * The noise of a steady series: the largest |MA - mean| / mean over the steady part (buckets
      * {@code [from, n)}), MA being the same centred moving average of {@code width} s the settling
      * measure uses (from the first one wholly in the steady part; shorter at the window's end), in
-     * percent; null when empty. Run on a probe (a fixed limit, nothing to
+     * percent; null when the steady part holds no such average. Run on a probe (a fixed limit, nothing to
      * settle), it is the band the settling measure's average stays in with no controller at all: so
      * the settling measure, applied to a probe against its own mean in that band, finds it settled
      * from {@code from} on (the property that makes it a floor; the 95th percentile used in the first
@@ -125,10 +125,11 @@ public final class AdaptiveAnalysis {
             return null;
         }
         double[] ma = movingAverage(perSecond, width);
-        double worst = 0;
+        Double worst = null;
         // from the first average wholly inside the steady part to the last (shorter) one
         for (int i = Math.max(0, from) + width / 2; i < perSecond.length; i++) {
-            worst = Math.max(worst, Math.abs(ma[i] - mean) / mean * 100);
+            double d = Math.abs(ma[i] - mean) / mean * 100;
+            worst = worst == null ? d : Math.max(worst, d);
         }
         return worst;
     }

@@ -119,12 +119,13 @@ final class AdaptiveRunner implements Adaptive.ProcessRunner {
                     Thread.sleep(Math.round(p.preStepS() * 1000));
                 }
                 try (LoadRun measured = step ? levelsRun : driver.start(List.of(levels), true)) {
-                    chartRun.beginWindow();
                     if (step) {
-                        measured.beginWindow();
+                        // the window starts once the agent has answered: the new target is in force from then
                         progress.update(tag + setTarget(app, plan, p) + "; " + Format.number(plan.windowS())
                                 + " s are measured");
+                        measured.beginWindow();
                     }
+                    chartRun.beginWindow();
                     startMs = System.currentTimeMillis();
                     long start = System.nanoTime();
                     long end = start + Math.round(plan.windowS() * 1e9);

@@ -40,8 +40,7 @@ final class AdaptiveSummary {
         for (AdaptiveResult.SweepPoint s : in) {
             errs.add(Format.cell(s.target()) + ": " + AdaptiveSummary.pct(s.errorPct()));
             allWithin &= s.errorPct() != null && Math.abs(s.errorPct()) <= AdaptiveAnalysis.TOLERANCE * 100;
-            settle.add(Format.cell(s.target()) + ": " + (s.settlingS() == null ? "never" : Format.number(s.settlingS())
-                    + " s") + " (5 s MA: " + (s.settling5S() == null ? "never" : Format.number(s.settling5S()) + " s")
+            settle.add(Format.cell(s.target()) + ": " + seconds(s.settlingS()) + " (5 s MA: " + seconds(s.settling5S())
                     + ")");
             allSettled &= s.settlingS() != null && s.settlingS() <= SETTLE_GOAL_S;
         }
@@ -67,7 +66,7 @@ final class AdaptiveSummary {
         List<String> st = new ArrayList<>();
         boolean all = true;
         for (Map.Entry<String, Double> e : noise.settlingS().entrySet()) {
-            st.add(e.getKey() + ": " + (e.getValue() == null ? "never" : Format.number(e.getValue()) + " s"));
+            st.add(e.getKey() + ": " + seconds(e.getValue()));
             all &= e.getValue() != null && e.getValue() <= SETTLE_GOAL_S;
         }
         out.add(new AdaptiveResult.Goal(String.format(Locale.ROOT, "settles within 3 s within the noise floor (band "
@@ -116,9 +115,8 @@ final class AdaptiveSummary {
             List<String> st = new ArrayList<>();
             boolean all = true;
             for (AdaptiveResult.Run r : steps) {
-                st.add(r.name() + ": " + (r.settlingS() == null ? "never" : Format.number(r.settlingS()) + " s")
-                        + " (5 s MA: " + (r.settling5S() == null ? "never" : Format.number(r.settling5S()) + " s")
-                        + "; then " + pct(r.errorPct()) + ")");
+                st.add(r.name() + ": " + seconds(r.settlingS()) + " (5 s MA: " + seconds(r.settling5S()) + "; then "
+                        + pct(r.errorPct()) + ")");
                 all &= r.settlingS() != null && r.settlingS() <= SETTLE_GOAL_S;
             }
             out.add(new AdaptiveResult.Goal("settles within 3 s after a change of target under a steady load (the"
@@ -196,6 +194,11 @@ final class AdaptiveSummary {
         runs.values().stream().filter(r -> r.error() != null)
                 .forEach(r -> out.add("Run " + r.name() + " FAILED: " + r.error()));
         return out;
+    }
+
+    /** A settling time: {@code 3 s}, or {@code never}. */
+    private static String seconds(Double s) {
+        return s == null ? "never" : Format.number(s) + " s";
     }
 
     /** A signed percentage for tables: {@code +1.3 %}. */

@@ -30,4 +30,22 @@ class AdaptiveCommandTest {
         assertThat(parse("--low-max", "12").params().lowMax()).isEqualTo(12);
         assertThatThrownBy(() -> parse("--targets", "0").targets()).hasMessageContaining("must be positive");
     }
+
+    @Test
+    void everyRunWithoutTheCollectorSharesOneProcessUnlessPerProcessIsAsked() {
+        assertThat(parse().params().oneProcess()).isTrue();
+        assertThat(parse("--quick").params().oneProcess()).isTrue();
+        assertThat(parse("--per-process").params().oneProcess()).isFalse();
+        assertThat(parse("--per-process").params().withOneProcess(true)).isEqualTo(AdaptiveParams.full());
+    }
+
+    @Test
+    void aReanalysisOfADirectoryWithoutResultsIsRefusedByName(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cl = new CommandLine(new AdaptiveCommand());
+        cl.setErr(new java.io.PrintWriter(err));
+        int code = cl.execute("--reanalyse", "--report", dir.toString());
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--reanalyse: no results.json in " + dir);
+    }
 }
