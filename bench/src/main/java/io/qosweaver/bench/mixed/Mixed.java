@@ -353,7 +353,7 @@ public final class Mixed {
 
     /** One window's drivers, their merged results and the server's CPU over the window. */
     record Phase(LoadResult result, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice,
-                 Double otherCpuCores) {
+                 Double otherCpuCores, SchedCounters sched) {
     }
 
     private static Long driversCpuMs(List<DriverProcess> drivers) {
@@ -412,11 +412,13 @@ public final class Mixed {
             Integer lightNice = l.nice();
             sleepUntil(windowStart);
             Long cpu0 = Proc.cpuMs(proc.pid());
+            SchedCounters sched0 = SchedCounters.read(proc.pid());
             Long busy0 = Proc.machineBusyMs();
             Long drivers0 = driversCpuMs(drivers);
             long t0 = System.nanoTime();
             sleepUntil(windowEnd);
             Long cpu1 = Proc.cpuMs(proc.pid());
+            SchedCounters sched1 = SchedCounters.read(proc.pid());
             Long busy1 = Proc.machineBusyMs();
             Long drivers1 = driversCpuMs(drivers);
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -438,7 +440,8 @@ public final class Mixed {
             Double other = cpuMs != null && busy0 != null && busy1 != null && drivers0 != null && drivers1 != null
                     ? round(Math.max(0, (busy1 - busy0) - cpuMs - (drivers1 - drivers0)) / 1000 / seconds, 3) : null;
             return new Phase(new LoadResult(windowStart, round(windowS), classes, List.copyOf(series)),
-                    cpuMs != null ? round(cpuMs / 1000 / seconds, 3) : null, perHeavy, heavyNice, lightNice, other);
+                    cpuMs != null ? round(cpuMs / 1000 / seconds, 3) : null, perHeavy, heavyNice, lightNice, other,
+                    sched0 != null && sched1 != null ? sched1.minus(sched0) : null);
         } finally {
             drivers.forEach(DriverProcess::close);
         }

@@ -76,16 +76,37 @@ public final class MixedPairedReport {
     private static List<String[]> windowRows(MixedPairedResult r) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"version", "pair", "state", "switch (ms)", "heavy /s", "heavy errors",
-            "light p50 / p99 / max (ms)", "light errors", "server CPU cores", "CPU ms per heavy", "others' CPU cores"});
+            "light p50 / p99 / max (ms)", "light errors", "server CPU cores", "CPU ms per heavy", "system share",
+            "switches per heavy (voluntary / involuntary)", "migrations per heavy", "run-queue wait ms per heavy",
+            "others' CPU cores"});
         for (Version v : r.versions().values()) {
             for (Window w : v.windows()) {
                 rows.add(new String[] {v.name(), Integer.toString(w.pair()), w.state(), Format.cell(w.switchMs()),
                     Format.cell(w.heavy().throughputPerS()), Long.toString(w.heavy().errors()),
                     Format.cell(w.light().p50Ms()) + " / " + Format.cell(w.light().p99Ms()) + " / "
                             + Format.cell(w.light().maxMs()), Long.toString(w.light().errors()),
-                    Format.cell(w.serverCpuCores()), Format.cell(w.cpuMsPerHeavy()), Format.cell(w.otherCpuCores())});
+                    Format.cell(w.serverCpuCores()), Format.cell(w.cpuMsPerHeavy()), sysShare(w), switches(w),
+                    Format.cell(w.migrationsPerHeavy()), runWait(w), Format.cell(w.otherCpuCores())});
             }
         }
         return rows;
+    }
+
+    private static String sysShare(Window w) {
+        return w.sched() == null ? "-" : Format.precise(w.sched().sysShare());
+    }
+
+    private static String switches(Window w) {
+        if (w.sched() == null) {
+            return "-";
+        }
+        long n = w.heavy().requests();
+        return Format.cell(w.switchesPerHeavy()) + " (" + Format.cell(SchedCounters.per(w.sched().voluntarySwitches(), n))
+                + " / " + Format.cell(SchedCounters.per(w.sched().involuntarySwitches(), n)) + ")";
+    }
+
+    private static String runWait(Window w) {
+        return w.sched() == null || w.heavy().requests() == 0 ? "-"
+                : Format.cell(Math.round(10 * w.sched().runWaitMs() / w.heavy().requests()) / 10.0);
     }
 }

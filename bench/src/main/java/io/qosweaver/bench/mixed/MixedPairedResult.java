@@ -39,10 +39,21 @@ public record MixedPairedResult(String experiment, String generatedAt, String co
      * @param state    {@link #ON} (the version's policy or peer in force) or {@link #OFF} (switched off: the
      *                 unscheduled app in the same process)
      * @param switchMs how long the switch before it took (0 when the state did not change)
+     * @param sched    the server's threads as the kernel counted them over the window, or null (no {@code /proc})
      */
     public record Window(int pair, String state, double switchMs, ClassResult heavy, ClassResult light,
                          Double serverCpuCores, Double cpuMsPerHeavy, Double otherCpuCores, Integer heavyNice,
-                         Integer lightNice) {
+                         Integer lightNice, SchedCounters sched) {
+        /** The server's context switches (voluntary + involuntary) per heavy request served, or null. */
+        public Double switchesPerHeavy() {
+            return sched == null ? null
+                    : SchedCounters.per(sched.voluntarySwitches() + sched.involuntarySwitches(), heavy.requests());
+        }
+
+        /** The server's migrations between CPUs per heavy request served, or null. */
+        public Double migrationsPerHeavy() {
+            return sched == null ? null : SchedCounters.per(sched.migrations(), heavy.requests());
+        }
     }
 
     /** One pair's ratios, each on over off in the same process. */
