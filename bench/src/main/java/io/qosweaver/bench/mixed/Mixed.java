@@ -412,13 +412,13 @@ public final class Mixed {
             Integer lightNice = l.nice();
             sleepUntil(windowStart);
             Long cpu0 = Proc.cpuMs(proc.pid());
-            SchedCounters sched0 = SchedCounters.read(proc.pid());
+            SchedCounters.Reading sched0 = SchedCounters.read(proc.pid());
             Long busy0 = Proc.machineBusyMs();
             Long drivers0 = driversCpuMs(drivers);
             long t0 = System.nanoTime();
             sleepUntil(windowEnd);
             Long cpu1 = Proc.cpuMs(proc.pid());
-            SchedCounters sched1 = SchedCounters.read(proc.pid());
+            SchedCounters.Reading sched1 = SchedCounters.read(proc.pid());
             Long busy1 = Proc.machineBusyMs();
             Long drivers1 = driversCpuMs(drivers);
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -441,7 +441,7 @@ public final class Mixed {
                     ? round(Math.max(0, (busy1 - busy0) - cpuMs - (drivers1 - drivers0)) / 1000 / seconds, 3) : null;
             return new Phase(new LoadResult(windowStart, round(windowS), classes, List.copyOf(series)),
                     cpuMs != null ? round(cpuMs / 1000 / seconds, 3) : null, perHeavy, heavyNice, lightNice, other,
-                    sched0 != null && sched1 != null ? sched1.minus(sched0) : null);
+                    SchedCounters.between(sched0, sched1));
         } finally {
             drivers.forEach(DriverProcess::close);
         }

@@ -34,7 +34,7 @@ class MixedPairedTest {
     private static Window window(int pair, String state, double heavy, double lightP99, double cpuMs) {
         return new Window(pair, state, state.equals("on") ? 0 : 300, cls("heavy", heavy, 3000, 0),
                 cls("light", 20, lightP99, 0), 1.9, cpuMs, 0.01, 10, 0,
-                new SchedCounters(40_000, 2_000, 30_000, 5_000, 900, 1500.0, 250));
+                new SchedCounters(40_000, 2_000, 30_000, 5_000, 900, 1500.0, 250, 3, 2));
     }
 
     /** Pairs in the harness's order (off-on, on-off, ...), with the heavy rates off and on given per pair. */
@@ -124,7 +124,7 @@ class MixedPairedTest {
                 .path("windows").size()).isEqualTo(2);
         assertThat(Files.readString(tmp.resolve("RESULTS.md"))).contains("| qosweaver | 1 | on | 0.00 | 6.00 | 2 |")
                 .as("the kernel's counters per heavy request: 600 requests, 35,000 switches, 900 migrations, 1.5 s waiting")
-                .contains("| 0.0480 | 58.30 (50.00 / 8.30) | 1.50 | 2.50 |");
+                .contains("| 0.0480 | 58.30 (50.00 / 8.30) | 1.50 | 2.50 | 250 (3 / 2) |");
     }
 
     @Test

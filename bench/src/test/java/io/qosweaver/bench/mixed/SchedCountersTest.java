@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
@@ -33,13 +34,17 @@ class SchedCountersTest {
     }
 
     @Test
-    void aWindowIsTheDifferenceOfTwoReadingsWithTheLaterThreadCount() {
-        SchedCounters a = new SchedCounters(1_000, 100, 50, 5, 3, 10.0, 40);
-        SchedCounters b = new SchedCounters(3_000, 500, 250, 25, 13, 70.25, 42);
-        SchedCounters d = b.minus(a);
-        assertThat(d).isEqualTo(new SchedCounters(2_000, 400, 200, 20, 10, 60.3, 42));
+    void aWindowCountsPerThreadAWholeNewThreadAndSaysHowManyEnded() {
+        SchedCounters.Reading before = new SchedCounters.Reading(1_000, 100, Map.of(
+                1L, new long[] {50, 5, 3, 10_000_000}, 2L, new long[] {7, 7, 7, 7_000_000}));
+        SchedCounters.Reading after = new SchedCounters.Reading(3_000, 500, Map.of(
+                1L, new long[] {250, 25, 13, 70_250_000}, 3L, new long[] {4, 1, 2, 500_000}));
+        SchedCounters d = SchedCounters.between(before, after);
+        assertThat(d).as("thread 1's growth, thread 3 whole, thread 2 gone").isEqualTo(
+                new SchedCounters(2_000, 400, 204, 21, 12, 60.8, 2, 1, 1));
         assertThat(d.sysShare()).isEqualTo(0.167);
-        assertThat(new SchedCounters(0, 0, 0, 0, 0, 0, 1).sysShare()).isNull();
+        assertThat(SchedCounters.between(null, after)).isNull();
+        assertThat(new SchedCounters(0, 0, 0, 0, 0, 0, 1, 0, 0).sysShare()).isNull();
         assertThat(SchedCounters.per(220, 100)).isEqualTo(2.2);
         assertThat(SchedCounters.per(5, 0)).isNull();
     }
@@ -48,7 +53,7 @@ class SchedCountersTest {
     void readsThisProcessFromProc() throws InterruptedException {
         assumeThat(Files.isDirectory(Path.of("/proc/self/task"))).as("a Linux /proc").isTrue();
         long pid = ProcessHandle.current().pid();
-        SchedCounters before = SchedCounters.read(pid);
+        SchedCounters.Reading before = SchedCounters.read(pid);
         CountDownLatch slept = new CountDownLatch(1);
         CountDownLatch read = new CountDownLatch(1);
         Thread sleeper = new Thread(() -> {
@@ -68,15 +73,15 @@ class SchedCountersTest {
             Thread.onSpinWait();
         }
         slept.await();
-        SchedCounters after = SchedCounters.read(pid);
+        SchedCounters.Reading after = SchedCounters.read(pid);
         read.countDown();
         sleeper.join();
-        assertThat(before).isNotNull();
-        assertThat(after.threads()).isGreaterThan(1);
-        assertThat(after.userMs() + after.sysMs()).as("50 ms of spinning is counted").isGreaterThan(
-                before.userMs() + before.sysMs());
-        assertThat(after.voluntarySwitches()).as("the sleeper blocked 20 times").isGreaterThanOrEqualTo(
-                before.voluntarySwitches() + 10);
+        SchedCounters d = SchedCounters.between(before, after);
+        assertThat(d).isNotNull();
+        assertThat(d.threads()).isGreaterThan(1);
+        assertThat(d.threadsStarted()).as("the sleeper").isGreaterThanOrEqualTo(1);
+        assertThat(d.userMs() + d.sysMs()).as("50 ms of spinning is counted").isPositive();
+        assertThat(d.voluntarySwitches()).as("the sleeper blocked 20 times").isGreaterThanOrEqualTo(10);
         assertThat(SchedCounters.read(Long.MAX_VALUE)).as("no such process").isNull();
     }
 }

@@ -8,7 +8,9 @@ import io.qosweaver.platform.NativeThreads;
  * the demoted runner's CPU idled once it parked, for 1-5 ms until a load balance moved one of them
  * (`bench/results/racetest/idle-turns-2026-11-25/`: 0.1-0.15 of 2 cores idle with 10 MTR-LS
  * runners). So the demoted runner, at its control point and about to park, restricts the promoted
- * thread to its own CPU before it unparks it ({@code sched_setaffinity} on a sleeping thread only
+ * thread to its own CPU before it unparks it; so does a thread leaving its last scope for the
+ * thread its leave promotes (Fuseki's capped requests, {@link StateMachine}'s {@code leaver})
+ * ({@code sched_setaffinity} on a sleeping thread only
  * changes where it will wake); the promoted thread puts its CPU mask back as soon as it is awake,
  * under the controller's lock (so a pin and its undoing never cross).
  *
@@ -67,9 +69,9 @@ final class CpuPlacement {
     }
 
     /**
-     * On the demoted runner, under the lock, about to park: restricts the parked successor {@code s}
-     * to the CPU the caller runs on. Does nothing when {@code s}'s id is unknown, the CPU is not in
-     * its mask, or a call fails.
+     * On the demoted runner about to park (or the thread leaving its last scope), under the lock:
+     * restricts the parked successor {@code s} to the CPU the caller runs on. Does nothing when
+     * {@code s}'s id is unknown, the CPU is not in its mask, or a call fails.
      */
     void pin(ThreadState s) {
         if (natives == null || s.tid <= 0 || s.pinned) {

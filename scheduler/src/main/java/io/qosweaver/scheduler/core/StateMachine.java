@@ -103,6 +103,16 @@ public final class StateMachine implements Control {
      * Controller#RUN_ON_PASSES}th one otherwise (progress counters move without a change).
      */
     volatile long regime;
+    /**
+     * The owner leaving its last scope, during its role change (on its own thread, so on the CPU it
+     * frees): the first parked thread that change promotes is woken in its place
+     * ({@link Effects#wakeInPlaceOf}). Woken plainly, Linux queued it on the CPU it last ran on,
+     * behind a runner, while the leaver's CPU idled once the leaver went back to its pool: a
+     * {@code perf sched} record of Fuseki with its heavy requests capped at the cores showed one of
+     * 2 CPUs idle 2.4 % of the time (0.5 % switched off), in gaps of 1-8 ms with threads waiting
+     * on the other CPU (issue 13; {@code bench/results/mixed-fuseki/}).
+     */
+    private ThreadState leaver;
     /** Flagged control points a running-on thread passed without the lock. */
     final LongAdder lockFreeRunOnPasses = new LongAdder();
     final LongAdder interruptedPasses = new LongAdder();
@@ -253,11 +263,14 @@ public final class StateMachine implements Control {
         TaskClassState of = from != null && from.observed() ? from : null;
         TaskClassState ot = to != null && to.observed() ? to : null;
         if (of != ot) {
+            leaver = to == null && cause == Policy.Cause.SCOPE ? t : null;
             try {
                 policy.onRoleChange(this, t, of, ot, cause);
             } catch (Throwable e) {
                 release(t); // never leave a thread flagged because a policy broke
                 throw e;
+            } finally {
+                leaver = null;
             }
         }
     }
@@ -654,6 +667,10 @@ public final class StateMachine implements Control {
                 victim.successor = t;
                 t.predecessor = victim;
                 t.wakeDeferred = true;
+            } else if (promoted && leaver != null) {
+                ThreadState l = leaver;
+                leaver = null; // one successor per leave: it frees one CPU
+                effects.wakeInPlaceOf(t, l);
             } else {
                 effects.wake(t);
             }
