@@ -85,7 +85,7 @@ final class SchedulerGateway {
     static String metricsText() {
         try {
             Scheduler s = Scheduler.current();
-            return s == null ? "" : PrometheusText.render(s.stats());
+            return s == null ? "" : PrometheusText.render(s.stats(), s.handOffStats());
         } catch (RuntimeException | LinkageError e) {
             return "# scheduler metrics unavailable: " + e.toString().replace('\n', ' ') + "\n";
         }

@@ -30,6 +30,11 @@ public final class MixedVersions {
      * entry, so a running heavy request is never parked; what the control points cost. Run when named.
      */
     public static final String QOSWEAVER_ENTRY_ONLY = "qosweaver-entry-only";
+    /**
+     * The cap at entry alone: {@code suspendAtEntry} with {@code lowLimit} = {@code lowCap} = the cores, so a
+     * light request parks no heavy one; run when named.
+     */
+    public static final String QOSWEAVER_ENTRY_CAP = "qosweaver-entry-cap";
     /** The hand-written policy with {@code lowLimit} at the cores: a light request parks no heavy one; run when named. */
     public static final String QOSWEAVER_NO_PARKING = "qosweaver-no-parking";
     /**
@@ -84,6 +89,9 @@ public final class MixedVersions {
                 + "arrival over the cap parked at its entry, no control point inside a request: a running heavy request "
                 + "is never parked", List.of(), "examples/third-party/" + app.name()
                 + "/policies/handwritten-entry-only.yaml", null));
+        m.put(QOSWEAVER_ENTRY_CAP, new Version(QOSWEAVER_ENTRY_CAP, "the cap at entry alone: at most as many "
+                + "heavy requests running as cores, an arrival over it waiting at its entry; a light request parks none",
+                List.of(), "examples/third-party/" + app.name() + "/policies/handwritten-entry-cap.yaml", null));
         m.put(QOSWEAVER_NO_PARKING, new Version(QOSWEAVER_NO_PARKING, "the hand-written policy with lowLimit 1x: "
                 + "a light request runs beside the capped heavy ones instead of parking one", List.of(),
                 "examples/third-party/" + app.name() + "/policies/handwritten-no-parking.yaml", null));

@@ -65,7 +65,7 @@ class FusekiAppTest {
     @Test
     void theCommittedPoliciesLoadAndSelectTheTwoEndpoints() throws Exception {
         Path root = Layout.find().root();
-        for (String name : List.of("handwritten", "generated", "handwritten-at-entry",
+        for (String name : List.of("handwritten", "generated", "handwritten-at-entry", "handwritten-entry-cap",
                 "handwritten-no-parking", "handwritten-grace", "handwritten-nice")) {
             Path file = root.resolve("examples/third-party/fuseki/policies/" + name + ".yaml");
             io.qosweaver.model.policy.PolicyFile policy = io.qosweaver.model.policy.PolicyFile.load(file);
@@ -92,6 +92,18 @@ class FusekiAppTest {
             assertThat(Files.readString(f)).as(app).contains("suspendAtEntry: true").contains("lowCap: 1x")
                     .contains("lowLimit: 1\n");
         }
+        // the entry-cap version: the at-entry policy with lowLimit at lowCap, nothing else changed, in both apps
+        for (String app : List.of("fuseki", "tika")) {
+            Path dir = root.resolve("examples/third-party/" + app + "/policies");
+            String atEntry = Files.readString(dir.resolve("handwritten-at-entry.yaml"));
+            String cap = Files.readString(dir.resolve("handwritten-entry-cap.yaml"));
+            assertThat(cap.substring(cap.indexOf("taskClasses:")).replace(
+                    "  lowLimit: 1x       # as many as lowCap: a light request parks no heavy one\n", "  lowLimit: 1\n"))
+                    .as(app).isEqualTo(atEntry.substring(atEntry.indexOf("taskClasses:")));
+            assertThat(io.qosweaver.model.policy.PolicyFile.load(dir.resolve("handwritten-entry-cap.yaml"))
+                    .controlPoints()).as(app).isNotEmpty();
+        }
+        assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_ENTRY_CAP);
         assertThat(MixedVersions.of(new FusekiApp()).get(MixedVersions.QOSWEAVER_ENTRY_ONLY).policy())
                 .isEqualTo("examples/third-party/fuseki/policies/handwritten-entry-only.yaml");
         assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_ENTRY_ONLY);

@@ -11,6 +11,20 @@ public final class PrometheusText {
 
     private PrometheusText() {}
 
+    /** {@link #render(SchedulerStats)} followed by the hand-offs and CPU placements. */
+    public static String render(SchedulerStats s, HandOffStats h) {
+        StringBuilder b = new StringBuilder(render(s));
+        header(b, "qosweaver_cpu_placement", "1 if a woken successor is placed on the CPU its predecessor frees.",
+                "gauge");
+        b.append("qosweaver_cpu_placement ").append(h.placement() ? 1 : 0).append('\n');
+        counter(b, "qosweaver_hand_offs_total", "Promoted threads woken by the runner demoted for them.", h.handOffs());
+        counter(b, "qosweaver_placements_total",
+                "Woken successors restricted to their predecessor's CPU (a hand-off or a leave).", h.placements());
+        counter(b, "qosweaver_placements_undone_total", "Placements undone by the woken thread.",
+                h.placementsUndone());
+        return b.toString();
+    }
+
     public static String render(SchedulerStats s) {
         StringBuilder b = new StringBuilder(1024);
         counter(b, "qosweaver_control_points_total", "Control points passed (fast and slow path).", s.controlPoints());

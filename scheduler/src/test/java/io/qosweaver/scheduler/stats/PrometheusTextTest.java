@@ -14,6 +14,18 @@ import org.junit.jupiter.api.Test;
 class PrometheusTextTest {
 
     @Test
+    void rendersTheHandOffsAndPlacementsAfterTheRest() {
+        SchedulerStats s = new SchedulerStats("importance", 0, 0, 0, 0, 0, Map.of(), 0, -1, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, false, Map.of());
+        String text = PrometheusText.render(s, new HandOffStats(4, true, 7, 6));
+        assertThat(text).startsWith(PrometheusText.render(s)).contains(
+                "# TYPE qosweaver_cpu_placement gauge\nqosweaver_cpu_placement 1\n",
+                "# TYPE qosweaver_hand_offs_total counter\nqosweaver_hand_offs_total 4\n",
+                "qosweaver_placements_total 7\n", "qosweaver_placements_undone_total 6\n");
+        assertThat(PrometheusText.render(s, new HandOffStats(0, false, 0, 0))).contains("qosweaver_cpu_placement 0\n");
+    }
+
+    @Test
     void rendersAdmissionAndPriorityMetrics() {
         SchedulerStats s = new SchedulerStats("linux-priority", 0, 0, 3, 3, 0, Map.of(), 0, -1, 0, 0,
                 0, 0, 0, 0, 0, 3, 1_500_000_000L, 0, 0, 0,
