@@ -35,6 +35,11 @@ public final class MixedVersions {
      * light request parks no heavy one; run when named.
      */
     public static final String QOSWEAVER_ENTRY_CAP = "qosweaver-entry-cap";
+    /**
+     * The cap at entry with a grace: {@code suspendAtEntry}, {@code lowLimit: 1} once a light request has run
+     * 15 ms ({@code lowLimitAfter}), the cores before; run when named.
+     */
+    public static final String QOSWEAVER_ENTRY_GRACE = "qosweaver-entry-grace";
     /** The hand-written policy with {@code lowLimit} at the cores: a light request parks no heavy one; run when named. */
     public static final String QOSWEAVER_NO_PARKING = "qosweaver-no-parking";
     /**
@@ -92,6 +97,9 @@ public final class MixedVersions {
         m.put(QOSWEAVER_ENTRY_CAP, new Version(QOSWEAVER_ENTRY_CAP, "the cap at entry alone: at most as many "
                 + "heavy requests running as cores, an arrival over it waiting at its entry; a light request parks none",
                 List.of(), "examples/third-party/" + app.name() + "/policies/handwritten-entry-cap.yaml", null));
+        m.put(QOSWEAVER_ENTRY_GRACE, new Version(QOSWEAVER_ENTRY_GRACE, "the cap at entry with a grace: a light "
+                + "request parks one running heavy request only once it has run 15 ms", List.of(),
+                "examples/third-party/" + app.name() + "/policies/handwritten-entry-grace.yaml", null));
         m.put(QOSWEAVER_NO_PARKING, new Version(QOSWEAVER_NO_PARKING, "the hand-written policy with lowLimit 1x: "
                 + "a light request runs beside the capped heavy ones instead of parking one", List.of(),
                 "examples/third-party/" + app.name() + "/policies/handwritten-no-parking.yaml", null));

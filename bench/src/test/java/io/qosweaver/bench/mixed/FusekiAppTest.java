@@ -103,7 +103,20 @@ class FusekiAppTest {
             assertThat(io.qosweaver.model.policy.PolicyFile.load(dir.resolve("handwritten-entry-cap.yaml"))
                     .controlPoints()).as(app).isNotEmpty();
         }
-        assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_ENTRY_CAP);
+        // the entry-grace version: the at-entry policy with the grace of the grace version
+        for (String app : List.of("fuseki", "tika")) {
+            Path dir = root.resolve("examples/third-party/" + app + "/policies");
+            String atEntry = Files.readString(dir.resolve("handwritten-at-entry.yaml"));
+            String grace = Files.readString(dir.resolve("handwritten-entry-grace.yaml"));
+            assertThat(grace.substring(grace.indexOf("taskClasses:")).replace("  lowLimit: 1         # one running heavy "
+                    + "request while a light one runs past the grace\n  lowLimitAfter: 15ms #   ... but only once it has "
+                    + "run this long; before that, lowCap\n", "  lowLimit: 1\n"))
+                    .as(app).isEqualTo(atEntry.substring(atEntry.indexOf("taskClasses:")));
+            assertThat(io.qosweaver.model.policy.PolicyFile.load(dir.resolve("handwritten-entry-grace.yaml"))
+                    .controlPoints()).as(app).isNotEmpty();
+        }
+        assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_ENTRY_CAP,
+                MixedVersions.QOSWEAVER_ENTRY_GRACE);
         assertThat(MixedVersions.of(new FusekiApp()).get(MixedVersions.QOSWEAVER_ENTRY_ONLY).policy())
                 .isEqualTo("examples/third-party/fuseki/policies/handwritten-entry-only.yaml");
         assertThat(MixedVersions.ALL).as("run when named").doesNotContain(MixedVersions.QOSWEAVER_ENTRY_ONLY);

@@ -106,11 +106,9 @@ public final class StateMachine implements Control {
     /**
      * The owner leaving its last scope, during its role change (on its own thread, so on the CPU it
      * frees): the first parked thread that change promotes is woken in its place
-     * ({@link Effects#wakeInPlaceOf}). Woken plainly, Linux queued it on the CPU it last ran on,
-     * behind a runner, while the leaver's CPU idled once the leaver went back to its pool: a
-     * {@code perf sched} record of Fuseki with its heavy requests capped at the cores showed one of
-     * 2 CPUs idle 2.4 % of the time (0.5 % switched off), in gaps of 1-8 ms with threads waiting
-     * on the other CPU (issue 13; {@code bench/results/mixed-fuseki/}).
+     * ({@link Effects#wakeInPlaceOf}), for the hand-off's reason ({@link #handOff}): woken plainly,
+     * Linux may queue it behind a runner on the CPU it last ran on while the leaver's CPU idles.
+     * What it measured on Fuseki is in {@code scheduler/README.md} ("Hand-off and placement").
      */
     private ThreadState leaver;
     /** Flagged control points a running-on thread passed without the lock. */
