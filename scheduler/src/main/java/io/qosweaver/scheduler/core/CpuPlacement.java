@@ -8,11 +8,10 @@ import io.qosweaver.platform.NativeThreads;
  * the demoted runner's CPU idled once it parked, for 1-5 ms until a load balance moved one of them
  * (`bench/results/racetest/idle-turns-2026-11-25/`: 0.1-0.15 of 2 cores idle with 10 MTR-LS
  * runners). So the demoted runner, at its control point and about to park, restricts the promoted
- * thread to its own CPU before it unparks it; so does a thread leaving its last scope for the
- * thread its leave promotes (Fuseki's capped requests, {@link StateMachine}'s {@code leaver})
- * ({@code sched_setaffinity} on a sleeping thread only
- * changes where it will wake); the promoted thread puts its CPU mask back as soon as it is awake,
- * under the controller's lock (so a pin and its undoing never cross).
+ * thread to its own CPU before it unparks it ({@code sched_setaffinity} on a sleeping thread only
+ * changes where it will wake), and so does a thread leaving its last scope for the thread its leave
+ * promotes ({@link StateMachine}'s {@code leaver}); the promoted thread puts its CPU mask back as
+ * soon as it is awake, under the controller's lock (so a pin and its undoing never cross).
  *
  * <p>Both steps are system calls through the registered {@link NativeThreads} (about a microsecond
  * each), made only at a hand-off, never at a control point that does not park. Placement is off
