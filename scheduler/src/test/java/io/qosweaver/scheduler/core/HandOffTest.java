@@ -59,20 +59,7 @@ class HandOffTest {
 
     @BeforeEach
     void setUp() {
-        Effects recording = new Effects() {
-            @Override
-            public void pendingChanged(int delta) {}
-
-            @Override
-            public void wake(ThreadState t) {
-                effects.add("wake " + name(t));
-            }
-
-            @Override
-            public void wakeInPlaceOf(ThreadState t, ThreadState demoted) {
-                effects.add("wake " + name(t) + " in place of " + name(demoted));
-            }
-        };
+        Effects recording = new RecordingEffects(effects, this::name);
         m = StateMachine.create(new TickingPolicy(), clock, List.of(new TaskClassSpec("work", Map.of())), recording);
         a = new ThreadState(Thread.currentThread());
         b = new ThreadState(Thread.currentThread());

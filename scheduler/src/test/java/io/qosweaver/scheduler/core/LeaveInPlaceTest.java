@@ -62,20 +62,7 @@ class LeaveInPlaceTest {
 
     @BeforeEach
     void setUp() {
-        Effects recording = new Effects() {
-            @Override
-            public void pendingChanged(int delta) {}
-
-            @Override
-            public void wake(ThreadState t) {
-                effects.add("wake " + name(t));
-            }
-
-            @Override
-            public void wakeInPlaceOf(ThreadState t, ThreadState leaver) {
-                effects.add("wake " + name(t) + " in place of " + name(leaver));
-            }
-        };
+        Effects recording = new RecordingEffects(effects, this::name);
         m = StateMachine.create(policy, clock,
                 List.of(new TaskClassSpec("work", Map.of()), new TaskClassSpec("inner", Map.of())), recording);
         a = new ThreadState(Thread.currentThread());
