@@ -112,9 +112,8 @@ public final class Controller {
      * nothing global and starts no thread.
      */
     public static Controller create(Policy policy, Ticker ticker, List<TaskClassSpec> taskClasses) {
-        // every policy: a thread leaving its last scope places the one its leave promotes, with or
-        // without a tick (StateMachine's leaver); the hand-offs of tick policies as well
-        CpuPlacement placement = CpuPlacement.create();
+        CpuPlacement placement = StateMachine.HAND_OFF && policy.tickNanos() > 0 ? CpuPlacement.create()
+                : CpuPlacement.OFF;
         return new Controller(StateMachine.create(policy, ticker, taskClasses, runtimeEffects(placement)), placement);
     }
 

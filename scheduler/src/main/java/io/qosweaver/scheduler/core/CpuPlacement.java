@@ -9,9 +9,8 @@ import io.qosweaver.platform.NativeThreads;
  * (`bench/results/racetest/idle-turns-2026-11-25/`: 0.1-0.15 of 2 cores idle with 10 MTR-LS
  * runners). So the demoted runner, at its control point and about to park, restricts the promoted
  * thread to its own CPU before it unparks it ({@code sched_setaffinity} on a sleeping thread only
- * changes where it will wake), and so does a thread leaving its last scope for the thread its leave
- * promotes ({@link StateMachine}'s {@code leaver}); the promoted thread puts its CPU mask back as
- * soon as it is awake, under the controller's lock (so a pin and its undoing never cross).
+ * changes where it will wake); the promoted thread puts its CPU mask back as soon as it is awake,
+ * under the controller's lock (so a pin and its undoing never cross).
  *
  * <p>Both steps are system calls through the registered {@link NativeThreads} (about a microsecond
  * each), made only at a hand-off, never at a control point that does not park. Placement is off
@@ -68,9 +67,9 @@ final class CpuPlacement {
     }
 
     /**
-     * On the demoted runner about to park (or the thread leaving its last scope), under the lock:
-     * restricts the parked successor {@code s} to the CPU the caller runs on. Does nothing when
-     * {@code s}'s id is unknown, the CPU is not in its mask, or a call fails.
+     * On the demoted runner, under the lock, about to park: restricts the parked successor {@code s}
+     * to the CPU the caller runs on. Does nothing when {@code s}'s id is unknown, the CPU is not in
+     * its mask, or a call fails.
      */
     void pin(ThreadState s) {
         if (natives == null || s.tid <= 0 || s.pinned) {

@@ -17,8 +17,8 @@ public interface Effects {
 
     /**
      * {@code t}'s wait is ended by {@code demoted}, which is about to park on the CPU it runs on
-     * (the hand-off, {@link StateMachine#handOff}) or to leave its last scope there: wake {@code t}
-     * to run there. By default as {@link #wake}; the runtime may place {@code t} on that CPU.
+     * (the hand-off, {@link StateMachine#handOff}): wake {@code t} to run there. By default as
+     * {@link #wake}; the runtime may place {@code t} on that CPU.
      */
     default void wakeInPlaceOf(ThreadState t, ThreadState demoted) {
         wake(t);

@@ -103,14 +103,6 @@ public final class StateMachine implements Control {
      * Controller#RUN_ON_PASSES}th one otherwise (progress counters move without a change).
      */
     volatile long regime;
-    /**
-     * The owner leaving its last scope, during its role change (on its own thread, so on the CPU it
-     * frees): the first parked thread that change promotes is woken in its place
-     * ({@link Effects#wakeInPlaceOf}), for the hand-off's reason ({@link #handOff}): woken plainly,
-     * Linux may queue it behind a runner on the CPU it last ran on while the leaver's CPU idles.
-     * What it measured on Fuseki is in {@code scheduler/README.md} ("Hand-off and placement").
-     */
-    private ThreadState leaver;
     /** Flagged control points a running-on thread passed without the lock. */
     final LongAdder lockFreeRunOnPasses = new LongAdder();
     final LongAdder interruptedPasses = new LongAdder();
@@ -261,14 +253,11 @@ public final class StateMachine implements Control {
         TaskClassState of = from != null && from.observed() ? from : null;
         TaskClassState ot = to != null && to.observed() ? to : null;
         if (of != ot) {
-            leaver = to == null && cause == Policy.Cause.SCOPE ? t : null;
             try {
                 policy.onRoleChange(this, t, of, ot, cause);
             } catch (Throwable e) {
                 release(t); // never leave a thread flagged because a policy broke
                 throw e;
-            } finally {
-                leaver = null;
             }
         }
     }
@@ -665,10 +654,6 @@ public final class StateMachine implements Control {
                 victim.successor = t;
                 t.predecessor = victim;
                 t.wakeDeferred = true;
-            } else if (promoted && leaver != null) {
-                ThreadState l = leaver;
-                leaver = null; // one successor per leave: it frees one CPU
-                effects.wakeInPlaceOf(t, l);
             } else {
                 effects.wake(t);
             }

@@ -19,7 +19,7 @@ public final class PrometheusText {
         b.append("qosweaver_cpu_placement ").append(h.placement() ? 1 : 0).append('\n');
         counter(b, "qosweaver_hand_offs_total", "Promoted threads woken by the runner demoted for them.", h.handOffs());
         counter(b, "qosweaver_placements_total",
-                "Woken successors restricted to their predecessor's CPU (a hand-off or a leave).", h.placements());
+                "Woken successors restricted to their demoted predecessor's CPU (hand-offs).", h.placements());
         counter(b, "qosweaver_placements_undone_total", "Placements undone by the woken thread.",
                 h.placementsUndone());
         return b.toString();
