@@ -47,6 +47,11 @@ public final class Versions {
     public static final String QOSWEAVER_CAPPED_ENTRY = "qosweaver-capped-entry";
     /** qosweaver-capped-entry with chart threads at nice 19 and no chart parked for a collection; run when named. */
     public static final String QOSWEAVER_CAPPED_NICE = "qosweaver-capped-nice";
+    /**
+     * qosweaver-capped-entry with the coverage-aware control points (6 pointcuts, about 9 per chart) instead of
+     * the dense generated set: what the density costs the charts. Run when named.
+     */
+    public static final String QOSWEAVER_COVER_ENTRY = "qosweaver-cover-entry";
 
     private static final Map<String, Version> ALL = new LinkedHashMap<>();
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
@@ -72,6 +77,9 @@ public final class Versions {
         add(new Version(QOSWEAVER_CAPPED_NICE, "qosweaver-capped-entry with chart threads at nice 19 while in their "
                 + "request and no chart parked for a collection (lowLimit 1x, lowNice 19)", List.of(),
                 "examples/policies/versions/capped-nice.yaml", null));
+        add(new Version(QOSWEAVER_COVER_ENTRY, "qosweaver-capped-entry with the coverage-aware control points "
+                + "(t 25 ms, m 1, every slot covered: 6 pointcuts, about 9 control points per chart)", List.of(),
+                "examples/policies/cover/capped-at-entry.yaml", null));
         add(new Version("concurrency-limits", "Netflix concurrency-limits (adaptive limit, core library) as a "
                 + "servlet filter, chart requests in their own partition", List.of(), null,
                 "peer=concurrency-limits,lowPath=/chart"));

@@ -14,7 +14,7 @@ class VersionsTest {
     void thePapersFiveVersionsAndTodaysToolsAreDataSelectedByName() {
         assertThat(Versions.known()).containsExactly("original", "admission", "java-priority", "linux-priority",
                 "qosweaver", "qosweaver-handwritten", "qosweaver-capped", "qosweaver-capped-entry",
-                "qosweaver-capped-nice", "concurrency-limits", "jetty-qos");
+                "qosweaver-capped-nice", "qosweaver-cover-entry", "concurrency-limits", "jetty-qos");
         assertThat(Versions.known()).containsAll(Versions.ALL_VERSIONS);
         assertThat(Versions.ALL_VERSIONS).as("bench deadline runs the capped candidates by default")
                 .contains("qosweaver-capped", "qosweaver-capped-entry");
@@ -44,6 +44,26 @@ class VersionsTest {
                 assertThat(weavingPart(root.resolve(v.policy()))).as(v.policy()).isEqualTo(reference);
             }
         }
+    }
+
+    /**
+     * The coverage-aware version is qosweaver-capped-entry with other control points: the same task classes
+     * and policy, the 6 pointcuts of the coverage-aware set, none of them in the dense set's section.
+     */
+    @Test
+    void theCoverVersionIsCappedEntryWithTheCoverageAwareControlPoints() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        String cover = Files.readString(root.resolve(Versions.get("qosweaver-cover-entry").policy()));
+        String dense = Files.readString(root.resolve(Versions.get("qosweaver-capped-entry").policy()));
+        assertThat(section(cover, "taskClasses:", "controlPoints:")).isEqualTo(section(dense, "taskClasses:",
+                "controlPoints:"));
+        assertThat(section(cover, "policy:", null)).isEqualTo(section(dense, "policy:", null));
+        String points = section(cover, "controlPoints:", "policy:");
+        assertThat(points.lines().filter(l -> l.startsWith("  - \"call(")).count()).isEqualTo(6);
+        assertThat(cover).contains("maximum occurrence 1, every slot covered");
+        assertThat(points).isNotEqualTo(section(dense, "controlPoints:", "policy:"));
+        assertThat(io.qosweaver.model.policy.PolicyFile.load(root.resolve(Versions.get("qosweaver-cover-entry")
+                .policy())).controlPoints()).hasSize(6);
     }
 
     /** The generated policy differs from the hand-written one in its control points only. */
@@ -111,7 +131,7 @@ class VersionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown version 'nice'")
                 .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver, "
-                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, qosweaver-capped-nice, concurrency-limits, jetty-qos");
+                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, qosweaver-capped-nice, qosweaver-cover-entry, concurrency-limits, jetty-qos");
         assertThatThrownBy(() -> Versions.resolve(List.of()))
                 .hasMessageContaining("known versions");
         assertThatThrownBy(() -> Versions.resolve(List.of("original", "original")))
