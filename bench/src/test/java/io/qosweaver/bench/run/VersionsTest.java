@@ -48,7 +48,8 @@ class VersionsTest {
 
     /**
      * The coverage-aware version is qosweaver-capped-entry with other control points: the same task classes
-     * and policy, the 6 pointcuts of the coverage-aware set, none of them in the dense set's section.
+     * and policy, the 6 pointcuts of the coverage-aware set (t 25 ms, m 1, every slot covered) in place of
+     * the dense set.
      */
     @Test
     void theCoverVersionIsCappedEntryWithTheCoverageAwareControlPoints() throws Exception {
