@@ -52,6 +52,11 @@ public final class Versions {
      * the dense generated set: what the density costs the charts. Run when named.
      */
     public static final String QOSWEAVER_COVER_ENTRY = "qosweaver-cover-entry";
+    /**
+     * The paper's admission control with the always-on cap at the cores: no chart parked halfway, at most the
+     * cores running, one started while a collection runs. Run when named.
+     */
+    public static final String QOSWEAVER_CAPPED_ADMISSION = "qosweaver-capped-admission";
 
     private static final Map<String, Version> ALL = new LinkedHashMap<>();
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
@@ -80,6 +85,9 @@ public final class Versions {
         add(new Version(QOSWEAVER_COVER_ENTRY, "qosweaver-capped-entry with the coverage-aware control points "
                 + "(t 25 ms, m 1, every slot covered: 6 pointcuts, about 9 control points per chart)", List.of(),
                 "examples/policies/cover/capped-at-entry.yaml", null));
+        add(new Version(QOSWEAVER_CAPPED_ADMISSION, "admission control with an always-on cap at the cores (lowCap "
+                + "1x): a chart request waits at its entry, none is stopped halfway", List.of(),
+                "examples/policies/cover/capped-admission.yaml", null));
         add(new Version("concurrency-limits", "Netflix concurrency-limits (adaptive limit, core library) as a "
                 + "servlet filter, chart requests in their own partition", List.of(), null,
                 "peer=concurrency-limits,lowPath=/chart"));

@@ -14,7 +14,8 @@ class VersionsTest {
     void thePapersFiveVersionsAndTodaysToolsAreDataSelectedByName() {
         assertThat(Versions.known()).containsExactly("original", "admission", "java-priority", "linux-priority",
                 "qosweaver", "qosweaver-handwritten", "qosweaver-capped", "qosweaver-capped-entry",
-                "qosweaver-capped-nice", "qosweaver-cover-entry", "concurrency-limits", "jetty-qos");
+                "qosweaver-capped-nice", "qosweaver-cover-entry", "qosweaver-capped-admission", "concurrency-limits",
+                "jetty-qos");
         assertThat(Versions.known()).containsAll(Versions.ALL_VERSIONS);
         assertThat(Versions.ALL_VERSIONS).as("bench deadline runs the capped candidates by default")
                 .contains("qosweaver-capped", "qosweaver-capped-entry");
@@ -65,6 +66,21 @@ class VersionsTest {
         assertThat(points).isNotEqualTo(section(dense, "controlPoints:", "policy:"));
         assertThat(io.qosweaver.model.policy.PolicyFile.load(root.resolve(Versions.get("qosweaver-cover-entry")
                 .policy())).controlPoints()).hasSize(6);
+    }
+
+    /** The capped admission version weaves what the cover version weaves and differs in its policy only. */
+    @Test
+    void theCappedAdmissionVersionIsAdmissionControlWithTheCapAndTheCoverWeaving() throws Exception {
+        Path root = Path.of(System.getProperty("qosweaver.root", "..")).toAbsolutePath().normalize();
+        String admission = Files.readString(root.resolve(Versions.get("qosweaver-capped-admission").policy()));
+        String cover = Files.readString(root.resolve(Versions.get("qosweaver-cover-entry").policy()));
+        assertThat(section(admission, "taskClasses:", "policy:")).isEqualTo(section(cover, "taskClasses:", "policy:"));
+        assertThat(section(admission, "policy:", null)).isEqualTo("""
+                policy:
+                  name: admission
+                  lowLimit: 1
+                  lowCap: 1x
+                """);
     }
 
     /** The generated policy differs from the hand-written one in its control points only. */
@@ -132,7 +148,8 @@ class VersionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown version 'nice'")
                 .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver, "
-                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, qosweaver-capped-nice, qosweaver-cover-entry, concurrency-limits, jetty-qos");
+                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, qosweaver-capped-nice, qosweaver-cover-entry, qosweaver-capped-admission, "
+                        + "concurrency-limits, jetty-qos");
         assertThatThrownBy(() -> Versions.resolve(List.of()))
                 .hasMessageContaining("known versions");
         assertThatThrownBy(() -> Versions.resolve(List.of("original", "original")))
