@@ -132,6 +132,18 @@ class CpuPlacementTest {
         masks.put(Thread.currentThread().getName(), before + " -> " + list(m));
     }
 
+    /**
+     * Placement is for the hand-offs of policies with a tick: one without (importance) never places a thread,
+     * even with the natives registered, so installing it makes no system call for placement.
+     */
+    @Test
+    void aPolicyWithoutATickPlacesNoThread() {
+        NativeThreads.register(nt);
+        Scheduler s = Scheduler.install(new SchedulerConfig(List.of(new TaskClassSpec("runner",
+                Map.of("importance", "low"))), new SchedulerConfig.PolicySpec("importance", Map.of("lowCap", "1"))));
+        assertThat(s.handOffStats().placement()).as("no placement without a tick").isFalse();
+    }
+
     @Test
     void mtrLsRunnersHandTheirCpuToTheirSuccessorAndEndWithTheirOwnMask() throws Exception {
         NativeThreads.register(nt);

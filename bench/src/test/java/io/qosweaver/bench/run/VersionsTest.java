@@ -148,7 +148,8 @@ class VersionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown version 'nice'")
                 .hasMessageContaining("original, admission, java-priority, linux-priority, qosweaver, "
-                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, qosweaver-capped-nice, qosweaver-cover-entry, qosweaver-capped-admission, "
+                        + "qosweaver-handwritten, qosweaver-capped, qosweaver-capped-entry, qosweaver-capped-nice, "
+                        + "qosweaver-cover-entry, qosweaver-capped-admission, "
                         + "concurrency-limits, jetty-qos");
         assertThatThrownBy(() -> Versions.resolve(List.of()))
                 .hasMessageContaining("known versions");
