@@ -290,7 +290,7 @@ public final class Deadline {
         Double mean = collections.mean();
         Double sd = round(collections.stddev());
         Map<String, DeadlineResult.Window> out = new LinkedHashMap<>(byH);
-        return new DeadlineResult.VersionResult(v.description(), v.jvmFlags(), v.policy(), count, missed,
+        return new DeadlineResult.VersionResult(v.description(), v.jvmFlags(), v.policyKey(), count, missed,
                 count == 0 ? null : round4((double) missed / count), round(mean),
                 collections.max(), sd,
                 round(Samples.of(tput).mean()), round(Samples.of(p50).mean()), round(Samples.of(p99).mean()), errors,

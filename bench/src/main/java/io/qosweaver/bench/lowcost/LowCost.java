@@ -171,7 +171,7 @@ public final class LowCost {
             LowCostResult.Condition w = condition(with.get(v.name()));
             LowCostResult.Condition wo = condition(without.get(v.name()));
             ScenarioResult first = with.get(v.name()).isEmpty() ? null : with.get(v.name()).get(0);
-            results.put(v.name(), new LowCostResult.VersionResult(v.description(), v.policy(), v.peer(),
+            results.put(v.name(), new LowCostResult.VersionResult(v.description(), v.policyKey(), v.peer(),
                     first == null ? null : first.deadlineMissRatio(), first == null ? null : first.collectionTimeMeanMs(),
                     first == null ? null : first.collectionTimeMaxMs(),
                     first == null ? null : first.collectionTimeStddevMs(), w.chartThroughputPerS().mean(),

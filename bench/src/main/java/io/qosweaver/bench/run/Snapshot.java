@@ -42,7 +42,7 @@ public record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path peers
         Map<String, Path> policies = new LinkedHashMap<>();
         Path pdir = Files.createDirectories(dir.resolve("policies"));
         for (Versions.Version v : versions) {
-            if (v.usesAgent()) {
+            if (v.usesAgent() && !policies.containsKey(v.policyKey())) {
                 Path from = layout.root().resolve(v.policy());
                 if (!Files.isRegularFile(from)) {
                     throw new IOException("the policy of version " + v.name() + " is missing: " + from);
@@ -52,9 +52,20 @@ public record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path peers
                 if (!to.startsWith(pdir)) {
                     throw new IOException("the policy of version " + v.name() + " is outside the project: " + v.policy());
                 }
-                if (!policies.containsKey(v.policy())) {
-                    Files.createDirectories(to.getParent());
-                    policies.put(v.policy(), Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES));
+                Files.createDirectories(to.getParent());
+                if (v.policyParams().isEmpty()) {
+                    policies.put(v.policyKey(), Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES));
+                } else {
+                    String text;
+                    try {
+                        text = PolicyParams.apply(Files.readString(from), v.policyParams());
+                    } catch (IllegalArgumentException e) {
+                        throw new IOException("version " + v.name() + ": " + v.policy() + ": " + e.getMessage(), e);
+                    }
+                    String file = to.getFileName().toString();
+                    String stem = file.endsWith(".yaml") ? file.substring(0, file.length() - 5) : file;
+                    String suffix = PolicyParams.spec(v.policyParams()).replace(':', '.');
+                    policies.put(v.policyKey(), Files.writeString(to.resolveSibling(stem + "." + suffix + ".yaml"), text));
                 }
             }
         }
@@ -70,7 +81,7 @@ public record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path peers
     public List<String> jvmFlags(Versions.Version v) {
         List<String> flags = new java.util.ArrayList<>(v.jvmFlags());
         if (v.usesAgent()) {
-            flags.add(agentFlag(agentJar, policies.get(v.policy())));
+            flags.add(agentFlag(agentJar, policies.get(v.policyKey())));
         }
         if (v.usesPeer()) {
             flags.add("-javaagent:" + peersAgentJar + "=" + v.peer());

@@ -21,13 +21,28 @@ public final class Versions {
      * @param jvmFlags    extra JVM flags (besides {@code -javaagent}, which a policy implies)
      * @param policy      the policy file relative to the project root, or null for no agent
      * @param peer        the peers agent's arguments (e.g. {@code peer=jetty-qos}), or null
+     * @param policyParams parameters set in the policy's {@code policy:} section ({@link PolicyParams}), in order
      */
-    public record Version(String name, String description, List<String> jvmFlags, String policy, String peer) {
+    public record Version(String name, String description, List<String> jvmFlags, String policy, String peer,
+            Map<String, String> policyParams) {
         public Version {
             jvmFlags = List.copyOf(jvmFlags);
+            policyParams = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(policyParams));
             if (policy != null && peer != null) {
                 throw new IllegalArgumentException(name + ": a version is either woven by QoSWeaver or a peer");
             }
+            if (policy == null && !policyParams.isEmpty()) {
+                throw new IllegalArgumentException(name + ": only a version with a policy file takes policy parameters");
+            }
+        }
+
+        public Version(String name, String description, List<String> jvmFlags, String policy, String peer) {
+            this(name, description, jvmFlags, policy, peer, Map.of());
+        }
+
+        /** What identifies the policy this version runs: its file, and the parameters set in it. */
+        public String policyKey() {
+            return policyParams.isEmpty() ? policy : policy + ":" + PolicyParams.spec(policyParams);
         }
 
         public boolean usesAgent() {
@@ -125,7 +140,8 @@ public final class Versions {
 
     /**
      * The versions named, in order; an unknown name is an {@link IllegalArgumentException}
-     * whose message lists the known ones.
+     * whose message lists the known ones. A name may set policy parameters of a known version:
+     * {@code BASE:KEY=VALUE[:KEY=VALUE...]} ({@link PolicyParams}).
      */
     public static List<Version> resolve(List<String> names) {
         if (names.isEmpty()) {
@@ -134,7 +150,11 @@ public final class Versions {
         List<Version> out = new ArrayList<>();
         for (String raw : names) {
             String n = raw.strip();
-            Version v = ALL.get(n);
+            int colon = n.indexOf(':');
+            Version v = ALL.get(colon < 0 ? n : n.substring(0, colon));
+            if (v != null && colon >= 0) {
+                v = withParams(v, n, PolicyParams.parse(n.substring(colon + 1)));
+            }
             if (v == null) {
                 throw new IllegalArgumentException("unknown version '" + n + "'; known versions: "
                         + String.join(", ", known()));
@@ -145,6 +165,15 @@ public final class Versions {
             out.add(v);
         }
         return out;
+    }
+
+    private static Version withParams(Version base, String name, Map<String, String> params) {
+        if (!base.usesAgent()) {
+            throw new IllegalArgumentException("version '" + name + "': " + base.name() + " is not woven by QoSWeaver,"
+                    + " so it has no policy parameters to set");
+        }
+        return new Version(name, base.description() + "; policy " + PolicyParams.spec(params).replace(":", ", "),
+                base.jvmFlags(), base.policy(), null, params);
     }
 
     public static Version get(String name) {

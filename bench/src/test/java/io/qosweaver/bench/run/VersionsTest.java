@@ -189,4 +189,51 @@ class VersionsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Snapshot.of(layout,
                 Versions.resolve(List.of("admission")))).hasMessageContaining("admission");
     }
+
+    /** A name may set parameters of a woven version's policy section; the rest of the version is its base's. */
+    @Test
+    void aNameSetsPolicyParametersOfAWovenVersion() {
+        Versions.Version base = Versions.get("qosweaver-cover-entry");
+        Versions.Version v = Versions.get("qosweaver-cover-entry:lowCap=1.5x:lowLimitAfter=15ms");
+        assertThat(v.name()).isEqualTo("qosweaver-cover-entry:lowCap=1.5x:lowLimitAfter=15ms");
+        assertThat(v.policy()).isEqualTo(base.policy());
+        assertThat(v.policyParams()).containsExactly(java.util.Map.entry("lowCap", "1.5x"),
+                java.util.Map.entry("lowLimitAfter", "15ms"));
+        assertThat(v.policyKey()).isEqualTo(base.policy() + ":lowCap=1.5x:lowLimitAfter=15ms");
+        assertThat(v.description()).startsWith(base.description()).endsWith("; policy lowCap=1.5x, lowLimitAfter=15ms");
+        assertThat(base.policyKey()).isEqualTo(base.policy());
+        assertThat(Versions.resolve(List.of("qosweaver-cover-entry", "qosweaver-cover-entry:lowCap=3")))
+                .extracting(Versions.Version::policyKey).doesNotHaveDuplicates();
+        assertThatThrownBy(() -> Versions.get("jetty-qos:maxRequests=3")).hasMessageContaining("jetty-qos is not woven");
+        assertThatThrownBy(() -> Versions.get("nope:lowCap=3")).hasMessageContaining("unknown version 'nope:lowCap=3'");
+        assertThatThrownBy(() -> Versions.get("qosweaver:lowCap")).hasMessageContaining("'lowCap' is not KEY=VALUE");
+        assertThatThrownBy(() -> Versions.get("qosweaver:lowCap=1:lowCap=2")).hasMessageContaining("given twice");
+        assertThatThrownBy(() -> Versions.get("qosweaver:name=admission")).hasMessageContaining("'name' cannot be set");
+        assertThatThrownBy(() -> Versions.get("qosweaver:lowCap=1 x")).hasMessageContaining("not KEY=VALUE");
+    }
+
+    /** A version with parameters runs its own copy of its base's policy, with them set; the base's copy is untouched. */
+    @Test
+    void theSnapshotWritesAVersionsParametersIntoItsOwnCopy(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+        Layout layout = new Layout(root);
+        Files.createDirectories(layout.riverMonitorJar().getParent());
+        Files.createDirectories(layout.agentJar().getParent());
+        Files.writeString(layout.riverMonitorJar(), "app");
+        Files.writeString(layout.agentJar(), "agent");
+        Files.createDirectories(root.resolve("examples/policies"));
+        Files.writeString(root.resolve("examples/policies/river-monitor.yaml"), "policy:\n  name: importance\n  lowLimit: 1\n");
+        List<Versions.Version> vs = Versions.resolve(List.of("qosweaver", "qosweaver:lowLimit=2:lowCap=1x"));
+        try (Snapshot s = Snapshot.of(layout, vs)) {
+            Path base = s.policies().get("examples/policies/river-monitor.yaml");
+            Path derived = s.policies().get("examples/policies/river-monitor.yaml:lowLimit=2:lowCap=1x");
+            assertThat(Files.readString(base)).isEqualTo("policy:\n  name: importance\n  lowLimit: 1\n");
+            assertThat(Files.readString(derived)).isEqualTo("policy:\n  name: importance\n  lowLimit: 2\n  lowCap: 1x\n");
+            assertThat(derived.getFileName()).hasToString("river-monitor.lowLimit=2.lowCap=1x.yaml");
+            assertThat(s.jvmFlags(vs.get(1))).containsExactly(Snapshot.agentFlag(s.agentJar(), derived));
+        }
+        Files.writeString(root.resolve("examples/policies/river-monitor.yaml"), "policy: {name: importance}\n");
+        assertThatThrownBy(() -> Snapshot.of(layout, Versions.resolve(List.of("qosweaver:lowCap=2"))))
+                .hasMessageContaining("version qosweaver:lowCap=2: examples/policies/river-monitor.yaml: ")
+                .hasMessageContaining("block style");
+    }
 }

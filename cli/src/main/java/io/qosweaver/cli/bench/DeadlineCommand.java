@@ -28,7 +28,9 @@ final class DeadlineCommand implements Callable<Integer> {
 
     @Option(names = "--versions", split = ",", paramLabel = "V",
             description = "versions to run, in order (default: all, original,admission,java-priority,"
-                    + "linux-priority,qosweaver,qosweaver-capped,qosweaver-capped-entry,concurrency-limits,jetty-qos)")
+                    + "linux-priority,qosweaver,qosweaver-capped,qosweaver-capped-entry,concurrency-limits,jetty-qos); "
+                    + "V:KEY=VALUE[:KEY=VALUE] runs V with those keys of its policy section set, e.g. "
+                    + "qosweaver-cover-entry:lowCap=1.5x")
     List<String> versions = new ArrayList<>(Versions.ALL_VERSIONS);
 
     @Option(names = "--hours", split = ",", paramLabel = "H",
