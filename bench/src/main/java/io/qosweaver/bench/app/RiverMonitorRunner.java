@@ -101,7 +101,7 @@ public final class RiverMonitorRunner {
                 if (collects) {
                     awaitCollectionStartAfter(base, end, c.periodMs() * 3 + 30_000);
                 }
-                idle = scenario(c, "idle", base, start, end, null, null, null, List.of(), null, null);
+                idle = scenario(c, "idle", base, start, end, null, null, null, List.of(), null, null, null);
             }
             if (c.durationS() > 0) {
                 List<LoadSpec> specs = specs(c, base, firstRiver);
@@ -116,6 +116,7 @@ public final class RiverMonitorRunner {
                 TimelineRecorder timeline = null;
                 Duration cpuBefore;
                 Duration cpuAfter;
+                List<ThreadCpu.Group> threadCpu = null;
                 Warmup.light(http, app, specs, c.warmupS(), progress, c.version());
                 try (LoadRun run = new LoadDriver(http).start(specs, true)) {
                     if (c.warmupS() > 0) {
@@ -126,6 +127,7 @@ public final class RiverMonitorRunner {
                     run.beginWindow();
                     start = System.currentTimeMillis();
                     cpuBefore = cpu(app);
+                    ThreadCpu sampler = ThreadCpu.start(app.pid());
                     before = scrape(metrics);
                     if (recordTimeline && metrics != null) {
                         timeline = new TimelineRecorder(http, metrics, start);
@@ -135,6 +137,9 @@ public final class RiverMonitorRunner {
                     load = run.endWindow();
                     end = System.currentTimeMillis();
                     cpuAfter = cpu(app);
+                    if (sampler != null) {
+                        threadCpu = sampler.stop();
+                    }
                 }
                 PrometheusScrape after = scrape(metrics);
                 last = after;
@@ -147,7 +152,8 @@ public final class RiverMonitorRunner {
                 }
                 Double cpuS = cpuBefore == null || cpuAfter == null ? null
                         : cpuAfter.minus(cpuBefore).toNanos() / 1e9;
-                loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge, cpuS, timeline);
+                loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge, cpuS, timeline,
+                        threadCpu);
             }
             hooks.beforeStop(app, base, metrics);
             if (last == null) {
@@ -281,7 +287,8 @@ public final class RiverMonitorRunner {
 
     private ScenarioResult scenario(FlashCrowdConfig c, String name, URI base, long startMs, long endMs,
                                     LoadResult load, PrometheusScrape before, PrometheusScrape after,
-                                    List<ScenarioResult.GaugeSample> gauge, Double cpuS, TimelineRecorder timeline)
+                                    List<ScenarioResult.GaugeSample> gauge, Double cpuS, TimelineRecorder timeline,
+                                    List<ThreadCpu.Group> threadCpu)
             throws IOException, InterruptedException {
         List<CollectionRecord> all = collections(base);
         long now = System.currentTimeMillis();
@@ -304,7 +311,7 @@ public final class RiverMonitorRunner {
         }
         double seconds = (endMs - startMs) / 1000.0;
         ScenarioResult s = ScenarioStats.scenario(c, name, startMs, seconds, in, load, before, after, gauge, cpuS,
-                timeline == null ? null : timeline.points(seconds), notes);
+                timeline == null ? null : timeline.points(seconds), notes, threadCpu);
         String invalid = RunValidity.problem(s, c.logFile());
         if (invalid == null) {
             return s;
@@ -312,7 +319,7 @@ public final class RiverMonitorRunner {
         progress.update("[" + c.version() + "] INVALID " + name + " window: " + invalid);
         notes.add(RunValidity.PREFIX + invalid);
         return ScenarioStats.scenario(c, name, startMs, seconds, in, load, before, after, gauge, cpuS,
-                timeline == null ? null : timeline.points(seconds), notes);
+                timeline == null ? null : timeline.points(seconds), notes, threadCpu);
     }
 
     /**

@@ -11,7 +11,8 @@ import java.util.List;
  * time the application's process used during the window (all its threads), and
  * {@code appCpuMsPerChart} that divided by the charts served: the overhead measure least
  * disturbed by a noisy machine. {@code runningTimeline} is empty unless the runner was asked
- * to record it.
+ * to record it. {@code threadCpu} is that CPU by thread group, once a second ({@link ThreadCpu}; empty
+ * where the OS does not tell).
  */
 public record ScenarioResult(
         String version, String scenario, double periodS, int rivers, int chartClients, int levelsClients,
@@ -25,7 +26,7 @@ public record ScenarioResult(
         Double suspensionTimeMeanMs, Long suspensionCount,
         List<Collection> collections, List<ClassResult> load, List<LoadResult.Sample> loadTimeSeries,
         List<GaugeSample> runningChartThreads, Double appCpuS, Double appCpuMsPerChart,
-        List<TimelinePoint> runningTimeline, List<String> notes) {
+        List<TimelinePoint> runningTimeline, List<String> notes, List<ThreadCpu.Group> threadCpu) {
 
     /** A collection of the window: offset of its start from the window start, in seconds. */
     public record Collection(double offsetS, long startMs, Long durationMs, Integer readings, boolean missed,

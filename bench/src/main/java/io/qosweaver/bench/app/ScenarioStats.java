@@ -18,7 +18,8 @@ public final class ScenarioStats {
                                    List<ScenarioResult.Collection> in, LoadResult load,
                                    PrometheusScrape before, PrometheusScrape after,
                                    List<ScenarioResult.GaugeSample> gauge, Double appCpuS,
-                                   List<ScenarioResult.TimelinePoint> timeline, List<String> notes) {
+                                   List<ScenarioResult.TimelinePoint> timeline, List<String> notes,
+                                   List<ThreadCpu.Group> threadCpu) {
         int count = in.size();
         int missed = (int) in.stream().filter(ScenarioResult.Collection::missed).count();
         Samples d = Samples.of(in.stream().map(ScenarioResult.Collection::durationMs).filter(Objects::nonNull).toList());
@@ -65,7 +66,8 @@ public final class ScenarioStats {
                 gauge == null ? List.of() : List.copyOf(gauge), round(appCpuS),
                 appCpuS == null || chart == null || chart.requests() == 0 ? null
                         : round(appCpuS * 1000.0 / chart.requests()),
-                timeline == null ? List.of() : List.copyOf(timeline), List.copyOf(notes));
+                timeline == null ? List.of() : List.copyOf(timeline), List.copyOf(notes),
+                threadCpu == null ? List.of() : List.copyOf(threadCpu));
     }
 
     private static Double ms(Double seconds) {

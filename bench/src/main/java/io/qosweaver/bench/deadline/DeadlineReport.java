@@ -3,6 +3,7 @@ package io.qosweaver.bench.deadline;
 import io.qosweaver.bench.app.RunValidity;
 
 import io.qosweaver.bench.app.ScenarioResult;
+import io.qosweaver.bench.app.ThreadCpu;
 import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.ReportDocument;
 import io.qosweaver.bench.report.ScenarioCharts;
@@ -73,6 +74,15 @@ public final class DeadlineReport {
         }
         doc.heading("Ratio to original (same run)").table(ratioTable(r));
         doc.heading("Mechanism").table(mechanismTable(r));
+        List<String[]> cpu = threadCpuTable(r);
+        if (cpu.size() > 1) {
+            doc.heading("The app's CPU by thread group (cores: mean over the window, and the largest second)")
+                    .table(cpu)
+                    .paragraph("Sampled once a second from /proc: a thread's group is its name without its serial "
+                            + "(qtp: Jetty's request threads); gc and jit are the JVM's collector and compiler threads; "
+                            + "other sums the groups beyond the busiest " + ThreadCpu.TOP + ". Every second is in "
+                            + "results.json (thread_cpu).");
+        }
         doc.heading("Plots");
         for (String h : hours) {
             Map<String, ScenarioResult> per = new LinkedHashMap<>();
@@ -204,6 +214,40 @@ public final class DeadlineReport {
                     : Table.cell(v.ratioToOriginal().get(m[0]))));
             rows.add(row.toArray(new String[0]));
         }
+        return rows;
+    }
+
+    /** One row per version and window, one column per thread group seen in any window (busiest first). */
+    static List<String[]> threadCpuTable(DeadlineResult r) {
+        Map<String, Double> total = new LinkedHashMap<>();
+        r.versions().values().forEach(vr -> vr.byHours().values().forEach(w -> {
+            if (w.detail() != null) {
+                w.detail().threadCpu().forEach(g -> total.merge(g.name(), g.cores(), Double::sum));
+            }
+        }));
+        List<String> groups = new ArrayList<>(total.keySet());
+        groups.remove(ThreadCpu.OTHER);
+        groups.sort((a, b) -> Double.compare(total.get(b), total.get(a)));
+        if (total.containsKey(ThreadCpu.OTHER)) {
+            groups.add(ThreadCpu.OTHER);
+        }
+        List<String[]> rows = new ArrayList<>();
+        List<String> head = new ArrayList<>(List.of("version", "window"));
+        head.addAll(groups);
+        rows.add(head.toArray(new String[0]));
+        r.versions().forEach((v, vr) -> vr.byHours().forEach((h, w) -> {
+            if (w.detail() == null || w.detail().threadCpu().isEmpty()) {
+                return;
+            }
+            List<String> row = new ArrayList<>(List.of(v, label(h)));
+            for (String g : groups) {
+                row.add(w.detail().threadCpu().stream().filter(x -> x.name().equals(g)).findFirst()
+                        .map(x -> String.format(java.util.Locale.ROOT, "%.2f (%.2f)", x.cores(),
+                                x.perSecond().stream().mapToDouble(Double::doubleValue).max().orElse(0)))
+                        .orElse("-"));
+            }
+            rows.add(row.toArray(new String[0]));
+        }));
         return rows;
     }
 

@@ -134,6 +134,11 @@ public class DeadlineTest {
         String html = Files.readString(dir.resolve("index.html"));
         assertThat(html).contains("Table 2", "data:image/png;base64,", "What the numbers show", "FAILED runs");
         assertThat(Files.readString(dir.resolve("RESULTS.md"))).contains("| qosweaver | 0.000 (0/4) | 0.000 (0/4) |");
+        // the app's CPU by thread group: mean over the window and the largest second, per version and window
+        assertThat(Files.readString(dir.resolve("RESULTS.md"))).contains("The app's CPU by thread group")
+                .contains("| qosweaver | 3 h | 1.20 (1.40) | 0.30 (0.60) |");
+        assertThat(q.get("by_hours").get("3").get("detail").get("thread_cpu").get(1).get("per_second").get(0)
+                .asDouble()).isEqualTo(0.6);
     }
 
     /** Latencies count served requests only: a version that refused requests says so where it looks better. */

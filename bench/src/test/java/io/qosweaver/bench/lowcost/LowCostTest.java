@@ -29,7 +29,7 @@ class LowCostTest {
                 s.missedCount(), s.deadlineMissRatio(), s.collectionTimeMeanMs(), s.collectionTimeMaxMs(),
                 s.collectionTimeStddevMs(), s.collectionTimeP50Ms(), tput, s.chartP50Ms(), s.chartP99Ms(),
                 s.chartErrors(), null, null, null, null, null, null, null, null, s.collections(), s.load(),
-                s.loadTimeSeries(), s.runningChartThreads(), 1.0, cpuMsPerChart, List.of(), List.of());
+                s.loadTimeSeries(), s.runningChartThreads(), 1.0, cpuMsPerChart, List.of(), List.of(), List.of());
     }
 
     @Test

@@ -71,7 +71,7 @@ class SuspensionTest {
                 s.suspensionTimeMeanMs(), s.suspensionCount(), s.collections(), s.load(), s.loadTimeSeries(),
                 s.runningChartThreads(), s.appCpuS(), s.appCpuMsPerChart(),
                 List.of(chart(0, 40), collector(1, 1), chart(1.01, 1), collector(1.3, 0), chart(1.3, 40),
-                        collector(2, 1), chart(2.03, 1), collector(2.3, 0)), List.of());
+                        collector(2, 1), chart(2.03, 1), collector(2.3, 0)), List.of(), s.threadCpu());
         SuspensionResult.VersionResult v = Suspension.versionResult(Versions.get("qosweaver"), withTimeline, 1,
                 dir.resolve("app.log"), null);
         assertThat(v.episodes()).isEqualTo(2);

@@ -4,6 +4,7 @@ import io.qosweaver.bench.app.FlashCrowdConfig;
 import io.qosweaver.bench.app.PrometheusScrape;
 import io.qosweaver.bench.app.ScenarioResult;
 import io.qosweaver.bench.app.ScenarioStats;
+import io.qosweaver.bench.app.ThreadCpu;
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.load.LoadResult;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ public final class TestResults {
                         + "qosweaver_suspension_time_seconds{quantile=\"0.99\"} " + 2 * suspensionP50S + "\n"
                         + "qosweaver_suspension_time_seconds_count 4\nqosweaver_suspension_time_seconds_sum 0.02\n");
         return ScenarioStats.scenario(c, "overloaded", 1000, 10, cs, load, null, after, List.of(), 12.0, List.of(),
-                List.of());
+                List.of(), List.of(new ThreadCpu.Group("qtp", 1.2, List.of(1.0, 1.4)),
+                        new ThreadCpu.Group(ThreadCpu.GC, 0.3, List.of(0.6, 0.0))));
     }
 }
