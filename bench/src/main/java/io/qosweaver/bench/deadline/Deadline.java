@@ -166,7 +166,7 @@ public final class Deadline {
                     + " (" + (i + 1) + "/" + total + "), order " + order);
             for (int k = 0; k < order.size(); k++) {
                 Versions.Version v = Versions.get(order.get(k));
-                Path log = reportDir.resolve("app-" + v.name() + "-" + h + "h" + (round == 1 ? "" : "-" + round) + ".log");
+                Path log = reportDir.resolve("app-" + Versions.fileName(v.name()) + "-" + h + "h" + (round == 1 ? "" : "-" + round) + ".log");
                 RunResult rr;
                 String error = null;
                 try {

@@ -97,7 +97,7 @@ public final class Deadlock {
                         p.levelsClients(), 0, p.warmupS(), p.durationS(), jars.jvmFlags(v.run()),
                         List.of("-jar", jars.riverMonitorJar().toString()), appArgs, log);
                 return runWatched(c, deadlockPeriods, endLimitS,
-                        reportDir.resolve("app-" + v.name() + "-threads.txt"), progress);
+                        reportDir.resolve("app-" + Versions.fileName(v.name()) + "-threads.txt"), progress);
             };
             DeadlockResult r = run(versions, quick, params, Machine.describe(), reportDir, command, progress, ar);
             Reports.draw(reportDir, progress, () -> DeadlockReport.write(reportDir, r));
@@ -152,7 +152,7 @@ public final class Deadlock {
         Map<String, Path> logs = new LinkedHashMap<>();
         for (int i = 0; i < versions.size(); i++) {
             DeadlockVersions.Version v = versions.get(i);
-            Path log = reportDir.resolve("app-" + v.name() + ".log");
+            Path log = reportDir.resolve("app-" + Versions.fileName(v.name()) + ".log");
             logs.put(v.name(), log);
             progress.update("[deadlock] " + v.name() + " (" + (i + 1) + "/" + versions.size() + "): "
                     + v.description());

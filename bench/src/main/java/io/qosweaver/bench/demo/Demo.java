@@ -57,7 +57,7 @@ public final class Demo {
         try (Snapshot jars = Snapshot.of(layout, vs)) {
             for (Versions.Version v : vs) {
                 FlashCrowdConfig c = demo.config(v.name(), jars.jvmFlags(v), jars.riverMonitorJar(),
-                        reportDir.resolve("app-" + v.name() + ".log"));
+                        reportDir.resolve("app-" + Versions.fileName(v.name()) + ".log"));
                 logs.put(v.name(), c.logFile().toString());
                 try {
                     RunResult rr = runner.run(c);

@@ -137,7 +137,7 @@ public final class LowCost {
                 Versions.Version v = Versions.get(n);
                 List<String> conditions = round == 0 ? List.of(WITH, WITHOUT) : List.of(WITHOUT);
                 for (String condition : conditions) {
-                    Path log = reportDir.resolve("app-" + n + "-" + condition + "-" + round + ".log");
+                    Path log = reportDir.resolve("app-" + Versions.fileName(n) + "-" + condition + "-" + round + ".log");
                     try {
                         ScenarioResult s = cr.run(v, condition, round, log);
                         (condition.equals(WITH) ? with : without).get(n).add(s);

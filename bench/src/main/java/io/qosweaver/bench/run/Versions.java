@@ -176,6 +176,14 @@ public final class Versions {
                 base.jvmFlags(), base.policy(), null, params);
     }
 
+    /**
+     * {@code name} as part of a file name: a version with policy parameters has a ':' between them,
+     * which some file systems refuse (Windows); it becomes '+'.
+     */
+    public static String fileName(String name) {
+        return name.replace(':', '+');
+    }
+
     public static Version get(String name) {
         return resolve(List.of(name)).get(0);
     }

@@ -81,7 +81,7 @@ public final class Suspension {
         Files.createDirectories(reportDir);
         try (Snapshot jars = Snapshot.of(layout, versions)) {
             for (Versions.Version v : versions) {
-                Path log = reportDir.resolve("app-" + v.name() + ".log");
+                Path log = reportDir.resolve("app-" + Versions.fileName(v.name()) + ".log");
                 FlashCrowdConfig c = new FlashCrowdConfig(v.name(), p.periodS(), p.rivers(), p.chartClients(), hours,
                         p.levelsClients(), 0, p.warmupS(), p.durationS(), jars.jvmFlags(v),
                         List.of("-jar", jars.riverMonitorJar().toString()), p.extraAppArgs(), log);

@@ -202,6 +202,8 @@ class VersionsTest {
         assertThat(v.policyKey()).isEqualTo(base.policy() + ":lowCap=1.5x:lowLimitAfter=15ms");
         assertThat(v.description()).startsWith(base.description()).endsWith("; policy lowCap=1.5x, lowLimitAfter=15ms");
         assertThat(base.policyKey()).isEqualTo(base.policy());
+        assertThat(Versions.fileName(v.name())).isEqualTo("qosweaver-cover-entry+lowCap=1.5x+lowLimitAfter=15ms");
+        assertThat(Versions.fileName(base.name())).isEqualTo(base.name());
         assertThat(Versions.resolve(List.of("qosweaver-cover-entry", "qosweaver-cover-entry:lowCap=3")))
                 .extracting(Versions.Version::policyKey).doesNotHaveDuplicates();
         assertThatThrownBy(() -> Versions.get("jetty-qos:maxRequests=3")).hasMessageContaining("jetty-qos is not woven");
