@@ -2,6 +2,7 @@ package io.qosweaver.bench.mixed;
 
 import static io.qosweaver.bench.stats.Round.round;
 
+import io.qosweaver.bench.app.ThreadCpu;
 import io.qosweaver.bench.app.AppProcess;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
@@ -351,9 +352,9 @@ public final class Mixed {
                 : RiverMonitorRunner.priority(RiverMonitorRunner.scrape(java.net.http.HttpClient.newHttpClient(), metrics));
     }
 
-    /** One window's drivers, their merged results and the server's CPU over the window. */
+    /** One window's drivers, their merged results and the server's CPU over the window (by thread group too). */
     record Phase(LoadResult result, Double cpuCores, Double cpuMs, Integer heavyNice, Integer lightNice,
-                 Double otherCpuCores, SchedCounters sched) {
+                 Double otherCpuCores, SchedCounters sched, List<ThreadCpu.Group> threadCpu) {
     }
 
     private static Long driversCpuMs(List<DriverProcess> drivers) {
@@ -416,7 +417,9 @@ public final class Mixed {
             Long busy0 = Proc.machineBusyMs();
             Long drivers0 = driversCpuMs(drivers);
             long t0 = System.nanoTime();
+            ThreadCpu threads = ThreadCpu.start(proc.pid());
             sleepUntil(windowEnd);
+            List<ThreadCpu.Group> threadCpu = threads == null ? List.of() : threads.stop();
             Long cpu1 = Proc.cpuMs(proc.pid());
             SchedCounters.Reading sched1 = SchedCounters.read(proc.pid());
             Long busy1 = Proc.machineBusyMs();
@@ -441,7 +444,7 @@ public final class Mixed {
                     ? round(Math.max(0, (busy1 - busy0) - cpuMs - (drivers1 - drivers0)) / 1000 / seconds, 3) : null;
             return new Phase(new LoadResult(windowStart, round(windowS), classes, List.copyOf(series)),
                     cpuMs != null ? round(cpuMs / 1000 / seconds, 3) : null, perHeavy, heavyNice, lightNice, other,
-                    SchedCounters.between(sched0, sched1));
+                    SchedCounters.between(sched0, sched1), threadCpu);
         } finally {
             drivers.forEach(DriverProcess::close);
         }

@@ -244,7 +244,7 @@ public final class MixedPaired {
                         ClassResult l = ph.result().get(MixedApp.LIGHT);
                         windows.add(new Window(i + 1, on ? MixedPairedResult.ON : MixedPairedResult.OFF,
                                 Math.round(switchMs * 10) / 10.0, h, l, ph.cpuCores(), ph.cpuMs(), ph.otherCpuCores(),
-                                ph.heavyNice(), ph.lightNice(), ph.sched()));
+                                ph.heavyNice(), ph.lightNice(), ph.sched(), ph.threadCpu()));
                         progress.update(String.format("[%s] %s: heavy %.2f/s (errors %d), light p50/p99 %s/%s ms "
                                 + "(errors %d), CPU %s ms per heavy, others' CPU %s cores", v.name(), name,
                                 h.throughputPerS(), h.errors(), l.p50Ms(), l.p99Ms(), l.errors(), ph.cpuMs(),

@@ -78,7 +78,7 @@ public final class MixedPairedReport {
         rows.add(new String[] {"version", "pair", "state", "switch (ms)", "heavy /s", "heavy errors",
             "light p50 / p99 / max (ms)", "light errors", "server CPU cores", "CPU ms per heavy", "system share",
             "switches per heavy (voluntary / involuntary)", "migrations per heavy", "run-queue wait ms per heavy",
-            "threads (started / ended)", "others' CPU cores"});
+            "threads (started / ended)", "others' CPU cores", "server GC cores"});
         for (Version v : r.versions().values()) {
             for (Window w : v.windows()) {
                 rows.add(new String[] {v.name(), Integer.toString(w.pair()), w.state(), Format.cell(w.switchMs()),
@@ -86,7 +86,8 @@ public final class MixedPairedReport {
                     Format.cell(w.light().p50Ms()) + " / " + Format.cell(w.light().p99Ms()) + " / "
                             + Format.cell(w.light().maxMs()), Long.toString(w.light().errors()),
                     Format.cell(w.serverCpuCores()), Format.cell(w.cpuMsPerHeavy()), sysShare(w), switches(w),
-                    Format.cell(w.migrationsPerHeavy()), runWait(w), threads(w), Format.cell(w.otherCpuCores())});
+                    Format.cell(w.migrationsPerHeavy()), runWait(w), threads(w), Format.cell(w.otherCpuCores()),
+                    Format.cell(w.gcCores())});
             }
         }
         return rows;

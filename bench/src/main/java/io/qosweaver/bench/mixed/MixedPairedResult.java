@@ -1,5 +1,7 @@
 package io.qosweaver.bench.mixed;
 
+import io.qosweaver.bench.app.ThreadCpu;
+
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.mixed.MixedResult.Goal;
 import io.qosweaver.bench.stats.Format;
@@ -40,10 +42,21 @@ public record MixedPairedResult(String experiment, String generatedAt, String co
      *                 unscheduled app in the same process)
      * @param switchMs how long the switch before it took (0 when the state did not change)
      * @param sched    the server's threads as the kernel counted them over the window, or null (no {@code /proc})
+     * @param threadCpu the server's CPU by thread group over the window, once a second (empty without {@code /proc})
      */
     public record Window(int pair, String state, double switchMs, ClassResult heavy, ClassResult light,
                          Double serverCpuCores, Double cpuMsPerHeavy, Double otherCpuCores, Integer heavyNice,
-                         Integer lightNice, SchedCounters sched) {
+                         Integer lightNice, SchedCounters sched, List<ThreadCpu.Group> threadCpu) {
+        public Window {
+            threadCpu = threadCpu == null ? List.of() : List.copyOf(threadCpu);
+        }
+
+        /** The cores the JVM's collector threads used over the window, or null when not sampled. */
+        public Double gcCores() {
+            return threadCpu.isEmpty() ? null : threadCpu.stream().filter(g -> g.name().equals(ThreadCpu.GC))
+                    .mapToDouble(ThreadCpu.Group::cores).sum();
+        }
+
         /** The server's context switches (voluntary + involuntary) per heavy request served, or null. */
         public Double switchesPerHeavy() {
             return sched == null ? null

@@ -34,7 +34,10 @@ class MixedPairedTest {
     private static Window window(int pair, String state, double heavy, double lightP99, double cpuMs) {
         return new Window(pair, state, state.equals("on") ? 0 : 300, cls("heavy", heavy, 3000, 0),
                 cls("light", 20, lightP99, 0), 1.9, cpuMs, 0.01, 10, 0,
-                new SchedCounters(40_000, 2_000, 30_000, 5_000, 900, 1500.0, 250, 3, 2));
+                new SchedCounters(40_000, 2_000, 30_000, 5_000, 900, 1500.0, 250, 3, 2),
+                List.of(new io.qosweaver.bench.app.ThreadCpu.Group("qtp", 1.5, List.of(1.5)),
+                        new io.qosweaver.bench.app.ThreadCpu.Group(io.qosweaver.bench.app.ThreadCpu.GC,
+                                state.equals("on") ? 0.25 : 0.125, List.of(0.25))));
     }
 
     /** Pairs in the harness's order (off-on, on-off, ...), with the heavy rates off and on given per pair. */
@@ -108,7 +111,8 @@ class MixedPairedTest {
         List<Window> ws = new ArrayList<>(q.windows());
         Window on = ws.get(1);
         ws.set(1, new Window(on.pair(), on.state(), on.switchMs(), cls("heavy", 6.0, 3000, 2), on.light(),
-                on.serverCpuCores(), on.cpuMsPerHeavy(), on.otherCpuCores(), on.heavyNice(), on.lightNice(), on.sched()));
+                on.serverCpuCores(), on.cpuMsPerHeavy(), on.otherCpuCores(), on.heavyNice(), on.lightNice(), on.sched(),
+                on.threadCpu()));
         q = new Run(q.version(), q.flags(), q.installLine(), q.appLog(), null, ws, q.idleLight(), 0.01);
         Run failed = new Run(new Version("qosweaver-generated", "g", List.of(), "g.yaml", null), List.of(), null,
                 "app-qosweaver-generated.log.gz", "the agent refused 'unweave': busy", List.of(), null, null);
@@ -124,7 +128,11 @@ class MixedPairedTest {
                 .path("windows").size()).isEqualTo(2);
         assertThat(Files.readString(tmp.resolve("RESULTS.md"))).contains("| qosweaver | 1 | on | 0.00 | 6.00 | 2 |")
                 .as("the kernel's counters per heavy request: 600 requests, 35,000 switches, 900 migrations, 1.5 s waiting")
-                .contains("| 0.0480 | 58.30 (50.00 / 8.30) | 1.50 | 2.50 | 250 (3 / 2) |");
+                .contains("| 0.0480 | 58.30 (50.00 / 8.30) | 1.50 | 2.50 | 250 (3 / 2) |")
+                .as("the server's GC cores per window, from its CPU by thread group")
+                .contains("| 250 (3 / 2) | 0.01 | 0.25 |").contains("| 250 (3 / 2) | 0.01 | 0.13 |");
+        assertThat(JsonWriter.MAPPER.readTree(tmp.resolve("results.json").toFile()).path("versions").path("qosweaver")
+                .path("windows").get(0).path("thread_cpu").get(1).path("name").asText()).isEqualTo("gc");
     }
 
     @Test
