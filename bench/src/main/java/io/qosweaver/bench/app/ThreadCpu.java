@@ -19,11 +19,12 @@ import java.util.stream.Stream;
  * once a second (Linux; elsewhere nothing is recorded). Why: the process's CPU time alone cannot
  * tell the request threads from the JVM's own. On the deadline experiment G1's concurrent marking
  * thread took 0.3-0.4 cores on average, in bursts of 0.6-0.8 cores beside two capped chart
- * threads; with it the charts' throughput went down by half every few seconds, which is where the
- * capped versions' wide chart latency came from (bench/results/deadline/gc-2026-11-28/).
+ * threads, whose CPU went down by about 40 % during each burst: that is where the capped versions'
+ * wide chart latency came from (bench/results/deadline/gc-2026-11-28/).
  *
- * <p>A thread's group is its name without its serial: {@code qtp1234-56} and {@code qtp1234-57} are
- * {@code qtp1234}; the JVM's collector threads are {@code gc} and its compilers {@code jit}.
+ * <p>A thread's group is its name without its trailing numbers: {@code qtp1453774246-56} is
+ * {@code qtp} (Jetty's pool, whatever its hash), {@code generator-35} is {@code generator}; the
+ * JVM's collector threads (G1, Parallel, Shenandoah, ZGC) are {@code gc} and its compilers {@code jit}.
  * Threads that end within the window keep the CPU they used up to the last sample that saw them.
  */
 public final class ThreadCpu implements AutoCloseable {
@@ -33,8 +34,7 @@ public final class ThreadCpu implements AutoCloseable {
     public static final String JIT = "jit";
     public static final String OTHER = "other";
     private static final Pattern GC_NAMES = Pattern.compile(
-            "G1 .*|GC Thread#\\d+|VM Periodic Task.*|Shenandoah.*|ZWorker.*|ZDriver|ZDirector|ZStat|ZUnmapper.*"
-                    + "|Parallel GC.*|Concurrent Mark.*|Conc.*GC.*");
+            "G1 .*|GC Thread#\\d+|Shenandoah.*|ZWorker.*|ZDriver|ZDirector|ZStat|ZUnmapper.*");
     private static final Pattern JIT_NAMES = Pattern.compile("C[12] CompilerThre.*|.*Compiler.*Thread.*");
     private static final Pattern SERIAL = Pattern.compile("([-_#. ]?\\d+)+$");
 
@@ -64,7 +64,10 @@ public final class ThreadCpu implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    /** Starts sampling {@code pid}'s threads once a second; null where there is no {@code /proc}. */
+    /**
+     * Starts sampling {@code pid}'s threads once a second; null where there is no {@code /proc}.
+     * Times in {@code stat} are in clock ticks of {@code USER_HZ}, 100 on every Linux the JVM runs on.
+     */
     public static ThreadCpu start(long pid) {
         return start(Path.of("/proc", Long.toString(pid), "task"), 1000, 100.0);
     }

@@ -24,6 +24,9 @@ class ThreadCpuTest {
         assertThat(ThreadCpu.group("C2 CompilerThre")).isEqualTo(ThreadCpu.JIT);
         assertThat(ThreadCpu.group("C1 CompilerThre")).isEqualTo(ThreadCpu.JIT);
         assertThat(ThreadCpu.group("42")).isEqualTo("42");
+        assertThat(ThreadCpu.group("VM Periodic Task Thread")).as("not a collector thread")
+                .isEqualTo("VM Periodic Task Thread");
+        assertThat(ThreadCpu.group("ZWorker#3")).isEqualTo(ThreadCpu.GC);
     }
 
     /** A fake /proc/PID/task: each thread's stat with utime and stime at fields 14 and 15. */
