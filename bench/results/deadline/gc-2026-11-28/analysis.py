@@ -1,7 +1,7 @@
 """Per window: the chart threads' cores per second fitted to the GC's cores and the fraction of the
-second a collection ran (least squares), and the spread of each. Reads thread-cpu.csv beside it.
-Run: python3 analysis.py"""
-import collections, csv, os
+second a collection ran (least squares), and the spread of each. Reads thread-cpu.csv beside it, or
+the file given. Run: python3 analysis.py [thread-cpu.csv]"""
+import collections, csv, os, sys
 
 
 def ols(X, Y):
@@ -26,7 +26,8 @@ def sd(v):
 
 
 windows = collections.defaultdict(list)
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'thread-cpu.csv')) as f:
+path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), 'thread-cpu.csv')
+with open(path) as f:
     for r in csv.DictReader(f):
         windows[(r['version'], r['window'])].append(r)
 print('| version | window | charts = a + b*gc + c*collecting | R^2 | sd charts | mean gc | sd gc | mean collecting |')
