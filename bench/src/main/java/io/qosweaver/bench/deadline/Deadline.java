@@ -90,8 +90,7 @@ public final class Deadline {
         if (needPeers && !Files.isRegularFile(layout.peersAgentJar())) {
             throw new IOException("the peers agent jar " + layout.peersAgentJar() + " is missing after the build");
         }
-        FlashCrowdParams noIdle = new FlashCrowdParams(p.periodS(), p.rivers(), p.chartClients(), p.chartHours(),
-                p.levelsClients(), 0, p.warmupS(), p.durationS(), p.extraAppArgs());
+        FlashCrowdParams noIdle = p.withIdle(0);
         Map<String, Object> machine = Machine.describe();
         RiverMonitorRunner runner = new RiverMonitorRunner(progress);
         Map<String, Object> params = noIdle.asMap();
@@ -105,7 +104,8 @@ public final class Deadline {
             WindowRunner wr = (v, h, log) -> {
                 FlashCrowdConfig c = new FlashCrowdConfig(v.name(), noIdle.periodS(), noIdle.rivers(),
                         noIdle.chartClients(), h, noIdle.levelsClients(), 0, noIdle.warmupS(), noIdle.durationS(),
-                        jars.jvmFlags(v), List.of("-jar", jars.riverMonitorJar().toString()), noIdle.extraAppArgs(),
+                        noIdle.jvm(jars.jvmFlags(v)), List.of("-jar", jars.riverMonitorJar().toString()),
+                        noIdle.extraAppArgs(),
                         log);
                 return runner.run(c);
             };

@@ -94,7 +94,7 @@ public final class Deadlock {
                     appArgs.addAll(DeadlockVersions.SYNC_LOG_ARGS);
                 }
                 FlashCrowdConfig c = new FlashCrowdConfig(v.name(), p.periodS(), p.rivers(), p.chartClients(), hours,
-                        p.levelsClients(), 0, p.warmupS(), p.durationS(), jars.jvmFlags(v.run()),
+                        p.levelsClients(), 0, p.warmupS(), p.durationS(), p.jvm(jars.jvmFlags(v.run())),
                         List.of("-jar", jars.riverMonitorJar().toString()), appArgs, log);
                 return runWatched(c, deadlockPeriods, endLimitS,
                         reportDir.resolve("app-" + Versions.fileName(v.name()) + "-threads.txt"), progress);

@@ -47,8 +47,7 @@ public final class Demo {
         if (needAgent && !Files.isRegularFile(layout.agentJar())) {
             throw new IOException("the agent jar " + layout.agentJar() + " is missing after the build");
         }
-        FlashCrowdParams demo = p.idleS() > 0 ? new FlashCrowdParams(p.periodS(), p.rivers(), p.chartClients(),
-                p.chartHours(), p.levelsClients(), 0, p.warmupS(), p.durationS(), p.extraAppArgs()) : p;
+        FlashCrowdParams demo = p.idleS() > 0 ? p.withIdle(0) : p;
         Map<String, Object> machine = Machine.describe();
         Map<String, ScenarioResult> versions = new LinkedHashMap<>();
         Map<String, String> logs = new LinkedHashMap<>();

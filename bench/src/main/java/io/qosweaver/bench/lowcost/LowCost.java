@@ -92,7 +92,7 @@ public final class LowCost {
                     appArgs.add("--no-collector");
                 }
                 FlashCrowdConfig c = new FlashCrowdConfig(v.name(), p.periodS(), p.rivers(), p.chartClients(), hours,
-                        p.levelsClients(), 0, p.warmupS(), with ? p.durationS() : withoutS, jars.jvmFlags(v),
+                        p.levelsClients(), 0, p.warmupS(), with ? p.durationS() : withoutS, p.jvm(jars.jvmFlags(v)),
                         List.of("-jar", jars.riverMonitorJar().toString()), appArgs, log);
                 return runner.run(c).overloaded();
             };

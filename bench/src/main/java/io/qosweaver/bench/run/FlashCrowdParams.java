@@ -10,9 +10,35 @@ import java.util.Map;
 /**
  * What a run of the river monitor under the flash crowd asks for, shared by every experiment;
  * {@link #quick} and {@link #full} are the calibrated defaults (bench/README.md, "Calibration").
+ * {@code appJvmArgs} go to every version's app JVM before the version's own flags (e.g. a heap
+ * size: the same for every version, recorded with the parameters).
  */
 public record FlashCrowdParams(double periodS, int rivers, int chartClients, int chartHours, int levelsClients,
-        double idleS, double warmupS, double durationS, List<String> extraAppArgs) {
+        double idleS, double warmupS, double durationS, List<String> extraAppArgs, List<String> appJvmArgs) {
+
+    public FlashCrowdParams {
+        extraAppArgs = List.copyOf(extraAppArgs);
+        appJvmArgs = List.copyOf(appJvmArgs);
+    }
+
+    public FlashCrowdParams(double periodS, int rivers, int chartClients, int chartHours, int levelsClients,
+            double idleS, double warmupS, double durationS, List<String> extraAppArgs) {
+        this(periodS, rivers, chartClients, chartHours, levelsClients, idleS, warmupS, durationS, extraAppArgs,
+                List.of());
+    }
+
+    /** The JVM flags of a version's app: {@link #appJvmArgs}, then the version's own. */
+    public List<String> jvm(List<String> versionFlags) {
+        List<String> jvm = new java.util.ArrayList<>(appJvmArgs);
+        jvm.addAll(versionFlags);
+        return jvm;
+    }
+
+    /** The same with another idle window (0: none). */
+    public FlashCrowdParams withIdle(double idle) {
+        return new FlashCrowdParams(periodS, rivers, chartClients, chartHours, levelsClients, idle, warmupS,
+                durationS, extraAppArgs, appJvmArgs);
+    }
 
     /**
      * The full run: the paper's 15 s period and 180 s (12 periods) under load, with 900 rivers
@@ -48,12 +74,13 @@ public record FlashCrowdParams(double periodS, int rivers, int chartClients, int
         m.put("light_warmup_clients", Warmup.lightClients());
         m.put("duration_s", durationS);
         m.put("extra_app_args", extraAppArgs);
+        m.put("app_jvm_args", appJvmArgs);
         return m;
     }
 
     public FlashCrowdConfig config(String version, List<String> jvmArgs, Path riverMonitorJar, Path log) {
         return new FlashCrowdConfig(version, periodS, rivers, chartClients, chartHours, levelsClients, idleS,
-                warmupS, durationS, jvmArgs, List.of("-jar", riverMonitorJar.toString()),
+                warmupS, durationS, jvm(jvmArgs), List.of("-jar", riverMonitorJar.toString()),
                 extraAppArgs, log);
     }
 

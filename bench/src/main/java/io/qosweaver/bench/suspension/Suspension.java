@@ -83,7 +83,7 @@ public final class Suspension {
             for (Versions.Version v : versions) {
                 Path log = reportDir.resolve("app-" + Versions.fileName(v.name()) + ".log");
                 FlashCrowdConfig c = new FlashCrowdConfig(v.name(), p.periodS(), p.rivers(), p.chartClients(), hours,
-                        p.levelsClients(), 0, p.warmupS(), p.durationS(), jars.jvmFlags(v),
+                        p.levelsClients(), 0, p.warmupS(), p.durationS(), p.jvm(jars.jvmFlags(v)),
                         List.of("-jar", jars.riverMonitorJar().toString()), p.extraAppArgs(), log);
                 try {
                     RunResult rr = runner.run(c);

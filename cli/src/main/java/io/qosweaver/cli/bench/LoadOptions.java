@@ -33,6 +33,10 @@ final class LoadOptions {
             + "e.g. --app-arg=--jdbc-url --app-arg=jdbc:postgresql://...")
     List<String> appArgs = new ArrayList<>();
 
+    @Option(names = "--jvm-arg", paramLabel = "ARG", description = "an extra JVM flag for every version's app "
+            + "(repeatable, before the version's own), e.g. --jvm-arg=-Xmx12g")
+    List<String> jvmArgs = new ArrayList<>();
+
     FlashCrowdParams defaults() {
         return quick ? FlashCrowdParams.quick() : FlashCrowdParams.full();
     }
@@ -51,6 +55,7 @@ final class LoadOptions {
                 idle != null ? idle : periodChanged ? 4 * p : d.idleS(),
                 warmup != null ? warmup : d.warmupS(),
                 duration != null ? duration : periodChanged ? 12 * p : d.durationS(),
-                !appArgs.isEmpty() ? List.copyOf(appArgs) : defaultAppArgs != null ? defaultAppArgs : d.extraAppArgs());
+                !appArgs.isEmpty() ? List.copyOf(appArgs) : defaultAppArgs != null ? defaultAppArgs : d.extraAppArgs(),
+                List.copyOf(jvmArgs));
     }
 }

@@ -45,6 +45,10 @@ final class SwapCommand implements Callable<Integer> {
         int h = hours != null ? hours : d.chartHours();
         // history covering the chart window, as bench deadlock has it
         FlashCrowdParams fp = load.params(h, 0, 0.0, java.util.List.of("--history-hours", Integer.toString(h)));
+        if (!fp.appJvmArgs().isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--jvm-arg is not supported by bench swap "
+                    + "(deadline, lowcost, suspension, deadlock, demo and flashcrowd take it)");
+        }
         double i = interval != null ? interval : load.quick ? SwapParams.QUICK_INTERVAL_S : SwapParams.DEFAULT_INTERVAL_S;
         double dur = load.duration != null ? load.duration
                 : load.quick ? SwapParams.QUICK_DURATION_S : SwapParams.DEFAULT_DURATION_S;

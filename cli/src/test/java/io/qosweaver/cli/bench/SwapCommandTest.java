@@ -46,6 +46,13 @@ class SwapCommandTest {
     }
 
     @Test
+    void jvmArgsAreRefusedRatherThanDropped() {
+        assertThatThrownBy(() -> parse("--jvm-arg=-Xmx12g").params())
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("--jvm-arg is not supported by bench swap");
+    }
+
+    @Test
     void aDurationShorterThanAnIntervalIsRefused() {
         assertThatThrownBy(() -> parse("--interval", "10", "--duration", "5").params())
                 .isInstanceOf(CommandLine.ParameterException.class)
