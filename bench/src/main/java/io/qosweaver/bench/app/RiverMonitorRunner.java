@@ -128,17 +128,20 @@ public final class RiverMonitorRunner {
                     start = System.currentTimeMillis();
                     cpuBefore = cpu(app);
                     ThreadCpu sampler = ThreadCpu.start(app.pid());
-                    before = scrape(metrics);
-                    if (recordTimeline && metrics != null) {
-                        timeline = new TimelineRecorder(http, metrics, start);
-                        timeline.poll();
-                    }
-                    watch(c, "overloaded", base, metrics, start, c.durationS(), gauge, timeline);
-                    load = run.endWindow();
-                    end = System.currentTimeMillis();
-                    cpuAfter = cpu(app);
-                    if (sampler != null) {
-                        threadCpu = sampler.stop();
+                    try {
+                        before = scrape(metrics);
+                        if (recordTimeline && metrics != null) {
+                            timeline = new TimelineRecorder(http, metrics, start);
+                            timeline.poll();
+                        }
+                        watch(c, "overloaded", base, metrics, start, c.durationS(), gauge, timeline);
+                        load = run.endWindow();
+                        end = System.currentTimeMillis();
+                        cpuAfter = cpu(app);
+                    } finally {
+                        if (sampler != null) {
+                            threadCpu = sampler.stop();
+                        }
                     }
                 }
                 PrometheusScrape after = scrape(metrics);

@@ -50,7 +50,7 @@ public final class ThreadCpu implements AutoCloseable {
     private final long periodMs;
     private final Thread thread;
     /** Ticks by thread id at each sample, with the thread's name. */
-    private final List<Map<String, long[]>> samples = new ArrayList<>();
+    private final List<Map<String, Long>> samples = new ArrayList<>();
     private final List<Long> times = new ArrayList<>();
     private final Map<String, String> names = new HashMap<>();
     private final double ticksPerSecond;
@@ -96,15 +96,15 @@ public final class ThreadCpu implements AutoCloseable {
                 }
             }
             if (stop || !Files.isDirectory(task)) {
-                return; // stopped, or the process is gone (a window that failed never calls stop)
+                return; // stopped, or the process is gone
             }
             sample();
         }
     }
 
-    /** Reads every thread's {@code stat}: utime + stime, in clock ticks. */
+    /** Reads every thread's {@code stat}: utime + stime, in clock ticks ({@link Proc}). */
     synchronized void sample() {
-        Map<String, long[]> now = new HashMap<>();
+        Map<String, Long> now = new HashMap<>();
         try (Stream<Path> s = Files.list(task)) {
             for (Path t : (Iterable<Path>) s::iterator) {
                 String stat;
@@ -113,17 +113,14 @@ public final class ThreadCpu implements AutoCloseable {
                 } catch (IOException e) {
                     continue; // the thread ended between the listing and the read
                 }
-                int open = stat.indexOf('('), close = stat.lastIndexOf(')');
-                if (open < 0 || close < open) {
-                    continue;
-                }
-                String[] f = stat.substring(close + 2).trim().split(" ");
-                if (f.length < 13) {
-                    continue;
-                }
                 String id = t.getFileName().toString();
-                names.put(id, stat.substring(open + 1, close));
-                now.put(id, new long[] {Long.parseLong(f[11]) + Long.parseLong(f[12])});
+                try {
+                    String[] f = Proc.parseStat(stat);
+                    now.put(id, Proc.cpuTicks(f));
+                    names.put(id, f[1]);
+                } catch (RuntimeException e) {
+                    continue; // not a stat line (never seen): skip the thread rather than the sample
+                }
             }
         } catch (IOException | RuntimeException e) {
             return; // the process ended: keep what was sampled
@@ -168,10 +165,10 @@ public final class ThreadCpu implements AutoCloseable {
         double[] seconds = new double[n];
         for (int i = 0; i < n; i++) {
             seconds[i] = (times.get(i + 1) - times.get(i)) / 1e9;
-            Map<String, long[]> a = samples.get(i), b = samples.get(i + 1);
-            for (Map.Entry<String, long[]> e : b.entrySet()) {
-                long[] was = a.get(e.getKey());
-                long used = e.getValue()[0] - (was == null ? e.getValue()[0] : was[0]);
+            Map<String, Long> a = samples.get(i), b = samples.get(i + 1);
+            for (Map.Entry<String, Long> e : b.entrySet()) {
+                Long was = a.get(e.getKey()); // null: the thread started in the interval, counted from its first sight
+                long used = was == null ? 0 : e.getValue() - was;
                 ticks.computeIfAbsent(group(names.get(e.getKey())), k -> new double[n])[i] += used;
             }
         }

@@ -1,5 +1,6 @@
 package io.qosweaver.bench.mixed;
 
+import io.qosweaver.bench.app.Proc;
 import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.report.JsonWriter;
 import java.io.IOException;

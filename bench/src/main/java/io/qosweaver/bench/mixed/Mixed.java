@@ -2,10 +2,11 @@ package io.qosweaver.bench.mixed;
 
 import static io.qosweaver.bench.stats.Round.round;
 
-import io.qosweaver.bench.app.ThreadCpu;
 import io.qosweaver.bench.app.AppProcess;
+import io.qosweaver.bench.app.Proc;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.ThreadCpu;
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.report.JsonWriter;
@@ -418,8 +419,12 @@ public final class Mixed {
             Long drivers0 = driversCpuMs(drivers);
             long t0 = System.nanoTime();
             ThreadCpu threads = ThreadCpu.start(proc.pid());
-            sleepUntil(windowEnd);
-            List<ThreadCpu.Group> threadCpu = threads == null ? List.of() : threads.stop();
+            List<ThreadCpu.Group> threadCpu;
+            try {
+                sleepUntil(windowEnd);
+            } finally {
+                threadCpu = threads == null ? List.of() : threads.stop();
+            }
             Long cpu1 = Proc.cpuMs(proc.pid());
             SchedCounters.Reading sched1 = SchedCounters.read(proc.pid());
             Long busy1 = Proc.machineBusyMs();

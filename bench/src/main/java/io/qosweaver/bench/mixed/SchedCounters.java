@@ -1,5 +1,6 @@
 package io.qosweaver.bench.mixed;
 
+import io.qosweaver.bench.app.Proc;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

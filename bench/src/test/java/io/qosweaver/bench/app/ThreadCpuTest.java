@@ -44,6 +44,7 @@ class ThreadCpuTest {
         stat(task, 200, "qtp1453774246-1", 0, 0);
         stat(task, 201, "qtp1453774246-2", 10, 0);
         stat(task, 300, "G1 Conc#0", 0, 0);
+        Files.writeString(Files.createDirectories(task.resolve("999")).resolve("stat"), "not a stat line\n");
         ThreadCpu cpu = ThreadCpu.start(task, 3_600_000, 100.0); // samples once now; the rest by hand
         stat(task, 200, "qtp1453774246-1", 50, 30);   // 80 ticks
         stat(task, 201, "qtp1453774246-2", 60, 10);   // 60 ticks
@@ -54,7 +55,7 @@ class ThreadCpuTest {
         stat(task, 400, "late-1", 5, 0); // started in the interval: its CPU before the first sight is not counted
         List<ThreadCpu.Group> groups = cpu.stop();
         Map<String, ThreadCpu.Group> by = groups.stream().collect(Collectors.toMap(ThreadCpu.Group::name, g -> g));
-        assertThat(groups).hasSize(ThreadCpu.TOP + 1);
+        assertThat(groups).as("a thread whose stat cannot be read is skipped, not the sample").hasSize(ThreadCpu.TOP + 1);
         assertThat(groups.get(0).name()).isEqualTo("qtp");
         assertThat(groups.get(1).name()).isEqualTo(ThreadCpu.GC);
         assertThat(groups.subList(2, ThreadCpu.TOP)).extracting(ThreadCpu.Group::name)

@@ -3,6 +3,7 @@ package io.qosweaver.bench.mixed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.qosweaver.bench.app.Proc;
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.testing.TestServer;

@@ -1,31 +1,40 @@
-package io.qosweaver.bench.mixed;
+package io.qosweaver.bench.app;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** What {@code /proc} says about a process: its nice value and its CPU time (every thread, user + system). */
-final class Proc {
+/**
+ * What {@code /proc} says about a process or one of its threads: its nice value and its CPU time
+ * (user + system; for a process every thread). Times are clock ticks of {@code USER_HZ}, 10 ms on
+ * every Linux the JVM runs on.
+ */
+public final class Proc {
     private Proc() {
     }
 
     /** Field 19 of {@code /proc/PID/stat}, or null when it cannot be read. */
-    static Integer nice(long pid) {
+    public static Integer nice(long pid) {
         String[] f = statFields(pid);
         return f == null ? null : Integer.valueOf(f[18]);
     }
 
     /** utime + stime of {@code /proc/PID/stat} in milliseconds (clock ticks of 10 ms), or null. */
-    static Long cpuMs(long pid) {
+    public static Long cpuMs(long pid) {
         String[] f = statFields(pid);
-        return f == null ? null : (Long.parseLong(f[13]) + Long.parseLong(f[14])) * 10;
+        return f == null ? null : cpuTicks(f) * 10;
+    }
+
+    /** utime + stime (fields 13 and 14) of parsed {@code stat} fields, in clock ticks. */
+    public static long cpuTicks(String[] statFields) {
+        return Long.parseLong(statFields[13]) + Long.parseLong(statFields[14]);
     }
 
     /**
      * CPU time every process of the machine spent busy (user, nice, system, irq, softirq, steal of the
      * first line of {@code /proc/stat}), in milliseconds, or null.
      */
-    static Long machineBusyMs() {
+    public static Long machineBusyMs() {
         try {
             String first = Files.readAllLines(Path.of("/proc/stat")).get(0);
             return parseMachineBusyTicks(first) * 10;
@@ -34,7 +43,7 @@ final class Proc {
         }
     }
 
-    static long parseMachineBusyTicks(String cpuLine) {
+    public static long parseMachineBusyTicks(String cpuLine) {
         String[] f = cpuLine.trim().split("\\s+");
         // cpu user nice system idle iowait irq softirq steal ...
         return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
@@ -42,7 +51,7 @@ final class Proc {
     }
 
     /** The fields of /proc/PID/stat, numbered from 0; the command name (field 1) may hold spaces. */
-    static String[] statFields(long pid) {
+    public static String[] statFields(long pid) {
         try {
             return parseStat(Files.readString(Path.of("/proc/" + pid + "/stat")));
         } catch (IOException | RuntimeException e) {
@@ -50,7 +59,8 @@ final class Proc {
         }
     }
 
-    static String[] parseStat(String stat) {
+    /** The fields of a {@code stat} file's text (a process's or a thread's), numbered from 0. */
+    public static String[] parseStat(String stat) {
         int close = stat.lastIndexOf(')');
         String[] rest = stat.substring(close + 2).trim().split(" ");
         String[] f = new String[rest.length + 2];
