@@ -10,6 +10,7 @@ import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Reports;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Machine;
+import io.qosweaver.bench.run.PolicyParams;
 import io.qosweaver.bench.run.Snapshot;
 import io.qosweaver.bench.stats.Format;
 import java.io.IOException;
@@ -277,7 +278,7 @@ public final class Adaptive {
         if (plan.fixedLowLimit() == null) {
             set.putAll(p.policyParams());
         }
-        return PolicyParameters.set(template, set);
+        return PolicyParams.apply(template, set);
     }
 
     /** The up-to-date pages' pacing during a collection: middleCap threads x one page each per pacing = the target. */

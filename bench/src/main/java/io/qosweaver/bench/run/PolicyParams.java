@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * relative to the cores, a grace) is one invocation with every point beside its baseline, not one
  * policy file per point. The file is rewritten as text, so its comments and control points stay as
  * they are; the agent validates the values when it starts, and a bad one fails that version's
- * start with the agent's message naming the key.
+ * start with the agent's message naming the key. {@code bench adaptive} writes each run's target
+ * into its policy file with {@link #apply} too.
  */
 public final class PolicyParams {
     private static final Pattern KEY = Pattern.compile("[A-Za-z][A-Za-z0-9]*");

@@ -19,9 +19,9 @@ class PolicyParametersTest {
         set.put("target", "900");
         set.put("lowMax", "1");
         set.put("middlePacing", "17ms");
-        assertThat(PolicyParameters.set(text, set)).isEqualTo("taskClasses:\n  - name: chart\n    target: untouched\n"
+        assertThat(io.qosweaver.bench.run.PolicyParams.apply(text, set)).isEqualTo("taskClasses:\n  - name: chart\n    target: untouched\n"
                 + "policy:\n  name: adaptive\n  # the target\n  target: 900\n  lowMax: 1\n  middlePacing: 17ms\n");
-        assertThatThrownBy(() -> PolicyParameters.set("taskClasses:\n", set)).hasMessageContaining("policy:");
+        assertThatThrownBy(() -> io.qosweaver.bench.run.PolicyParams.apply("taskClasses:\n", set)).hasMessageContaining("policy:");
     }
 
     /** Each run's policy is the committed file with its own numbers: its task classes and control points stay. */
