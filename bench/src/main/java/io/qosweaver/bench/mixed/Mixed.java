@@ -13,7 +13,9 @@ import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Reports;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Machine;
+import io.qosweaver.bench.run.PolicyParams;
 import io.qosweaver.bench.run.Snapshot;
+import io.qosweaver.bench.run.Versions;
 import io.qosweaver.bench.run.Versions.Version;
 import java.io.IOException;
 import java.io.InputStream;
@@ -197,7 +199,7 @@ public final class Mixed {
      * run uses that copy, so that editing the working tree's file during a long run changes nothing in it.
      */
     static Path policyCopy(Path root, Version v, Path tmp) throws IOException {
-        Path copy = tmp.resolve(v.name() + ".yaml");
+        Path copy = tmp.resolve(Versions.fileName(v.name()) + ".yaml");
         if (Files.isRegularFile(copy)) {
             return copy;
         }
@@ -205,7 +207,14 @@ public final class Mixed {
         if (!Files.isRegularFile(from)) {
             throw new IOException("the policy of version " + v.name() + " is missing: " + from);
         }
-        return Files.copy(from, copy);
+        if (v.policyParams().isEmpty()) {
+            return Files.copy(from, copy);
+        }
+        try {
+            return Files.writeString(copy, PolicyParams.apply(Files.readString(from), v.policyParams()));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("version " + v.name() + ": " + v.policy() + ": " + e.getMessage(), e);
+        }
     }
 
     /** Runs {@code versions} in their order into {@code dir}: results.json, the report, the app logs. */
@@ -224,10 +233,10 @@ public final class Mixed {
             if (v.usesPeer()) {
                 flags.add("-javaagent:" + s.peers() + "=" + v.peer());
             }
-            Path work = s.tmp().resolve("run-" + v.name());
+            Path work = s.tmp().resolve("run-" + Versions.fileName(v.name()));
             deleteDir(work);
             copyDir(s.data(), work);
-            Path appLog = dir.resolve("app-" + v.name() + ".log");
+            Path appLog = dir.resolve("app-" + Versions.fileName(v.name()) + ".log");
             VersionRun r;
             try {
                 r = runVersion(app, params, v, s.appJar(), flags, work, appLog, s.tmp(), progress);
@@ -296,7 +305,7 @@ public final class Mixed {
             }
             Target heavy = new Target(app.heavyTarget(base), app.heavyBody(), work);
             Target light = new Target(app.lightTarget(base), app.lightBody(), work);
-            Path logs = tmp.resolve("drivers-" + v.name());
+            Path logs = tmp.resolve("drivers-" + Versions.fileName(v.name()));
             deleteDir(logs); // an earlier round's: a driver that writes nothing must not be read as this round's
 
             progress.update("[" + v.name() + "] warm-up " + (int) p.warmupS() + " s: " + MixedParams.CORES

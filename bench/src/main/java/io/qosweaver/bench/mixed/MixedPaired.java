@@ -11,6 +11,7 @@ import io.qosweaver.bench.report.Reports;
 import io.qosweaver.bench.run.Layout;
 import io.qosweaver.bench.run.Machine;
 import io.qosweaver.bench.run.Snapshot;
+import io.qosweaver.bench.run.Versions;
 import io.qosweaver.bench.run.Versions.Version;
 import java.io.IOException;
 import java.net.URI;
@@ -162,11 +163,11 @@ public final class MixedPaired {
             Progress progress) throws InterruptedException {
         List<String> flags = new ArrayList<>(app.jvmFlags());
         flags.addAll(v.jvmFlags());
-        Path appLog = dir.resolve("app-" + v.name() + ".log");
+        Path appLog = dir.resolve("app-" + Versions.fileName(v.name()) + ".log");
         List<Window> windows = new ArrayList<>();
         Run measured;
         try {
-            Path switchFile = s.tmp().resolve("switch-" + v.name());
+            Path switchFile = s.tmp().resolve("switch-" + Versions.fileName(v.name()));
             Files.deleteIfExists(switchFile);
             Path policy = null;
             if (v.usesAgent()) {
@@ -176,7 +177,7 @@ public final class MixedPaired {
             if (v.usesPeer()) {
                 flags.add("-javaagent:" + s.peers() + "=" + v.peer() + ",switchFile=" + switchFile);
             }
-            Path work = s.tmp().resolve("run-" + v.name());
+            Path work = s.tmp().resolve("run-" + Versions.fileName(v.name()));
             Mixed.deleteDir(work);
             Mixed.copyDir(s.data(), work);
             int port = Mixed.freePort();
@@ -205,7 +206,7 @@ public final class MixedPaired {
                 }
                 Mixed.Target heavy = new Mixed.Target(app.heavyTarget(base), app.heavyBody(), work);
                 Mixed.Target light = new Mixed.Target(app.lightTarget(base), app.lightBody(), work);
-                Path logs = s.tmp().resolve("drivers-" + v.name());
+                Path logs = s.tmp().resolve("drivers-" + Versions.fileName(v.name()));
                 Mixed.deleteDir(logs);
 
                 progress.update("[" + v.name() + "] warm-up " + (int) p.warmupS() + " s, switched on: "

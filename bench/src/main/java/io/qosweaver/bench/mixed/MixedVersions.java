@@ -1,5 +1,7 @@
 package io.qosweaver.bench.mixed;
 
+import io.qosweaver.bench.run.PolicyParams;
+import io.qosweaver.bench.run.Versions;
 import io.qosweaver.bench.run.Versions.Version;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -123,13 +125,22 @@ public final class MixedVersions {
         return ALL.stream().filter(all::containsKey).toList();
     }
 
-    /** The named versions in the order given; an unknown name is an error listing the known ones. */
+    /**
+     * The named versions in the order given; an unknown name is an error listing the known ones. A name may set
+     * policy parameters of a woven version, as in {@code bench run}: {@code qosweaver-entry-cap:lowNice=19}
+     * ({@link PolicyParams}).
+     */
     public static List<Version> resolve(MixedApp app, List<String> names) {
         Map<String, Version> all = of(app);
         List<Version> out = new ArrayList<>();
-        for (String n : names) {
-            Version v = all.get(n.strip());
-            if (v == null && n.strip().equals(JETTY_QOS) && app.jettyQoSUnavailable() != null) {
+        for (String raw : names) {
+            String n = raw.strip();
+            int colon = n.indexOf(':');
+            Version v = all.get(colon < 0 ? n : n.substring(0, colon));
+            if (v != null && colon >= 0) {
+                v = Versions.withParams(v, n, PolicyParams.parse(n.substring(colon + 1)));
+            }
+            if (v == null && n.equals(JETTY_QOS) && app.jettyQoSUnavailable() != null) {
                 throw new IllegalArgumentException("version 'jetty-qos' does not apply to app " + app.name() + ": "
                         + app.jettyQoSUnavailable());
             }

@@ -167,7 +167,11 @@ public final class Versions {
         return out;
     }
 
-    private static Version withParams(Version base, String name, Map<String, String> params) {
+    /**
+     * {@code base} with {@code params} set in its policy file's {@code policy:} section, named {@code name}
+     * ({@code BASE:KEY=VALUE...}); also how {@code bench mixed} names its versions with parameters.
+     */
+    public static Version withParams(Version base, String name, Map<String, String> params) {
         if (!base.usesAgent()) {
             throw new IllegalArgumentException("version '" + name + "': " + base.name() + " is not woven by QoSWeaver,"
                     + " so it has no policy parameters to set");

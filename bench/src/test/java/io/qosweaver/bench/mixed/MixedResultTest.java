@@ -176,6 +176,23 @@ class MixedResultTest {
     }
 
     @Test
+    void aVersionNameMaySetPolicyParametersOfAWovenVersionOnly() {
+        MixedApp app = MixedApp.named("fuseki");
+        Version v = MixedVersions.resolve(app, List.of(" qosweaver-entry-cap:lowNice=19:lowCap=2 ")).get(0);
+        assertThat(v.name()).isEqualTo("qosweaver-entry-cap:lowNice=19:lowCap=2");
+        assertThat(v.policy()).isEqualTo("examples/third-party/fuseki/policies/handwritten-entry-cap.yaml");
+        assertThat(v.policyParams()).containsExactly(java.util.Map.entry("lowNice", "19"),
+                java.util.Map.entry("lowCap", "2"));
+        assertThat(v.description()).endsWith("; policy lowNice=19, lowCap=2");
+        assertThatThrownBy(() -> MixedVersions.resolve(app, List.of("jetty-qos:lowCap=2")))
+                .hasMessageContaining("jetty-qos is not woven by QoSWeaver");
+        assertThatThrownBy(() -> MixedVersions.resolve(app, List.of("qosweaver:lowNice")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> MixedVersions.resolve(app, List.of("nothing:lowNice=19")))
+                .hasMessageStartingWith("unknown version 'nothing:lowNice=19'");
+    }
+
+    @Test
     void aServerWithoutJettysQoSHandlerRunsEveryOtherVersionAndSaysWhyWhenAskedForIt() {
         MixedApp tika = MixedApp.named("tika");
         assertThat(MixedVersions.defaults(tika)).containsExactly("unscheduled", "qosweaver", "qosweaver-generated",

@@ -188,6 +188,25 @@ class MixedRoundsTest {
     }
 
     @Test
+    void aVersionWithPolicyParametersRunsACopyWithThemSetUnderAFileSafeName() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("root"));
+        Path work = Files.createDirectories(tmp.resolve("work"));
+        Files.writeString(root.resolve("p.yaml"), "taskClasses: []\npolicy:\n  name: importance\n  lowCap: 1x\n");
+        Version base = new Version("cap", "c", List.of(), "p.yaml", null);
+        Version v = io.qosweaver.bench.run.Versions.withParams(base, "cap:lowNice=19:lowCap=2",
+                java.util.Map.of("lowCap", "2"));
+        Path copy = Mixed.policyCopy(root, v, work);
+        assertThat(copy.getFileName().toString()).isEqualTo("cap+lowNice=19+lowCap=2.yaml");
+        assertThat(Files.readString(copy)).contains("  lowCap: 2\n").doesNotContain("1x");
+        assertThat(Files.readString(root.resolve("p.yaml"))).contains("lowCap: 1x");
+        Files.writeString(root.resolve("q.yaml"), "policy: {name: importance}\n");
+        Version flow = io.qosweaver.bench.run.Versions.withParams(new Version("flow", "f", List.of(), "q.yaml", null),
+                "flow:lowCap=2", java.util.Map.of("lowCap", "2"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Mixed.policyCopy(root, flow, work))
+                .hasMessageStartingWith("version flow:lowCap=2: q.yaml: ");
+    }
+
+    @Test
     void everyRoundRunsTheFirstCopyOfAPolicyNotTheWorkingTreesLaterEdit() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("root"));
         Path work = Files.createDirectories(tmp.resolve("work"));
