@@ -141,6 +141,7 @@ public final class Controller {
             // the successor (one more read of closed, on the unobserved path only)
             return !machine.closed;
         }
+        Object slot;
         lock.lock();
         try {
             if (machine.closed) {
@@ -150,10 +151,17 @@ public final class Controller {
             }
             maybeReapLocked();
             machine.changeRole(t, to, Policy.Cause.SCOPE);
-            return true;
+            slot = t.slot();
         } finally {
             lock.unlock();
         }
+        machine.afterScopeChange(t, slot); // what may deschedule the thread, never under the lock
+        return true;
+    }
+
+    /** Whether the calling thread holds this scheduler's lock; for tests. */
+    boolean lockHeldByCurrentThread() {
+        return lock.isHeldByCurrentThread();
     }
 
     // ------------------------------------------------------------------ waiting (owner)

@@ -742,6 +742,18 @@ public final class StateMachine implements Control {
         }
     }
 
+    /**
+     * The policy's {@link Policy#afterScopeChange} for the owner thread {@code t}, outside the lock, with
+     * its slot as read under it; a broken policy is reported, never thrown into the application.
+     */
+    void afterScopeChange(ThreadState t, Object slot) {
+        try {
+            policy.afterScopeChange(t, slot);
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+        }
+    }
+
     /** Whether a flagged thread at a control point parks; a broken policy lets it pass. */
     public boolean mayPark(ThreadState t) {
         try {

@@ -269,6 +269,13 @@ class ImportancePolicy implements Policy {
     }
 
     @Override
+    public void afterScopeChange(ThreadView t, Object slot) {
+        if (nice != null) {
+            nice.afterScopeChange(slot); // the OS priority, outside the scheduler's lock
+        }
+    }
+
+    @Override
     public PriorityReport priorityReport() {
         return nice == null ? null : nice.report();
     }

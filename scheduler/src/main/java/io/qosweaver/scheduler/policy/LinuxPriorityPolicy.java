@@ -69,6 +69,11 @@ final class LinuxPriorityPolicy implements Policy {
         nice.onDetach(t);
     }
 
+    @Override
+    public void afterScopeChange(ThreadView t, Object slot) {
+        nice.afterScopeChange(slot); // outside the scheduler's lock
+    }
+
     boolean effective() {
         return nice.effective();
     }

@@ -5,6 +5,7 @@ import io.qosweaver.platform.NativeThreads;
 import io.qosweaver.scheduler.spi.Policy.Cause;
 import io.qosweaver.scheduler.spi.ThreadView;
 import io.qosweaver.scheduler.stats.PriorityReport;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -20,20 +21,34 @@ import java.util.function.Consumer;
  * {@code effective=false} with the reason, so that a run does not pass the application without
  * priorities off as one with them. A later EPERM (privilege dropped) does the same from then on.
  *
+ * <p>A scope change is decided under the scheduler's lock ({@link #onRoleChange}: the value wanted
+ * is noted in the thread's slot) and applied after it, on the thread itself ({@link #afterScopeChange}):
+ * a thread that lowers its own priority is descheduled at once beside any runnable thread of normal
+ * priority, and holding the lock then would make every other thread's scope change wait until it got
+ * a CPU back (light requests waited up to 0.9 s for heavy threads at nice 19 on Fuseki). Leaving a
+ * low scope still takes the lock at the low priority; that section is a few microseconds.
+ *
  * <p>A thread's kernel id can only be learnt on the thread itself, so it is resolved there once
  * and kept, with its value before the first change and the value applied, in the policy's
  * per-thread slot (its owner checked, since a slot of a dead thread's view may come to another).
- * Adopted threads ({@link Cause#ADOPTED}) keep their value until their next scope change. Callers
- * hold the scheduler's lock (policy callbacks are serialized): the counters need no atomics.
+ * The slot's monitor orders the owner's deferred change against {@link #onDetach} from the
+ * uninstalling thread: once detached, the thread gets its own value back and nothing more.
+ * Adopted threads ({@link Cause#ADOPTED}) keep their value until their next scope change.
  */
 final class ThreadNice {
     /** The per-thread state kept in the policy's slot. */
     static final class Slot {
         Thread owner;
+        /** The value the thread's last scope change asked for, null for its own; owner only. */
+        Integer wanted;
+        // under the slot's monitor: the owner's deferred change and the uninstaller's onDetach
+        /** The kernel id: 0 until resolved on the thread, -1 when it cannot be. */
         int tid;
         /** The thread's value before the first change: what it goes back to. */
         int base;
         int applied;
+        /** The scheduler was uninstalled with the thread in scope: its own value is back for good. */
+        boolean detached;
     }
 
     private final NativeThreads nt;
@@ -43,7 +58,8 @@ final class ThreadNice {
     private final Consumer<String> warn;
     private volatile boolean effective;
     private volatile String reason;
-    private long changes, failures;
+    private boolean disabled;
+    private final AtomicLong changes = new AtomicLong(), failures = new AtomicLong();
 
     /**
      * @param lowest the lowest nice value the policy applies (the most CPU)
@@ -103,7 +119,11 @@ final class ThreadNice {
                 : "setpriority failed: " + e.getMessage() + (e.errno() != 0 ? " (errno " + e.errno() + ")" : "");
     }
 
-    private void disable(String why) {
+    private synchronized void disable(String why) {
+        if (disabled) {
+            return; // two threads' EPERM: one warning
+        }
+        disabled = true;
         effective = false;
         reason = why;
         warn.accept("policy " + policy + " cannot apply Linux priorities: " + why
@@ -115,8 +135,9 @@ final class ThreadNice {
     }
 
     /**
-     * The thread's role changed: {@code target} is the nice value of its new role, or null to put
-     * back its own value (it left every observed scope, or its role asks for none).
+     * The thread's role changed, under the scheduler's lock: {@code target} is the nice value of its
+     * new role, or null to put back its own value (it left every observed scope, or its role asks for
+     * none). Only noted here; {@link #afterScopeChange} applies it.
      */
     void onRoleChange(ThreadView t, Integer target, Cause cause) {
         if (!effective || cause != Cause.SCOPE) {
@@ -127,28 +148,58 @@ final class ThreadNice {
             if (target == null) {
                 return; // never changed by us
             }
-            s = s == null ? new Slot() : s;
+            s = new Slot();
             s.owner = t.thread();
-            s.tid = nt.currentNativeThreadId();
-            try {
-                s.base = s.tid > 0 ? nt.getNice(s.tid) : 0;
-            } catch (NativePriorityException | RuntimeException e) {
-                s.base = 0;
-            }
-            s.applied = s.base;
             t.setSlot(s);
         }
-        apply(s, target == null ? s.base : target);
+        s.wanted = target;
     }
 
-    /** The policy is uninstalled with the thread inside a scope: its own value back. */
-    void onDetach(ThreadView t) {
-        Slot s = (Slot) t.slot();
-        if (effective && s != null && s.owner == t.thread() && t.thread().isAlive()) {
-            apply(s, s.base);
+    /**
+     * On the thread itself, after its scope change and outside the scheduler's lock: applies the value
+     * {@link #onRoleChange} noted in {@code slot} (the slot as read under that lock).
+     */
+    void afterScopeChange(Object slot) {
+        if (!effective || !(slot instanceof Slot s) || s.owner != Thread.currentThread()) {
+            return;
+        }
+        synchronized (s) {
+            if (s.detached) {
+                return; // the scheduler went meanwhile and put its own value back
+            }
+            if (s.tid == 0) {
+                int tid = nt.currentNativeThreadId();
+                s.tid = tid > 0 ? tid : -1;
+                try {
+                    s.base = tid > 0 ? nt.getNice(tid) : 0;
+                } catch (NativePriorityException | RuntimeException e) {
+                    s.base = 0;
+                }
+                s.applied = s.base;
+            }
+            apply(s, s.wanted == null ? s.base : s.wanted);
         }
     }
 
+    /**
+     * The policy is uninstalled with the thread inside a scope (under the scheduler's lock, on the
+     * uninstalling thread): its own value back, and no deferred change after it. Waits for the
+     * thread's own change in progress, if any (the slot's monitor), which takes no other lock.
+     */
+    void onDetach(ThreadView t) {
+        Slot s = (Slot) t.slot();
+        if (s == null || s.owner != t.thread()) {
+            return;
+        }
+        synchronized (s) {
+            s.detached = true;
+            if (effective && t.thread().isAlive()) {
+                apply(s, s.base);
+            }
+        }
+    }
+
+    /** Under the slot's monitor. */
     private void apply(Slot s, int target) {
         if (s.applied == target || s.tid <= 0) {
             return;
@@ -156,18 +207,18 @@ final class ThreadNice {
         try {
             nt.setNice(s.tid, target);
             s.applied = target;
-            changes++;
+            changes.incrementAndGet();
         } catch (NativePriorityException e) {
-            failures++;
+            failures.incrementAndGet();
             if (e.permissionDenied()) {
                 disable(describe(e));
             }
         } catch (RuntimeException e) {
-            failures++;
+            failures.incrementAndGet();
         }
     }
 
     PriorityReport report() {
-        return new PriorityReport("linux-nice", effective, reason, changes, failures);
+        return new PriorityReport("linux-nice", effective, reason, changes.get(), failures.get());
     }
 }

@@ -59,6 +59,22 @@ public interface Policy {
     void onRoleChange(Control control, ThreadView thread, TaskClass from, TaskClass to, Cause cause);
 
     /**
+     * After a {@link Cause#SCOPE} change of {@code thread}, on that thread, once the scheduler's lock is
+     * released: for what may deschedule or block the thread, which must not happen while it holds the lock
+     * every other thread's scope change needs. Lowering the thread's own OS priority is such a thing: the
+     * kernel deschedules it at once beside any runnable thread of normal priority, and under the lock every
+     * light request's entry then waited for a heavy thread at nice 19 to get a CPU back (up to 0.9 s on
+     * Fuseki, {@code bench/results/mixed-fuseki/nice-2026-11-28/}).
+     *
+     * <p>{@code slot} is the thread's slot of this policy as it was when the change was decided, read
+     * under the lock ({@code thread.slot()} is not safe here: a replacing scheduler may adopt the thread
+     * meanwhile). The scheduler may have been uninstalled since, its {@link #onDetach} run: a policy
+     * that defers an effect to here keeps track of that itself. Whatever this throws is reported and
+     * dropped. Default: nothing.
+     */
+    default void afterScopeChange(ThreadView thread, Object slot) {}
+
+    /**
      * The scheduler is being uninstalled or replaced while {@code t} is still inside a scope of
      * {@code role} (an observed class): undo whatever the policy did to the thread (its priority,
      * for instance), because the thread's own exit will no longer reach the policy. The queues are

@@ -260,6 +260,38 @@ class StateMachineTest {
         exit(me);
     }
 
+    /** What a policy defers past the lock runs on the thread, lock released, with its slot; a throw stays inside. */
+    @Test
+    void afterAScopeChangeThePolicyRunsOnTheThreadOutsideTheLockAndItsExceptionNeverReachesTheApp() {
+        List<String> seen = new ArrayList<>();
+        Controller[] cs = new Controller[1];
+        cs[0] = controller(new Policy() {
+            @Override public String name() { return "defers"; }
+            @Override public int rank(TaskClassSpec s) { return 1; }
+            @Override public void onRoleChange(Control ctl, ThreadView t, TaskClass from, TaskClass to, Cause cause) {
+                t.setSlot((to == null ? "-" : to.name()) + " decided");
+                if (to != null) {
+                    ctl.admit(t);
+                }
+            }
+            @Override public void afterScopeChange(ThreadView t, Object slot) {
+                seen.add(slot + (cs[0].lockHeldByCurrentThread() ? " under the lock" : " after it")
+                        + (t.thread() == Thread.currentThread() ? " on the thread" : " elsewhere"));
+                if ("- decided".equals(slot)) {
+                    throw new IllegalStateException("policy bug after the change");
+                }
+            }
+        });
+        ThreadState me = state();
+        long errors = InternalErrors.count();
+        enter(cs[0], me, "chart");
+        exit(me);
+        assertThat(seen).containsExactly("chart decided after it on the thread", "- decided after it on the thread");
+        assertThat(me.role).as("the exit happened").isNull();
+        assertThat(InternalErrors.count()).isEqualTo(errors + 1);
+        assertInvariants(cs[0]);
+    }
+
     @Test
     void admissionRunnersDrainAndTheEpisodeLastsUntilTheyHave() {
         Controller c = controller("admission", 1);

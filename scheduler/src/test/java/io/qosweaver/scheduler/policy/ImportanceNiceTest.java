@@ -108,6 +108,57 @@ class ImportanceNiceTest {
                 .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.highNice");
     }
 
+    /**
+     * Fails with the priority set under the scheduler's lock: the other thread's entry then waits for the
+     * thread lowering its priority, which the kernel deschedules at once (0.9 s stalls on Fuseki).
+     */
+    @Test
+    void anotherThreadsScopeChangeNeverWaitsForAThreadLoweringItsPriority() throws Exception {
+        install(Map.of("lowCap", "1x", "lowNice", "19"));
+        boolean[] otherDone = {false};
+        fake.onSet = (tid, value) -> {
+            if (value != 19) {
+                return;
+            }
+            fake.onSet = null;
+            Thread other = new Thread(() -> {
+                QoS.enter("collect");
+                QoS.exit();
+            }, "light");
+            other.start();
+            try {
+                other.join(3_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            otherDone[0] = !other.isAlive();
+        };
+        QoS.enter("chart");
+        QoS.exit();
+        assertThat(fake.calls).as("the lowering happened, with the other thread's entry inside it")
+                .contains(fake.currentNativeThreadId() + ":19");
+        assertThat(otherDone[0]).as("the other thread entered and left its scope meanwhile").isTrue();
+    }
+
+    @Test
+    void aChangeIsOnlyNotedUnderTheLockAndNotAppliedOnceTheSchedulerHasDetachedTheThread() {
+        ThreadNice n = new ThreadNice(fake, "importance", 0, 19, w -> { }).probe("low nice 19");
+        fake.calls.clear();
+        int me = fake.currentNativeThreadId();
+        io.qosweaver.scheduler.spi.ThreadView view = Views.of(Thread.currentThread());
+        n.onRoleChange(view, 19, io.qosweaver.scheduler.spi.Policy.Cause.SCOPE);
+        assertThat(fake.calls).as("nothing applied under the lock").isEmpty();
+        n.afterScopeChange(view.slot());
+        assertThat(fake.calls).containsExactly(me + ":19");
+        n.onRoleChange(view, null, io.qosweaver.scheduler.spi.Policy.Cause.SCOPE); // leaves: its own value wanted
+        n.onRoleChange(view, 19, io.qosweaver.scheduler.spi.Policy.Cause.SCOPE); // and enters again, then
+        n.onDetach(view); // the scheduler goes before the thread's deferred change: its own value, for good
+        n.afterScopeChange(view.slot());
+        assertThat(fake.getNice(me)).isZero();
+        assertThat(fake.calls).containsExactly(me + ":19", me + ":0");
+        assertThat(n.report().changes()).isEqualTo(2);
+    }
+
     @Test
     void uninstallPutsBackTheValueOfAThreadStillInsideAScope() throws Exception {
         install(Map.of("lowNice", "19"));

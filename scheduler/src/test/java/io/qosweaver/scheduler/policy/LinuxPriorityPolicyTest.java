@@ -33,6 +33,8 @@ class LinuxPriorityPolicyTest {
         final AtomicInteger nextTid = new AtomicInteger(1000);
         final ThreadLocal<Integer> tid = ThreadLocal.withInitial(nextTid::incrementAndGet);
         volatile boolean canRaise = true;
+        /** Runs inside {@link #setNice} before the value is set (thread id, value); null: nothing. */
+        volatile java.util.function.BiConsumer<Integer, Integer> onSet;
 
         @Override public boolean available() { return true; }
         @Override public String unavailableReason() { return null; }
@@ -40,6 +42,10 @@ class LinuxPriorityPolicyTest {
 
         @Override
         public void setNice(int t, int n) throws NativePriorityException {
+            java.util.function.BiConsumer<Integer, Integer> hook = onSet;
+            if (hook != null) {
+                hook.accept(t, n);
+            }
             int old = nice.getOrDefault(t, 0);
             if (n < old && !canRaise) {
                 throw new NativePriorityException("Operation not permitted", NativePriorityException.EPERM);

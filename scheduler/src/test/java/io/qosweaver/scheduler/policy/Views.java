@@ -65,7 +65,11 @@ final class Views {
     }
 
     static ThreadView thread(String name) {
-        Thread th = new Thread(() -> {}, name);
+        return of(new Thread(() -> {}, name));
+    }
+
+    /** A view of {@code th}, with no role, for driving a policy's per-thread state directly. */
+    static ThreadView of(Thread th) {
         return new ThreadView() {
             Object slot;
 
