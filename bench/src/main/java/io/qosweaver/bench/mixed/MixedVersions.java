@@ -38,6 +38,11 @@ public final class MixedVersions {
      */
     public static final String QOSWEAVER_ENTRY_CAP = "qosweaver-entry-cap";
     /**
+     * The cap at entry with room in the server's thread pool ({@code aspects.threadPools}: a request waiting at
+     * its entry holds a server thread); run when named.
+     */
+    public static final String QOSWEAVER_ENTRY_CAP_POOL = "qosweaver-entry-cap-pool";
+    /**
      * The cap at entry with a grace: {@code suspendAtEntry}, {@code lowLimit: 1} once a light request has run
      * 15 ms ({@code lowLimitAfter}), the cores before; run when named.
      */
@@ -99,6 +104,9 @@ public final class MixedVersions {
         m.put(QOSWEAVER_ENTRY_CAP, new Version(QOSWEAVER_ENTRY_CAP, "the cap at entry alone: at most as many "
                 + "heavy requests running as cores, an arrival over it waiting at its entry; a light request parks none",
                 List.of(), "examples/third-party/" + app.name() + "/policies/handwritten-entry-cap.yaml", null));
+        m.put(QOSWEAVER_ENTRY_CAP_POOL, new Version(QOSWEAVER_ENTRY_CAP_POOL, "the cap at entry with the server's thread "
+                + "pool raised to 64, so that heavy requests waiting at entry leave threads for the light ones", List.of(),
+                "examples/third-party/" + app.name() + "/policies/handwritten-entry-cap-pool.yaml", null));
         m.put(QOSWEAVER_ENTRY_GRACE, new Version(QOSWEAVER_ENTRY_GRACE, "the cap at entry with a grace: a light "
                 + "request parks one running heavy request only once it has run 15 ms", List.of(),
                 "examples/third-party/" + app.name() + "/policies/handwritten-entry-grace.yaml", null));

@@ -92,6 +92,18 @@ class FusekiAppTest {
             assertThat(Files.readString(f)).as(app).contains("suspendAtEntry: true").contains("lowCap: 1x")
                     .contains("lowLimit: 1\n");
         }
+        // the entry-cap-pool version: the entry-cap policy and a server pool of 64, nothing else, in both apps
+        for (String app : List.of("fuseki", "tika")) {
+            Path dir = root.resolve("examples/third-party/" + app + "/policies");
+            String cap = Files.readString(dir.resolve("handwritten-entry-cap.yaml"));
+            String pool = Files.readString(dir.resolve("handwritten-entry-cap-pool.yaml"));
+            assertThat(pool.substring(pool.indexOf("taskClasses:"))).as(app).isEqualTo(
+                    cap.substring(cap.indexOf("taskClasses:")) + "aspects:\n  threadPools:\n    - server: jetty\n      max: 64\n");
+            assertThat(io.qosweaver.model.policy.PolicyFile.load(dir.resolve("handwritten-entry-cap-pool.yaml"))
+                    .taskClasses()).as(app).hasSize(2);
+            assertThat(MixedVersions.of(MixedApp.named(app)).get(MixedVersions.QOSWEAVER_ENTRY_CAP_POOL).policy())
+                    .isEqualTo("examples/third-party/" + app + "/policies/handwritten-entry-cap-pool.yaml");
+        }
         // the entry-cap version: the at-entry policy with lowLimit at lowCap, nothing else changed, in both apps
         for (String app : List.of("fuseki", "tika")) {
             Path dir = root.resolve("examples/third-party/" + app + "/policies");
