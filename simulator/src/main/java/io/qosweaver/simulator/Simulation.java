@@ -384,6 +384,7 @@ final class Simulation implements Effects, NativeThreads, ThreadCpuClock {
         acting = t.tid;
         try {
             machine.changeRole(t.state, to, Policy.Cause.SCOPE);
+            machine.afterScopeChange(t.state, t.state.slot()); // as the scheduler does once its lock is released
         } finally {
             acting = 0;
         }

@@ -744,9 +744,10 @@ public final class StateMachine implements Control {
 
     /**
      * The policy's {@link Policy#afterScopeChange} for the owner thread {@code t}, outside the lock, with
-     * its slot as read under it; a broken policy is reported, never thrown into the application.
+     * its slot as read under it; a broken policy is reported, never thrown into the application. Public
+     * for a caller that plays the threads (the simulator), after its {@link #changeRole}.
      */
-    void afterScopeChange(ThreadState t, Object slot) {
+    public void afterScopeChange(ThreadState t, Object slot) {
         try {
             policy.afterScopeChange(t, slot);
         } catch (Throwable e) {

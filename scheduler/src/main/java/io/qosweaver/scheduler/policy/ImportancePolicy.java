@@ -271,7 +271,7 @@ class ImportancePolicy implements Policy {
     @Override
     public void afterScopeChange(ThreadView t, Object slot) {
         if (nice != null) {
-            nice.afterScopeChange(slot); // the OS priority, outside the scheduler's lock
+            nice.afterScopeChange(t, slot); // the OS priority, outside the scheduler's lock
         }
     }
 

@@ -71,7 +71,7 @@ final class LinuxPriorityPolicy implements Policy {
 
     @Override
     public void afterScopeChange(ThreadView t, Object slot) {
-        nice.afterScopeChange(slot); // outside the scheduler's lock
+        nice.afterScopeChange(t, slot); // outside the scheduler's lock
     }
 
     boolean effective() {

@@ -156,11 +156,12 @@ final class ThreadNice {
     }
 
     /**
-     * On the thread itself, after its scope change and outside the scheduler's lock: applies the value
-     * {@link #onRoleChange} noted in {@code slot} (the slot as read under that lock).
+     * On the thread itself (or what plays it, the simulator), after its scope change and outside the
+     * scheduler's lock: applies the value {@link #onRoleChange} noted in {@code slot} (the slot as read
+     * under that lock).
      */
-    void afterScopeChange(Object slot) {
-        if (!effective || !(slot instanceof Slot s) || s.owner != Thread.currentThread()) {
+    void afterScopeChange(ThreadView t, Object slot) {
+        if (!effective || !(slot instanceof Slot s) || s.owner != t.thread()) {
             return;
         }
         synchronized (s) {

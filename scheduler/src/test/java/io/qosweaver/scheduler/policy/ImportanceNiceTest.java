@@ -148,12 +148,12 @@ class ImportanceNiceTest {
         io.qosweaver.scheduler.spi.ThreadView view = Views.of(Thread.currentThread());
         n.onRoleChange(view, 19, io.qosweaver.scheduler.spi.Policy.Cause.SCOPE);
         assertThat(fake.calls).as("nothing applied under the lock").isEmpty();
-        n.afterScopeChange(view.slot());
+        n.afterScopeChange(view, view.slot());
         assertThat(fake.calls).containsExactly(me + ":19");
         n.onRoleChange(view, null, io.qosweaver.scheduler.spi.Policy.Cause.SCOPE); // leaves: its own value wanted
         n.onRoleChange(view, 19, io.qosweaver.scheduler.spi.Policy.Cause.SCOPE); // and enters again, then
         n.onDetach(view); // the scheduler goes before the thread's deferred change: its own value, for good
-        n.afterScopeChange(view.slot());
+        n.afterScopeChange(view, view.slot());
         assertThat(fake.getNice(me)).isZero();
         assertThat(fake.calls).containsExactly(me + ":19", me + ":0");
         assertThat(n.report().changes()).isEqualTo(2);
