@@ -210,11 +210,7 @@ public final class Mixed {
         if (v.policyParams().isEmpty()) {
             return Files.copy(from, copy);
         }
-        try {
-            return Files.writeString(copy, PolicyParams.apply(Files.readString(from), v.policyParams()));
-        } catch (IllegalArgumentException e) {
-            throw new IOException("version " + v.name() + ": " + v.policy() + ": " + e.getMessage(), e);
-        }
+        return Files.writeString(copy, PolicyParams.applyTo(from, v));
     }
 
     /** Runs {@code versions} in their order into {@code dir}: results.json, the report, the app logs. */

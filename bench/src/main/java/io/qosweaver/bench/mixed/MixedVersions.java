@@ -1,6 +1,5 @@
 package io.qosweaver.bench.mixed;
 
-import io.qosweaver.bench.run.PolicyParams;
 import io.qosweaver.bench.run.Versions;
 import io.qosweaver.bench.run.Versions.Version;
 import java.util.ArrayList;
@@ -136,18 +135,14 @@ public final class MixedVersions {
     /**
      * The named versions in the order given; an unknown name is an error listing the known ones. A name may set
      * policy parameters of a woven version, as in {@code bench run}: {@code qosweaver-entry-cap:lowNice=19}
-     * ({@link PolicyParams}).
+     * ({@link Versions#lookup}).
      */
     public static List<Version> resolve(MixedApp app, List<String> names) {
         Map<String, Version> all = of(app);
         List<Version> out = new ArrayList<>();
         for (String raw : names) {
             String n = raw.strip();
-            int colon = n.indexOf(':');
-            Version v = all.get(colon < 0 ? n : n.substring(0, colon));
-            if (v != null && colon >= 0) {
-                v = Versions.withParams(v, n, PolicyParams.parse(n.substring(colon + 1)));
-            }
+            Version v = Versions.lookup(all, n);
             if (v == null && n.equals(JETTY_QOS) && app.jettyQoSUnavailable() != null) {
                 throw new IllegalArgumentException("version 'jetty-qos' does not apply to app " + app.name() + ": "
                         + app.jettyQoSUnavailable());

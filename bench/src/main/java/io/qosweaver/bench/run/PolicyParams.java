@@ -1,5 +1,8 @@
 package io.qosweaver.bench.run;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +53,18 @@ public final class PolicyParams {
             }
         }
         return out;
+    }
+
+    /**
+     * The text of version {@code v}'s policy file {@code from} with its parameters set; a file they cannot be
+     * set in is an {@link IOException} naming the version and the file.
+     */
+    public static String applyTo(Path from, Versions.Version v) throws IOException {
+        try {
+            return apply(Files.readString(from), v.policyParams());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("version " + v.name() + ": " + v.policy() + ": " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -56,12 +56,7 @@ public record Snapshot(Path dir, Path riverMonitorJar, Path agentJar, Path peers
                 if (v.policyParams().isEmpty()) {
                     policies.put(v.policyKey(), Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES));
                 } else {
-                    String text;
-                    try {
-                        text = PolicyParams.apply(Files.readString(from), v.policyParams());
-                    } catch (IllegalArgumentException e) {
-                        throw new IOException("version " + v.name() + ": " + v.policy() + ": " + e.getMessage(), e);
-                    }
+                    String text = PolicyParams.applyTo(from, v);
                     String file = to.getFileName().toString();
                     String stem = file.endsWith(".yaml") ? file.substring(0, file.length() - 5) : file;
                     String suffix = PolicyParams.spec(v.policyParams()).replace(':', '.');

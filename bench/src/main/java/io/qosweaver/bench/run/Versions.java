@@ -150,11 +150,7 @@ public final class Versions {
         List<Version> out = new ArrayList<>();
         for (String raw : names) {
             String n = raw.strip();
-            int colon = n.indexOf(':');
-            Version v = ALL.get(colon < 0 ? n : n.substring(0, colon));
-            if (v != null && colon >= 0) {
-                v = withParams(v, n, PolicyParams.parse(n.substring(colon + 1)));
-            }
+            Version v = lookup(ALL, n);
             if (v == null) {
                 throw new IllegalArgumentException("unknown version '" + n + "'; known versions: "
                         + String.join(", ", known()));
@@ -165,6 +161,17 @@ public final class Versions {
             out.add(v);
         }
         return out;
+    }
+
+    /**
+     * The version {@code name} names among {@code known}: a known name, or {@code BASE:KEY=VALUE[:...]} for a
+     * known woven version with those policy parameters ({@link #withParams}); null when the name or its base is
+     * unknown. Shared by every experiment's {@code --versions}.
+     */
+    public static Version lookup(Map<String, Version> known, String name) {
+        int colon = name.indexOf(':');
+        Version v = known.get(colon < 0 ? name : name.substring(0, colon));
+        return v == null || colon < 0 ? v : withParams(v, name, PolicyParams.parse(name.substring(colon + 1)));
     }
 
     /**
