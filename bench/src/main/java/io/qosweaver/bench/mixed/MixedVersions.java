@@ -81,8 +81,8 @@ public final class MixedVersions {
         m.put(UNSCHEDULED, new Version(UNSCHEDULED, "the unmodified app, no agent", List.of(), null, null));
         m.put(QOSWEAVER, new Version(QOSWEAVER, "importance policy, lowLimit 1, lowCap 1x; control points chosen "
                 + "by hand from a profile", List.of(), app.policy(false), null));
-        m.put(QOSWEAVER_GENERATED, new Version(QOSWEAVER_GENERATED, "the task classes of qosweaver, the policy of "
-                + "qosweaver-grace; control points generated from a profile (qosweaver pointcuts)", List.of(), app.policy(true), null));
+        m.put(QOSWEAVER_GENERATED, new Version(QOSWEAVER_GENERATED, "the task classes of qosweaver and the policy "
+                + "section of the app's generated.yaml; control points generated from a profile (qosweaver pointcuts)", List.of(), app.policy(true), null));
         // The cap is the cores, as in the river-monitor experiments: Jetty's default (half the thread pool)
         // never binds under 8 x cores clients and would measure the unscheduled app under another name.
         if (app.jettyQoSUnavailable() == null) {
