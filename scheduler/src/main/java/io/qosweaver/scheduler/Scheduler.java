@@ -157,6 +157,15 @@ public final class Scheduler {
         return !controller.closed();
     }
 
+    /**
+     * The most requests (threads) waiting at entry at once since the last call: each holds the
+     * thread that serves it, so a server pool with few more threads than this leaves none for
+     * other requests. Read by the agent's pool watch every few seconds.
+     */
+    public int takeAtEntryPeak() {
+        return controller.takeAtEntryPeak();
+    }
+
     /** A consistent snapshot of the counters (takes the scheduler's lock briefly). */
     public SchedulerStats stats() {
         return controller.stats(ControlPointCount.sum() - controlPointBase, InternalErrors.count() - errorBase);

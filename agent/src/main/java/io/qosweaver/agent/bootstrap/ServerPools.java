@@ -12,8 +12,9 @@ import java.util.Arrays;
  * Tomcat's at the end of {@code createExecutor} and of {@code processSocket}; the start reports
  * pools built after the weaving, once the application has configured them, and the busy paths
  * report those already running when the agent was attached. Each pool's values are recorded when
- * first changed and set back when the section leaves the policy. On the bootstrap class path;
- * instances are held weakly.
+ * first changed and set back when the section leaves the policy. The same advice is woven only to
+ * see the pools, with no settings, for the agent's pool watch ({@link #sizes}). On the bootstrap
+ * class path; instances are held weakly.
  */
 public final class ServerPools {
     public static final int JETTY = 0;
@@ -198,6 +199,31 @@ public final class ServerPools {
             n += p.kind == kind && p.ref.get() != null ? 1 : 0;
         }
         return n;
+    }
+
+    /** A pool known: its server ({@code jetty}, {@code tomcat}), name and maximum of threads now. */
+    public record Size(String server, String pool, int max) {}
+
+    /** Every pool known and readable, with its maximum now. */
+    public static java.util.List<Size> sizes() {
+        java.util.List<Size> all = new java.util.ArrayList<>();
+        synchronized (LOCK) {
+            for (Pool p : prune()) {
+                Object pool = p.ref.get();
+                if (pool == null) {
+                    continue;
+                }
+                try {
+                    int max = read(p.kind, pool)[1];
+                    if (max > 0) { // Tomcat's endpoint with a shared executor says -1
+                        all.add(new Size(NAMES[p.kind], p.name, max));
+                    }
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    // unreadable: describe() says so
+                }
+            }
+        }
+        return all;
     }
 
     /** One line per pool known: its values now and, when changed, before. */

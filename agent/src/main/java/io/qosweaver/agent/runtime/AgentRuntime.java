@@ -61,6 +61,8 @@ public final class AgentRuntime {
     private volatile ClassBytesTaps taps;
     /** Raises the JIT's compiler threads for a while after a retransformation (see there why). */
     private final CompilerBoost jitBoost;
+    /** Says when requests waiting at entry fill a server's thread pool. */
+    private final PoolWatch poolWatch;
 
     private AgentRuntime(AgentLog log, Instrumentation inst, String policyFile) {
         this.log = log;
@@ -68,6 +70,7 @@ public final class AgentRuntime {
         this.inst = inst;
         this.policyFile = policyFile;
         this.watch = new LiveWatch(this, inst, log);
+        this.poolWatch = new PoolWatch(log);
     }
 
     LiveWatch watch() {
@@ -219,6 +222,7 @@ public final class AgentRuntime {
         rt.warnMissingTypes(policy);
         int check = args.matchCheckSeconds() != null ? args.matchCheckSeconds() : policy.matchCheckSeconds();
         rt.scheduleMatchCheck(check);
+        rt.poolWatch.start();
         return;
     }
 
@@ -399,6 +403,7 @@ public final class AgentRuntime {
                 + woven.stats().classesWoven() + " classes woven; " + how + "; " + SchedulerGateway.adoptionText(adopted);
         log.info(done);
         scheduleMatchCheck(next.matchCheckSeconds());
+        poolWatch.start();
         return done;
     }
 
@@ -564,6 +569,8 @@ public final class AgentRuntime {
                             + " connector (AbstractEndpoint)") + " seen after " + seconds + " s; a pool is seen when"
                             + " it starts or dispatches work");
                 }
+            } else if (p.kind().equals(WeavingStats.POOL_WATCH)) {
+                continue; // the agent's own: a server the application does not run is no mistake
             } else if (p.joinPoints() == 0 && p.kind().equals("request")) {
                 log.loud("task classes that select requests (" + p.location() + ": " + p.text() + ") have seen no"
                         + " supported server after " + seconds + " s: the agent classifies requests in Jetty 9.4"
@@ -615,6 +622,7 @@ public final class AgentRuntime {
                 case "entry" -> entries++;
                 case "request" -> requests++;
                 case "progressPoint" -> pps++;
+                case WeavingStats.POOL_WATCH -> { } // not in the policy file
                 case "bulkhead", "synchronize", "semaphore-wait", "semaphore-signal", "timeout", "threadPool" -> aspects++;
                 default -> cps++;
             }

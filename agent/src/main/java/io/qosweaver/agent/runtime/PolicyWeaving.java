@@ -64,7 +64,7 @@ final class PolicyWeaving {
      * order), the request classification (one, if any task class selects requests), control points,
      * progress points, bulkheads, semaphores (wait, then signal), synchronizations, time-outs, server
      * thread pools (Jetty's, then Tomcat's: their values are not woven, see {@link #configurePools}),
-     * trace events (only while a trace with user events runs).
+     * the pools watched ({@link #watchedPools}), trace events (only while a trace with user events runs).
      */
     static List<Planned> plan(PolicyFile policy) {
         return plan(policy, tracingUserEvents());
@@ -126,8 +126,41 @@ final class PolicyWeaving {
                 out.add(planned("threadPool", d.location(), "tomcat " + ServerPoolUnit.TOMCAT, "tomcat"));
             }
         }
+        for (String server : watchedPools(policy)) {
+            out.add(planned(POOL_WATCH, "(" + server + " pools, watched)", server + " "
+                    + (server.equals("jetty") ? ServerPoolUnit.JETTY : ServerPoolUnit.TOMCAT), server));
+        }
         if (traceEvents) {
             addTraceEvents(policy, out);
+        }
+        return out;
+    }
+
+    /** The kind of the pool watch's pointcuts: woven by the agent, not written in the file. */
+    static final String POOL_WATCH = WeavingStats.POOL_WATCH;
+
+    /**
+     * The servers whose thread pools are watched, not sized ({@link PoolWatch}): with task classes
+     * that select requests, Jetty's and Tomcat's, unless the {@code threadPools} section already
+     * weaves them. A request waiting at entry holds the server thread that serves it.
+     */
+    static List<String> watchedPools(PolicyFile policy) {
+        boolean requests = policy.taskClasses().stream().anyMatch(t -> t.entry() == null);
+        if (!requests) {
+            return List.of();
+        }
+        boolean jetty = false;
+        boolean tomcat = false;
+        for (PolicyFile.ThreadPoolDef d : policy.threadPools()) {
+            jetty |= !d.server().equals("tomcat");
+            tomcat |= !d.server().equals("jetty");
+        }
+        List<String> out = new ArrayList<>();
+        if (!jetty) {
+            out.add("jetty");
+        }
+        if (!tomcat) {
+            out.add("tomcat");
         }
         return out;
     }
@@ -265,6 +298,10 @@ final class PolicyWeaving {
             if (!d.server().equals("jetty")) {
                 units.add(ServerPoolUnit.tomcat(take(planned, "threadPool")));
             }
+        }
+        for (String server : watchedPools(policy)) {
+            units.add(server.equals("jetty") ? ServerPoolUnit.jetty(take(planned, POOL_WATCH))
+                    : ServerPoolUnit.tomcat(take(planned, POOL_WATCH)));
         }
         if (traceEvents) {
             for (PolicyFile.TraceEventDef e : policy.traceEvents()) {

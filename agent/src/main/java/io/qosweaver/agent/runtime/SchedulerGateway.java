@@ -73,6 +73,12 @@ final class SchedulerGateway {
         return s == null ? null : s.stats();
     }
 
+    /** {@link Scheduler#takeAtEntryPeak} of the installed scheduler; 0 when none is installed. */
+    static int takeAtEntryPeak() {
+        Scheduler s = Scheduler.current();
+        return s == null ? 0 : s.takeAtEntryPeak();
+    }
+
     static void uninstall() {
         try {
             Scheduler.uninstall();

@@ -15,6 +15,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * transformer: a watch, a swap) is not counted twice.
  */
 public final class WeavingStats {
+    /**
+     * The kind of the pointcuts the agent weaves of itself to see the servers' thread pools (not
+     * written in the policy file; a server the application does not run is no mistake).
+     */
+    public static final String POOL_WATCH = "poolWatch";
+
     /** Where a pointcut is in the policy file and what it says, as status and metrics show it. */
     public record Label(String kind, String location, String text) {}
 
@@ -81,8 +87,16 @@ public final class WeavingStats {
 
     public synchronized PointcutStats add(String kind, String location, String text) {
         PointcutStats s = new PointcutStats(kind, location, text);
-        pointcuts.put(kind + "@" + location, s);
+        pointcuts.put(key(kind, location, text), s);
         return s;
+    }
+
+    /**
+     * One entry per pointcut woven: one line of the file may weave two ({@code threadPools} with
+     * {@code server: any} weaves Jetty's and Tomcat's), which differ in their text.
+     */
+    private static String key(String kind, String location, String text) {
+        return kind + "@" + location + "@" + text;
     }
 
     public PointcutStats add(Label label) {
@@ -112,7 +126,7 @@ public final class WeavingStats {
             PointcutStats s = now.get(i);
             s.location = labels.get(i).location();
             s.text = labels.get(i).text();
-            pointcuts.put(s.kind + "@" + s.location, s);
+            pointcuts.put(key(s.kind, s.location, s.text), s);
         }
     }
 
@@ -138,7 +152,8 @@ public final class WeavingStats {
         return List.copyOf(pointcuts.values());
     }
 
+    /** The policy file's pointcuts that have selected no join point yet (the agent's own watches left out). */
     public long unmatched() {
-        return pointcuts().stream().filter(p -> p.joinPoints() == 0).count();
+        return pointcuts().stream().filter(p -> p.joinPoints() == 0 && !p.kind().equals(POOL_WATCH)).count();
     }
 }

@@ -276,6 +276,29 @@ public class PolicyWeavingTest {
     }
 
     @Test
+    void theServersPoolsAreWatchedWithRequestClassesUnlessTheThreadPoolsSectionWeavesThem() throws Exception {
+        String requests = """
+                taskClasses:
+                  - name: lookup
+                    request: {path: /api/lookup/*}
+                    importance: high
+                policy:
+                  name: importance
+                """;
+        PolicyFile r = PolicyFile.parse("r.yaml", requests);
+        assertThat(PolicyWeaving.watchedPools(r)).containsExactly("jetty", "tomcat");
+        assertThat(PolicyWeaving.plan(r, false)).filteredOn(p -> p.label().kind().equals("poolWatch"))
+                .extracting(p -> p.label().location()).containsExactly("(jetty pools, watched)", "(tomcat pools, watched)");
+        assertThat(PolicyWeaving.watchedPools(PolicyFile.parse("j.yaml", requests + """
+                aspects:
+                  threadPools:
+                    - server: jetty
+                      max: 64
+                """))).as("Jetty's sized by the section").containsExactly("tomcat");
+        assertThat(PolicyWeaving.watchedPools(PolicyFile.parse("e.yaml", POLICY))).as("entries only: no server's").isEmpty();
+    }
+
+    @Test
     void adoptingAFileOfTheSameWeavingRelabelsTheStatisticsAndKeepsTheirCounts() throws Exception {
         weave();
         PolicyWeaving.adopt(weaving, PolicyFile.parse("moved.yaml", "# moved\n\n" + POLICY));

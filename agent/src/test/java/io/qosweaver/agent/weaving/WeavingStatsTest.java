@@ -26,4 +26,20 @@ class WeavingStatsTest {
         assertThat(stats.retransformed()).isEqualTo(1);
         assertThat(WeavingStats.classKey("a.A", new ClassLoader() { })).isNotEqualTo(a);
     }
+
+    @Test
+    void twoPointcutsWovenForOneLineOfTheFileAreBothKeptAndRelabelled() {
+        WeavingStats stats = new WeavingStats();
+        stats.add("threadPool", "f.yaml:7", "jetty execution(...)").woven("a.A@bootstrap", 2);
+        stats.add("threadPool", "f.yaml:7", "tomcat execution(...)");
+        assertThat(stats.pointcuts()).extracting(WeavingStats.PointcutStats::text)
+                .containsExactly("jetty execution(...)", "tomcat execution(...)");
+        assertThat(stats.unmatched()).isEqualTo(1);
+        stats.relabel(java.util.List.of(new WeavingStats.Label("threadPool", "g.yaml:9", "jetty execution(...)"),
+                new WeavingStats.Label("threadPool", "g.yaml:9", "tomcat execution(...)")));
+        assertThat(stats.pointcuts()).extracting(WeavingStats.PointcutStats::location).containsExactly("g.yaml:9", "g.yaml:9");
+        assertThat(stats.pointcuts().get(0).joinPoints()).as("the count stays with its pointcut").isEqualTo(2);
+        stats.add(WeavingStats.POOL_WATCH, "(jetty pools, watched)", "jetty execution(...)");
+        assertThat(stats.unmatched()).as("the agent's own watch is not the file's").isEqualTo(1);
+    }
 }

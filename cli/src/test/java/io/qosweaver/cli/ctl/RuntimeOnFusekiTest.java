@@ -78,9 +78,12 @@ class RuntimeOnFusekiTest {
         assertThat(swap.exit()).as(swap.err() + log()).isZero();
         assertThat(swap.out()).contains("swapped to " + policies.resolve("generated.yaml"));
         load(2_000);
+        // the generated file gives the server's own pool (Jetty 12.1's QueuedThreadPool inside Fuseki) room
+        assertThat(CliRun.of("ctl", pid(), "status").out()).as("generated.yaml's threadPools")
+                .containsPattern("threadPool jetty [^\\n]*: min \\d+, max 64, idleTimeout \\d+ ms \\(was ");
 
-        // the server's own pool (Jetty 12.1's QueuedThreadPool inside Fuseki), resized by a swap and restored by the next
-        Path pools = Files.writeString(dir.resolve("pools.yaml"), Files.readString(policies.resolve("generated.yaml"))
+        // resized by a swap and restored by the next, which drops the section
+        Path pools = Files.writeString(dir.resolve("pools.yaml"), Files.readString(policies.resolve("handwritten.yaml"))
                 + "aspects:\n  threadPools:\n    - {server: jetty, min: 3, max: 24, idleTimeout: 20s}\n");
         CliRun poolSwap = CliRun.of("ctl", pid(), "swap", pools.toString());
         assertThat(poolSwap.exit()).as(poolSwap.err() + log()).isZero();
@@ -91,7 +94,7 @@ class RuntimeOnFusekiTest {
                 .matcher(withPools);
         assertThat(pool.find()).as(withPools).isTrue();
         String was = "min " + pool.group(1) + ", max " + pool.group(2) + ", idleTimeout " + pool.group(3) + " ms";
-        CliRun back = CliRun.of("ctl", pid(), "swap", policies.resolve("generated.yaml").toString());
+        CliRun back = CliRun.of("ctl", pid(), "swap", policies.resolve("handwritten.yaml").toString());
         assertThat(back.exit()).as(back.err() + log()).isZero();
         assertThat(CliRun.of("ctl", pid(), "status").out()).as("Fuseki's own pool settings restored")
                 .containsPattern("threadPool jetty [^\\n]*: " + Pattern.quote(was) + "\\R");

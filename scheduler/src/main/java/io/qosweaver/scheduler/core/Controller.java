@@ -437,6 +437,16 @@ public final class Controller {
         }
     }
 
+    /** {@link StateMachine#takeAtEntryPeak}, under the lock. */
+    public int takeAtEntryPeak() {
+        lock.lock();
+        try {
+            return machine.takeAtEntryPeak();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public Timeline timeline(long since) {
         lock.lock();
         try {

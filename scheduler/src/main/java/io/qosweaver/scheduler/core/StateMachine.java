@@ -83,6 +83,8 @@ public final class StateMachine implements Control {
     private int parkedCount;
     /** Waiters flagged at entry, and those of them parked (both within waitQueue.size / parkedCount). */
     private int atEntryCount, parkedAtEntry;
+    /** The most threads told to wait at entry at once since {@link #takeAtEntryPeak}. */
+    private int atEntryPeak;
     private int limit = UNLIMITED;
     private long nextOrder;
 
@@ -274,6 +276,17 @@ public final class StateMachine implements Control {
         admit((ThreadState) v, true);
     }
 
+    /**
+     * The most threads waiting at entry at once since the last call (each holds the thread that
+     * would serve its request: a server's pool thread); starts the next period at the count now.
+     * Under the lock.
+     */
+    public int takeAtEntryPeak() {
+        int peak = atEntryPeak;
+        atEntryPeak = atEntryCount;
+        return peak;
+    }
+
     private void admit(ThreadState t, boolean atEntry) {
         if (t.queue != ThreadState.NONE) {
             return;
@@ -288,6 +301,7 @@ public final class StateMachine implements Control {
             if (atEntry && !adopting) { // an adopted thread is past its entry: it waits at a control point
                 t.atEntry = true; // before setYield: not counted in pending
                 atEntryCount++;
+                atEntryPeak = Math.max(atEntryPeak, atEntryCount);
             }
             setYield(t);
         }

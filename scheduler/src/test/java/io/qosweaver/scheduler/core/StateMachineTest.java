@@ -331,6 +331,38 @@ class StateMachineTest {
         assertThat(Pending.value()).isEqualTo(pending);
     }
 
+    @Test
+    void thePeakOfThreadsWaitingAtEntryIsKeptUntilTakenThenRestartsAtTheCountNow() {
+        Controller c = controller("admission", 1);
+        StateMachine m = c.machine();
+        TaskClassState chart = m.classOrUnknown("chart"), collect = m.classOrUnknown("collect");
+        ThreadState a = state(), b = state(), h = state(), w1 = state(), w2 = state(), w3 = state();
+        Scopes.moveRole(a, chart);
+        Scopes.moveRole(b, chart);
+        Scopes.moveRole(h, collect); // the limit of 1 from now on; a and b keep running
+        assertThat(c.takeAtEntryPeak()).as("runners, nobody waiting").isZero();
+        Scopes.moveRole(w1, chart);
+        Scopes.moveRole(w2, chart);
+        Scopes.moveRole(w3, chart);
+        assertThat(w1.atEntry && w2.atEntry && w3.atEntry).isTrue();
+        Scopes.moveRole(a, null);
+        Scopes.moveRole(b, null); // one admitted: two still wait
+        ThreadState admitted = !w1.atEntry ? w1 : !w2.atEntry ? w2 : w3;
+        Scopes.moveRole(admitted, null); // the next admitted: one waits
+        assertThat(List.of(w1, w2, w3).stream().filter(t -> t.atEntry).count()).isEqualTo(1);
+        assertThat(c.takeAtEntryPeak()).as("three waited at once, though one waits now").isEqualTo(3);
+        assertThat(c.takeAtEntryPeak()).as("the next period starts at the count now").isEqualTo(1);
+        for (ThreadState t : List.of(w1, w2, w3)) {
+            if (t != admitted) {
+                Scopes.moveRole(t, null);
+            }
+        }
+        assertThat(c.takeAtEntryPeak()).isEqualTo(1);
+        assertThat(c.takeAtEntryPeak()).isZero();
+        Scopes.moveRole(h, null);
+        assertInvariants(c);
+    }
+
     /** A policy that admits every observed thread and lets the test drive the Control. */
     private static final class Admitting implements Policy {
         Control control;
