@@ -11,7 +11,9 @@ import java.util.function.Consumer;
 /**
  * A thread's OS nice value by its role ({@code setpriority} on the native thread), for the
  * policies that ask for it: set when the thread enters a scope, put back to what it was when it
- * leaves, on the thread's own scope changes.
+ * leaves, on the thread's own scope changes. A thread that starts another gives it its value (Linux),
+ * so "what it was" is the process's own value when the thread was first seen at one of ours
+ * ({@link #inherited}); every thread seen in a scope is checked for that, whatever its role asks.
  *
  * <p>Only when it can be undone: putting back a value lower than the one set (19 back to 0) needs
  * privilege (root, CAP_SYS_NICE, or RLIMIT_NICE), and a pooled thread left at 19 would be slow
@@ -55,6 +57,10 @@ final class ThreadNice {
     private final String policy;
     private final int lowest;
     private final int highest;
+    /** The values this policy sets (the constructor's, before the probe's bounds take 0 in). */
+    private final int ours1, ours2;
+    /** The process's own value (its main thread's), read by the probe: where an inherited value goes back to. */
+    private volatile int natural;
     private final Consumer<String> warn;
     private volatile boolean effective;
     private volatile String reason;
@@ -70,6 +76,8 @@ final class ThreadNice {
         this.policy = policy;
         this.lowest = Math.min(lowest, 0);
         this.highest = Math.max(highest, 0);
+        this.ours1 = lowest;
+        this.ours2 = highest;
         this.warn = warn;
     }
 
@@ -106,6 +114,11 @@ final class ThreadNice {
         if (failure[0] != null) {
             disable(failure[0]);
         } else {
+            try {
+                natural = nt.getNice((int) ProcessHandle.current().pid());
+            } catch (NativePriorityException | RuntimeException e) {
+                natural = 0;
+            }
             effective = true;
             reason = "setpriority: " + applied;
         }
@@ -145,9 +158,8 @@ final class ThreadNice {
         }
         Slot s = (Slot) t.slot();
         if (s == null || s.owner != t.thread()) {
-            if (target == null) {
-                return; // never changed by us
-            }
+            // even with nothing to set (target null): the thread may have inherited one of our values
+            // from the thread that started it, and is put back to the process's own (afterScopeChange)
             s = new Slot();
             s.owner = t.thread();
             t.setSlot(s);
@@ -171,12 +183,14 @@ final class ThreadNice {
             if (s.tid == 0) {
                 int tid = nt.currentNativeThreadId();
                 s.tid = tid > 0 ? tid : -1;
+                int now;
                 try {
-                    s.base = tid > 0 ? nt.getNice(tid) : 0;
+                    now = tid > 0 ? nt.getNice(tid) : natural;
                 } catch (NativePriorityException | RuntimeException e) {
-                    s.base = 0;
+                    now = natural;
                 }
-                s.applied = s.base;
+                s.applied = now;
+                s.base = inherited(now) ? natural : now;
             }
             apply(s, s.wanted == null ? s.base : s.wanted);
         }
@@ -198,6 +212,17 @@ final class ThreadNice {
                 apply(s, s.base);
             }
         }
+    }
+
+    /**
+     * Whether a thread first seen at {@code value} got it from us: Linux gives a new thread its
+     * creator's value, and a server's pool grows from whichever of its threads dispatches work, a
+     * heavy request's at 19 among them (Tika's Jetty pool: threads born at 19 served light requests
+     * at 19, and "went back" to 19 after each heavy one). Such a thread's own value is the
+     * process's. A value the application set itself is kept, unless it is one of ours.
+     */
+    private boolean inherited(int value) {
+        return value != natural && (value == ours1 || value == ours2);
     }
 
     /** Under the slot's monitor. */

@@ -56,6 +56,49 @@ class ImportanceNiceTest {
     }
 
     @Test
+    void aThreadBornAtLowNiceFromAHeavyThreadGetsTheProcesssValueBackWhateverScopeItEnters() throws Exception {
+        install(Map.of("lowLimit", "1", "lowNice", "19"));
+        // Linux gives a new thread its creator's value: a pool thread started by a heavy request at 19
+        int[] tids = new int[2];
+        Thread light = new Thread(() -> {
+            tids[0] = fake.currentNativeThreadId();
+            fake.nice.put(tids[0], 19);
+            QoS.enter("collect"); // a high scope, no highNice: nothing to set, but not 19
+            QoS.exit();
+        });
+        Thread heavy = new Thread(() -> {
+            tids[1] = fake.currentNativeThreadId();
+            fake.nice.put(tids[1], 19);
+            QoS.enter("chart");
+            QoS.exit(); // back to the process's value, not to the 19 it was born with
+        });
+        light.start();
+        light.join();
+        heavy.start();
+        heavy.join();
+        assertThat(fake.getNice(tids[0])).isZero();
+        assertThat(fake.getNice(tids[1])).isZero();
+        assertThat(fake.calls).containsExactly(tids[0] + ":0", tids[1] + ":0");
+    }
+
+    @Test
+    void aValueTheApplicationSetItselfIsKeptThoughTheThreadIsNew() throws Exception {
+        install(Map.of("lowLimit", "1", "lowNice", "19"));
+        int[] tid = new int[1];
+        Thread t = new Thread(() -> {
+            tid[0] = fake.currentNativeThreadId();
+            fake.nice.put(tid[0], 5); // not one of the policy's values
+            QoS.enter("collect");
+            QoS.exit();
+            QoS.enter("chart");
+            QoS.exit();
+        });
+        t.start();
+        t.join();
+        assertThat(fake.calls).containsExactly(tid[0] + ":19", tid[0] + ":5");
+    }
+
+    @Test
     void highNiceAppliesToHighThreadsAndTheProbeChecksBothEnds() {
         NativeThreads.register(fake);
         Scheduler.install(Configs.config("importance", Map.of("lowNice", "10", "highNice", "-5")));
