@@ -240,6 +240,10 @@ class AgentIT {
         assertThat(lines).containsEntry("heavy", 6L).containsEntry("other", 2L);
         String metrics = get(mport, "/metrics");
         assertThat(metrics).containsPattern("qosweaver_agent_join_points_woven\\{kind=\"request\",pointcut=\"\\S+core.yaml:2\"} 1");
+        assertThat(metrics).as("the pool watch (Jetty's matched, Tomcat's not) is neither the file's pointcut nor unmatched")
+                .contains("qosweaver_agent_pointcuts{kind=\"controlPoint\"} 1\n")
+                .contains("qosweaver_agent_unmatched_pointcuts 0\n")
+                .containsPattern("qosweaver_agent_join_points_woven\\{kind=\"poolWatch\",pointcut=\"\\(jetty pools, watched\\)\"} [1-9]");
         assertThat(intervalsIn(mport, "heavy")).as("3 requests x 99 intervals between 100 control points, in 'heavy'")
                 .isEqualTo(3 * 99);
     }
@@ -380,6 +384,8 @@ class AgentIT {
                 + " Server.handle, Tomcat CoyoteAdapter.service, Undertow Connectors.executeRootHandler and Servlet.service)"
                 + " have seen no supported server after 1 s");
         assertThat(c.err().split("no supported server", -1)).as("one line, not one per integration").hasSize(2);
+        assertThat(c.err()).as("the agent's own pool watch is not reported as the file's unmatched pointcut")
+                .doesNotContain("poolWatch").doesNotContain("pools, watched");
     }
 
     private record App(ChildJvms.Child child, int port, int metricsPort) {}

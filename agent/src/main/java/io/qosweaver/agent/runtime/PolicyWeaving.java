@@ -127,7 +127,7 @@ final class PolicyWeaving {
             }
         }
         for (String server : watchedPools(policy)) {
-            out.add(planned(POOL_WATCH, "(" + server + " pools, watched)", server + " "
+            out.add(planned(WeavingStats.POOL_WATCH, "(" + server + " pools, watched)", server + " "
                     + (server.equals("jetty") ? ServerPoolUnit.JETTY : ServerPoolUnit.TOMCAT), server));
         }
         if (traceEvents) {
@@ -135,9 +135,6 @@ final class PolicyWeaving {
         }
         return out;
     }
-
-    /** The kind of the pool watch's pointcuts: woven by the agent, not written in the file. */
-    static final String POOL_WATCH = WeavingStats.POOL_WATCH;
 
     /**
      * The servers whose thread pools are watched, not sized ({@link PoolWatch}): with task classes
@@ -300,8 +297,8 @@ final class PolicyWeaving {
             }
         }
         for (String server : watchedPools(policy)) {
-            units.add(server.equals("jetty") ? ServerPoolUnit.jetty(take(planned, POOL_WATCH))
-                    : ServerPoolUnit.tomcat(take(planned, POOL_WATCH)));
+            units.add(server.equals("jetty") ? ServerPoolUnit.jetty(take(planned, WeavingStats.POOL_WATCH))
+                    : ServerPoolUnit.tomcat(take(planned, WeavingStats.POOL_WATCH)));
         }
         if (traceEvents) {
             for (PolicyFile.TraceEventDef e : policy.traceEvents()) {
