@@ -29,6 +29,7 @@ public final class LoadRun implements AutoCloseable {
     private final boolean timeSeries;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
+    private final java.util.Set<SocketHttp> connections = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     // guarded by this
     private long windowStartNanos;
@@ -52,6 +53,13 @@ public final class LoadRun implements AutoCloseable {
                 AtomicLong seq = new AtomicLong();
                 for (int i = 0; i < s.clients(); i++) {
                     threads.add(daemon("load-" + s.name() + "-" + i, () -> closedLoop(cs, seq)));
+                }
+            } else if (s.transport() == LoadSpec.Transport.SOCKET) {
+                long start = System.nanoTime();
+                int n = s.socketThreads();
+                for (int i = 0; i < n; i++) {
+                    int first = i;
+                    threads.add(daemon("load-" + s.name() + "-" + i, () -> openLoopOnSockets(cs, start, first, n)));
                 }
             } else {
                 threads.add(daemon("load-" + s.name() + "-pacer", () -> openLoop(cs)));
@@ -160,6 +168,47 @@ public final class LoadRun implements AutoCloseable {
         }
     }
 
+    /**
+     * One of the {@code stride} threads of a {@link LoadSpec.Transport#SOCKET} open loop: requests
+     * {@code first}, {@code first + stride}, ... each at its intended start ({@code start + i / rate}),
+     * on this thread's own connection; a late one is sent at once and its latency counts from the
+     * intended start.
+     */
+    private void openLoopOnSockets(ClassStats cs, long start, int first, int stride) {
+        LoadSpec s = cs.spec;
+        double intervalNanos = SECOND / s.ratePerSecond();
+        try (SocketHttp conn = new SocketHttp((int) Math.min(Integer.MAX_VALUE, s.timeout().toMillis()))) {
+            connections.add(conn); // only so that close() can unblock a read
+            for (long i = first; running; i += stride) {
+                long intended = start + (long) (i * intervalNanos);
+                long wait;
+                while (running && (wait = intended - System.nanoTime()) > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+                if (!running) {
+                    break;
+                }
+                try {
+                    int status = conn.exchange(s.targets().uri(i), s.body());
+                    long latency = System.nanoTime() - intended;
+                    if (!running) {
+                        break;
+                    }
+                    if (status < 400) {
+                        cs.success(intended, latency);
+                    } else {
+                        cs.error("status " + status);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    if (!running) {
+                        break;
+                    }
+                    cs.error(e.getClass().getSimpleName());
+                }
+            }
+        }
+    }
+
     private void sampler() {
         long next = System.nanoTime() + SECOND;
         while (running) {
@@ -235,6 +284,7 @@ public final class LoadRun implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        connections.forEach(SocketHttp::close); // a blocking read is not interruptible
         for (Thread t : threads) {
             t.interrupt();
         }

@@ -27,12 +27,24 @@ import java.util.Objects;
  * @param targets    the URI of the request with a given sequence number (per class, from 0)
  * @param timeout    per-request timeout; a timed-out request counts as an error
  * @param body       the method and body every request of the class sends; {@link Body#NONE}: a GET
+ * @param transport  the HTTP client that sends them ({@link Transport})
  */
 public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond,
-                       Duration thinkTime, Targets targets, Duration timeout, Body body) {
+                       Duration thinkTime, Targets targets, Duration timeout, Body body, Transport transport) {
 
     /** How requests of one class are started. */
     public enum Mode { CLOSED, OPEN }
+
+    /**
+     * The HTTP client of a class. {@link #JDK}: the JDK's {@code HttpClient} (an open loop sends
+     * asynchronously from one pacing thread). {@link #SOCKET}: open loop only, {@code clients}
+     * threads (at most {@code ceil(rate)}), each with one keep-alive connection ({@link SocketHttp}),
+     * request {@code i} sent by thread {@code i mod threads} at its intended start: no hand-off between
+     * threads, so the latency is the server's and the network's, not the client's own scheduling.
+     * A thread still waiting for its previous answer sends late, and the latency from the intended
+     * start shows it (there is no overflow).
+     */
+    public enum Transport { JDK, SOCKET }
 
     /** The URI of request number {@code seq} of a class; called from many threads. */
     @FunctionalInterface
@@ -100,6 +112,10 @@ public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond
         thinkTime = thinkTime == null ? Duration.ZERO : thinkTime;
         timeout = timeout == null ? Duration.ofSeconds(120) : timeout;
         body = body == null ? Body.NONE : body;
+        transport = transport == null ? Transport.JDK : transport;
+        if (transport == Transport.SOCKET && mode != Mode.OPEN) {
+            throw new IllegalArgumentException(name + ": the socket transport drives an open loop only");
+        }
         if (clients < 1) {
             throw new IllegalArgumentException(name + ": clients must be >= 1, was " + clients);
         }
@@ -109,29 +125,39 @@ public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond
     }
 
     public static LoadSpec closed(String name, int clients, Targets targets) {
-        return new LoadSpec(name, Mode.CLOSED, clients, 0, Duration.ZERO, targets, null, null);
+        return new LoadSpec(name, Mode.CLOSED, clients, 0, Duration.ZERO, targets, null, null, null);
     }
 
     /** Open loop at {@code ratePerSecond}, at most {@code maxInFlight} outstanding requests. */
     public static LoadSpec open(String name, double ratePerSecond, int maxInFlight, Targets targets) {
-        return new LoadSpec(name, Mode.OPEN, maxInFlight, ratePerSecond, Duration.ZERO, targets, null, null);
+        return new LoadSpec(name, Mode.OPEN, maxInFlight, ratePerSecond, Duration.ZERO, targets, null, null, null);
     }
 
     public LoadSpec withThinkTime(Duration think) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, think, targets, timeout, body);
+        return new LoadSpec(name, mode, clients, ratePerSecond, think, targets, timeout, body, transport);
     }
 
     /** The same class with {@code n} clients (closed loop) or at most {@code n} in flight (open loop). */
     public LoadSpec withClients(int n) {
-        return new LoadSpec(name, mode, n, ratePerSecond, thinkTime, targets, timeout, body);
+        return new LoadSpec(name, mode, n, ratePerSecond, thinkTime, targets, timeout, body, transport);
     }
 
     public LoadSpec withTimeout(Duration t) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, t, body);
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, t, body, transport);
     }
 
     /** The same class sending {@code b} with every request. */
     public LoadSpec withBody(Body b) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, b);
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, b, transport);
+    }
+
+    /** The same class sent with {@code t}. */
+    public LoadSpec withTransport(Transport t) {
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, body, t);
+    }
+
+    /** The number of sending threads of a {@link Transport#SOCKET} open loop: at most one per request a second. */
+    public int socketThreads() {
+        return (int) Math.max(1, Math.min(clients, Math.ceil(ratePerSecond)));
     }
 }

@@ -409,7 +409,8 @@ public final class Mixed {
             List<String> lightArgs = new ArrayList<>(List.of("--name", MixedApp.LIGHT, "--mode", "open", "--rate",
                     Double.toString(p.lightRate()), "--clients", Integer.toString(p.lightMaxInFlight()), "--ids",
                     Integer.toString(lightIds), "--window-start-ms", Long.toString(windowStart), "--window-end-ms",
-                    Long.toString(windowEnd), "--out", logs.resolve(name + "-light.json").toString(), "--timeout-s", "60"));
+                    Long.toString(windowEnd), "--out", logs.resolve(name + "-light.json").toString(), "--timeout-s", "60",
+                    "--transport", p.lightClient().name().toLowerCase(java.util.Locale.ROOT)));
             lightArgs.addAll(light.driverArgs());
             DriverProcess l = DriverProcess.start(MixedApp.LIGHT, 0, lightArgs, logs.resolve(name + "-light.json"),
                     logs.resolve(name + "-light.log"));
@@ -530,6 +531,7 @@ public final class Mixed {
         m.put("heavy_clients_rule", "8 x cores, closed loop, no think time");
         m.put("light_rate_per_s", p.lightRate());
         m.put("light_max_in_flight", p.lightMaxInFlight());
+        m.put("light_client", p.lightClient().name().toLowerCase(java.util.Locale.ROOT));
         m.put("warmup_s", p.warmupS());
         m.put("idle_s", p.idleS());
         m.put("duration_s", p.durationS());

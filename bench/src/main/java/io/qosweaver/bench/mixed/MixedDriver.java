@@ -24,8 +24,11 @@ import java.util.Map;
  * <pre>
  * MixedDriver --name light --mode open --rate 20 --clients 64 --target URL [--ids N]
  *             [--method PUT|POST --body FILE --content-type TYPE]
- *             --window-start-ms T0 --window-end-ms T1 --out FILE [--timeout-s 60]
+ *             --window-start-ms T0 --window-end-ms T1 --out FILE [--timeout-s 60] [--transport jdk|socket]
  * </pre>
+ *
+ * {@code --transport socket} (open loop only) sends with one blocking keep-alive socket per sending thread
+ * ({@link LoadSpec.Transport#SOCKET}); the default is the JDK's client.
  *
  * Without {@code --method} every request is a GET. With {@code --method PUT} or {@code POST} every request
  * sends the whole of {@code --body}, read into memory once before the load starts, as {@code --content-type}.
@@ -38,7 +41,8 @@ public final class MixedDriver {
 
     /** What the command line says. */
     record Args(String name, LoadSpec.Mode mode, int clients, double rate, String target, int ids,
-                long windowStartMs, long windowEndMs, Path out, Duration timeout, LoadSpec.Body body) {
+                long windowStartMs, long windowEndMs, Path out, Duration timeout, LoadSpec.Body body,
+                LoadSpec.Transport transport) {
 
         static Args parse(String[] argv) {
             Map<String, String> m = new HashMap<>();
@@ -63,7 +67,7 @@ public final class MixedDriver {
                     Double.parseDouble(m.getOrDefault("rate", "0")), m.get("target"),
                     Integer.parseInt(m.getOrDefault("ids", "1")), Long.parseLong(m.get("window-start-ms")),
                     Long.parseLong(m.get("window-end-ms")), Path.of(m.get("out")),
-                    Duration.ofSeconds(Long.parseLong(m.getOrDefault("timeout-s", "60"))), body(m));
+                    Duration.ofSeconds(Long.parseLong(m.getOrDefault("timeout-s", "60"))), body(m), transport(m));
             if (a.windowEndMs <= a.windowStartMs) {
                 throw new IllegalArgumentException("--window-end-ms must be after --window-start-ms");
             }
@@ -79,7 +83,15 @@ public final class MixedDriver {
                     : LoadSpec.Targets.fixed(URI.create(target));
             LoadSpec s = mode == LoadSpec.Mode.CLOSED ? LoadSpec.closed(name, clients, targets)
                     : LoadSpec.open(name, rate, clients, targets);
-            return s.withTimeout(timeout).withBody(body);
+            return s.withTimeout(timeout).withBody(body).withTransport(transport);
+        }
+
+        private static LoadSpec.Transport transport(Map<String, String> m) {
+            return switch (m.getOrDefault("transport", "jdk")) {
+                case "jdk" -> LoadSpec.Transport.JDK;
+                case "socket" -> LoadSpec.Transport.SOCKET;
+                default -> throw new IllegalArgumentException("--transport: jdk or socket, got '" + m.get("transport") + "'");
+            };
         }
 
         /** The method and body from {@code --method}, {@code --body} and {@code --content-type}. */

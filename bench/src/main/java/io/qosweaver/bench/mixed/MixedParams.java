@@ -1,5 +1,7 @@
 package io.qosweaver.bench.mixed;
 
+import io.qosweaver.bench.load.LoadSpec;
+
 /**
  * The load and the windows of a run.
  *
@@ -11,9 +13,21 @@ package io.qosweaver.bench.mixed;
  * @param idleS          the idle window: the light stream alone (the idle light p99)
  * @param durationS      the loaded window: heavy clients and the light stream
  * @param heavyNice      the nice value of the heavy driver's JVM (the light driver runs at the harness's)
+ * @param lightClient    the light driver's HTTP client: {@link LoadSpec.Transport#SOCKET} (the default since
+ *                       2026-11-28: one blocking keep-alive socket per sending thread, no hand-off between
+ *                       threads) or {@link LoadSpec.Transport#JDK} (the JDK's asynchronous client, every
+ *                       earlier run's)
  */
 public record MixedParams(int heavyClients, double lightRate, int lightMaxInFlight, double warmupS, double idleS,
-                          double durationS, int heavyNice) {
+                          double durationS, int heavyNice, LoadSpec.Transport lightClient) {
+
+    /** With the default light client. */
+    public MixedParams(int heavyClients, double lightRate, int lightMaxInFlight, double warmupS, double idleS,
+                       double durationS, int heavyNice) {
+        this(heavyClients, lightRate, lightMaxInFlight, warmupS, idleS, durationS, heavyNice, DEFAULT_LIGHT_CLIENT);
+    }
+
+    public static final LoadSpec.Transport DEFAULT_LIGHT_CLIENT = LoadSpec.Transport.SOCKET;
 
     static final int CORES = Runtime.getRuntime().availableProcessors();
 
@@ -31,6 +45,7 @@ public record MixedParams(int heavyClients, double lightRate, int lightMaxInFlig
             throw new IllegalArgumentException("windows must be positive (warm-up may be 0): warm-up " + warmupS
                     + " s, idle " + idleS + " s, loaded " + durationS + " s");
         }
+        java.util.Objects.requireNonNull(lightClient, "lightClient");
         if (heavyNice < 0 || heavyNice > 19) {
             throw new IllegalArgumentException("heavy nice must be 0..19, got " + heavyNice);
         }

@@ -104,6 +104,55 @@ class LoadDriverTest {
     }
 
     @Test
+    void aSocketOpenLoopKeepsItsRateOnItsOwnThreadsAndSendsTheBody() throws Exception {
+        long before = server.count("/upload");
+        byte[] doc = "<html>a page</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        LoadSpec open = LoadSpec.open("sock", 40, 100, LoadSpec.Targets.fixed(server.uri("/upload")))
+                .withBody(LoadSpec.Body.of("PUT", doc, "text/html")).withTransport(LoadSpec.Transport.SOCKET);
+        assertThat(open.socketThreads()).isEqualTo(40);
+        LoadResult r = new LoadDriver().run(List.of(open), Duration.ZERO, Duration.ofMillis(2000), false);
+        ClassResult c = r.get("sock");
+        double expected = 40 * r.windowSeconds();
+        assertThat((double) c.requests()).isBetween(expected * 0.6, expected * 1.3);
+        assertThat(c.errors()).isZero();
+        assertThat(server.count("/upload") - before).isGreaterThanOrEqualTo(c.requests());
+        assertThat(uploads).contains("PUT text/html " + doc.length + " " + java.util.Arrays.hashCode(doc));
+    }
+
+    @Test
+    void aSlowServerMakesASocketOpenLoopSendLateAndTheLatencyShowsIt() throws Exception {
+        // 4 threads at 100/s on a 30 ms handler: each thread's next request is due every 40 ms but
+        // takes 30 ms plus; none is dropped, and the latencies from the intended start grow past 30 ms
+        LoadSpec open = LoadSpec.open("late", 100, 4, LoadSpec.Targets.fixed(server.uri("/slow")))
+                .withTransport(LoadSpec.Transport.SOCKET);
+        assertThat(open.socketThreads()).isEqualTo(4);
+        LoadResult r = new LoadDriver().run(List.of(open), Duration.ZERO, Duration.ofMillis(1000), false);
+        ClassResult c = r.get("late");
+        assertThat(c.errorKinds()).doesNotContainKey("overflow");
+        assertThat(c.p50Ms()).isGreaterThanOrEqualTo(30.0);
+        // 4 connections, each at most one request per 30 ms
+        assertThat(c.requests()).isLessThanOrEqualTo((long) (4 * (r.windowSeconds() * 1000 / 30) + 4));
+    }
+
+    @Test
+    void aSocketOpenLoopCountsErrorsAndRefusedConnectionsWithoutSpinning() throws Exception {
+        LoadResult r = new LoadDriver().run(List.of(LoadSpec.open("fail", 20, 10,
+                LoadSpec.Targets.fixed(server.uri("/fail"))).withTransport(LoadSpec.Transport.SOCKET)),
+                Duration.ZERO, Duration.ofMillis(600), false);
+        assertThat(r.get("fail").errorKinds()).containsOnlyKeys("status 503");
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        URI dead = URI.create("http://127.0.0.1:" + port + "/");
+        LoadResult d = new LoadDriver().run(List.of(LoadSpec.open("dead", 20, 10, LoadSpec.Targets.fixed(dead))
+                .withTransport(LoadSpec.Transport.SOCKET)), Duration.ZERO, Duration.ofMillis(500), false);
+        assertThat(d.get("dead").errorKinds()).containsOnlyKeys("ConnectException");
+        // paced: one attempt per intended start, not a retry loop
+        assertThat(d.get("dead").errors()).isLessThanOrEqualTo((long) (20 * d.windowSeconds()) + 10);
+    }
+
+    @Test
     void openLoopCountsRequestsThatCouldNotStartAsOverflow() throws Exception {
         // at most 1 in flight, 100/s on a 30 ms handler: most starts find the slot taken
         LoadSpec open = LoadSpec.open("tight", 100, 1, LoadSpec.Targets.fixed(server.uri("/slow")));

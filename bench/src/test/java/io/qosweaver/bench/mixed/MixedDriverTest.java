@@ -33,6 +33,14 @@ class MixedDriverTest {
                 "--window-end-ms", "2000", "--out", "r.json"));
         assertThat(a.spec().ratePerSecond()).isEqualTo(20.0);
         assertThat(a.spec().clients()).isEqualTo(50);
+        assertThat(a.spec().transport()).isEqualTo(io.qosweaver.bench.load.LoadSpec.Transport.JDK);
+        String[] window = {"--window-start-ms", "1", "--window-end-ms", "2", "--out", "o"};
+        assertThat(MixedDriver.Args.parse(concat(args("--name", "l", "--mode", "open", "--rate", "20", "--target", "t",
+                "--transport", "socket"), window)).spec().transport()).isEqualTo(io.qosweaver.bench.load.LoadSpec.Transport.SOCKET);
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "l", "--mode", "open", "--rate", "20",
+                "--target", "t", "--transport", "netty"), window))).hasMessage("--transport: jdk or socket, got 'netty'");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "h", "--mode", "closed", "--target", "t",
+                "--transport", "socket"), window)).spec()).hasMessage("h: the socket transport drives an open loop only");
         assertThatThrownBy(() -> MixedDriver.Args.parse(args("--name", "x", "--mode", "open")))
                 .hasMessage("missing --target");
         assertThatThrownBy(() -> MixedDriver.Args.parse(args("--name", "x", "--mode", "sideways", "--target", "t",

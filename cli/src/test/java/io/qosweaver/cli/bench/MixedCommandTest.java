@@ -39,6 +39,9 @@ class MixedCommandTest {
         MixedParams p = parse("--app", "fuseki", "--quick", "--heavy-clients", "4", "--light-rate", "5", "--warmup",
                 "1", "--idle", "2", "--duration", "3", "--heavy-nice", "19").params();
         assertThat(p).isEqualTo(new MixedParams(4, 5, MixedParams.quick().lightMaxInFlight(), 1, 2, 3, 19));
+        assertThat(p.lightClient()).isEqualTo(io.qosweaver.bench.load.LoadSpec.Transport.SOCKET);
+        assertThat(parse("--app", "fuseki", "--light-client", "jdk").params().lightClient())
+                .isEqualTo(io.qosweaver.bench.load.LoadSpec.Transport.JDK);
         assertThat(parse("--app", "fuseki").repeat).isEqualTo(1);
         assertThat(parse("--app", "fuseki", "--repeat", "3").repeat).isEqualTo(3);
         assertThat(parse("--app", "fuseki", "--versions", "unscheduled,qosweaver").versions)
@@ -58,6 +61,8 @@ class MixedCommandTest {
         assertThat(run("bench", "mixed", "--app", "fuseki", "--heavy-nice", "-5"))
                 .isEqualTo("2 qosweaver bench mixed: heavy nice must be 0..19, got -5");
         assertThat(run("bench", "mixed")).startsWith("2 Missing required option: '--app=NAME'");
+        assertThat(run("bench", "mixed", "--app", "tika", "--light-client", "curl"))
+                .isEqualTo("2 qosweaver bench mixed: --light-client: socket or jdk, got 'curl'");
         assertThat(run("bench", "mixed", "--app", "tika", "--repeat", "0"))
                 .isEqualTo("2 qosweaver bench mixed: --repeat must be at least 1, got 0");
     }
