@@ -222,6 +222,7 @@ public final class Mixed {
         Map<String, String> errors = new LinkedHashMap<>();
         for (Version v : versions) {
             List<String> flags = new ArrayList<>(app.jvmFlags());
+            flags.addAll(params.appJvmFlags());
             flags.addAll(v.jvmFlags());
             if (v.usesAgent()) {
                 flags.add(Snapshot.agentFlag(s.agent(), policyCopy(s.layout().root(), v, s.tmp())));
@@ -532,6 +533,7 @@ public final class Mixed {
         m.put("light_rate_per_s", p.lightRate());
         m.put("light_max_in_flight", p.lightMaxInFlight());
         m.put("light_client", p.lightClient().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("app_jvm_flags", p.appJvmFlags());
         m.put("warmup_s", p.warmupS());
         m.put("idle_s", p.idleS());
         m.put("duration_s", p.durationS());

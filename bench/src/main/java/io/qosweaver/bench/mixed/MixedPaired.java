@@ -162,6 +162,7 @@ public final class MixedPaired {
     private static Run runVersion(Mixed.Setup s, MixedApp app, MixedParams p, Version v, int pairs, Path dir,
             Progress progress) throws InterruptedException {
         List<String> flags = new ArrayList<>(app.jvmFlags());
+        flags.addAll(p.appJvmFlags());
         flags.addAll(v.jvmFlags());
         Path appLog = dir.resolve("app-" + Versions.fileName(v.name()) + ".log");
         List<Window> windows = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.qosweaver.bench.mixed;
 
 import io.qosweaver.bench.load.LoadSpec;
+import java.util.List;
 
 /**
  * The load and the windows of a run.
@@ -17,14 +18,17 @@ import io.qosweaver.bench.load.LoadSpec;
  *                       2026-11-28: one blocking keep-alive socket per sending thread, no hand-off between
  *                       threads) or {@link LoadSpec.Transport#JDK} (the JDK's asynchronous client, every
  *                       earlier run's)
+ * @param appJvmFlags    JVM options the operator adds to the app's own in every process and window (a collector,
+ *                       a heap size): the application's configuration, the same for every version; none by default
  */
 public record MixedParams(int heavyClients, double lightRate, int lightMaxInFlight, double warmupS, double idleS,
-                          double durationS, int heavyNice, LoadSpec.Transport lightClient) {
+                          double durationS, int heavyNice, LoadSpec.Transport lightClient, List<String> appJvmFlags) {
 
-    /** With the default light client. */
+    /** With the default light client and no added JVM option. */
     public MixedParams(int heavyClients, double lightRate, int lightMaxInFlight, double warmupS, double idleS,
                        double durationS, int heavyNice) {
-        this(heavyClients, lightRate, lightMaxInFlight, warmupS, idleS, durationS, heavyNice, DEFAULT_LIGHT_CLIENT);
+        this(heavyClients, lightRate, lightMaxInFlight, warmupS, idleS, durationS, heavyNice, DEFAULT_LIGHT_CLIENT,
+                List.of());
     }
 
     public static final LoadSpec.Transport DEFAULT_LIGHT_CLIENT = LoadSpec.Transport.SOCKET;
@@ -46,6 +50,16 @@ public record MixedParams(int heavyClients, double lightRate, int lightMaxInFlig
                     + " s, idle " + idleS + " s, loaded " + durationS + " s");
         }
         java.util.Objects.requireNonNull(lightClient, "lightClient");
+        appJvmFlags = List.copyOf(appJvmFlags);
+        for (String f : appJvmFlags) {
+            if (!f.startsWith("-") || f.length() < 2) {
+                throw new IllegalArgumentException("an app JVM option starts with '-', got '" + f + "'");
+            }
+            if (f.startsWith("-javaagent") || f.startsWith("-agentlib") || f.startsWith("-agentpath")) {
+                throw new IllegalArgumentException("app JVM options cannot add an agent (" + f
+                        + "): the harness attaches QoSWeaver's or a peer's per version");
+            }
+        }
         if (heavyNice < 0 || heavyNice > 19) {
             throw new IllegalArgumentException("heavy nice must be 0..19, got " + heavyNice);
         }

@@ -64,6 +64,11 @@ final class MixedCommand implements Callable<Integer> {
             + "its hand-offs between threads added 1.3-2.3 ms at the median and 4-6 ms at the p99 of an idle Tika)")
     String lightClient;
 
+    @Option(names = "--app-jvm-flags", paramLabel = "'OPTS'", description = "JVM options added to the app's own in "
+            + "every process of the run, on and off (the operator's choice of collector or heap, e.g. "
+            + "'-XX:+UseZGC'), after the app's -Xmx2g and -Xlog:gc; separated by spaces; no agent")
+    String appJvmFlags;
+
     @Option(names = "--repeat", paramLabel = "N", description = "rounds: every version N times, the order rotated by "
             + "one per round, each round in DIR/round-K and the spread over rounds in DIR (default 1)")
     int repeat = 1;
@@ -97,7 +102,8 @@ final class MixedCommand implements Callable<Integer> {
                     case "socket" -> LoadSpec.Transport.SOCKET;
                     case "jdk" -> LoadSpec.Transport.JDK;
                     default -> throw new IllegalArgumentException("--light-client: socket or jdk, got '" + lightClient + "'");
-                });
+                },
+                appJvmFlags == null || appJvmFlags.isBlank() ? List.of() : List.of(appJvmFlags.trim().split("\\s+")));
     }
 
     /** The versions named, or every version the app's server allows. */

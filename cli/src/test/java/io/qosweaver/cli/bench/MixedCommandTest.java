@@ -42,6 +42,9 @@ class MixedCommandTest {
         assertThat(p.lightClient()).isEqualTo(io.qosweaver.bench.load.LoadSpec.Transport.SOCKET);
         assertThat(parse("--app", "fuseki", "--light-client", "jdk").params().lightClient())
                 .isEqualTo(io.qosweaver.bench.load.LoadSpec.Transport.JDK);
+        assertThat(p.appJvmFlags()).isEmpty();
+        assertThat(parse("--app", "tika", "--app-jvm-flags", " -XX:+UseZGC  -Xmx3g ").params().appJvmFlags())
+                .containsExactly("-XX:+UseZGC", "-Xmx3g");
         assertThat(parse("--app", "fuseki").repeat).isEqualTo(1);
         assertThat(parse("--app", "fuseki", "--repeat", "3").repeat).isEqualTo(3);
         assertThat(parse("--app", "fuseki", "--versions", "unscheduled,qosweaver").versions)
@@ -63,6 +66,10 @@ class MixedCommandTest {
         assertThat(run("bench", "mixed")).startsWith("2 Missing required option: '--app=NAME'");
         assertThat(run("bench", "mixed", "--app", "tika", "--light-client", "curl"))
                 .isEqualTo("2 qosweaver bench mixed: --light-client: socket or jdk, got 'curl'");
+        assertThat(run("bench", "mixed", "--app", "tika", "--app-jvm-flags", "UseZGC"))
+                .isEqualTo("2 qosweaver bench mixed: an app JVM option starts with '-', got 'UseZGC'");
+        assertThat(run("bench", "mixed", "--app", "tika", "--app-jvm-flags", "-javaagent:x.jar")).startsWith(
+                "2 qosweaver bench mixed: app JVM options cannot add an agent (-javaagent:x.jar)");
         assertThat(run("bench", "mixed", "--app", "tika", "--repeat", "0"))
                 .isEqualTo("2 qosweaver bench mixed: --repeat must be at least 1, got 0");
     }
