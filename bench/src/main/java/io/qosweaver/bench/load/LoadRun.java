@@ -139,11 +139,7 @@ public final class LoadRun implements AutoCloseable {
         long start = System.nanoTime();
         for (long i = 0; running; i++) {
             long intended = start + (long) (i * intervalNanos);
-            long wait;
-            while (running && (wait = intended - System.nanoTime()) > 0) {
-                LockSupport.parkNanos(wait);
-            }
-            if (!running) {
+            if (!parkUntil(intended)) {
                 break;
             }
             if (!inFlight.tryAcquire()) {
@@ -181,11 +177,7 @@ public final class LoadRun implements AutoCloseable {
             connections.add(conn); // only so that close() can unblock a read
             for (long i = first; running; i += stride) {
                 long intended = start + (long) (i * intervalNanos);
-                long wait;
-                while (running && (wait = intended - System.nanoTime()) > 0) {
-                    LockSupport.parkNanos(wait);
-                }
-                if (!running) {
+                if (!parkUntil(intended)) {
                     break;
                 }
                 try {
@@ -207,6 +199,15 @@ public final class LoadRun implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Parks until the {@code System.nanoTime()} instant {@code intended}; false when the run stopped meanwhile. */
+    private boolean parkUntil(long intended) {
+        long wait;
+        while (running && (wait = intended - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(wait);
+        }
+        return running;
     }
 
     private void sampler() {
