@@ -18,11 +18,11 @@ import java.util.Locale;
  *
  * <p>Why not the JDK's {@code HttpClient}: its asynchronous pipeline hands every request from the
  * sending thread to an executor, its selector thread and an executor again, and each hand-off is a
- * thread wake-up. Against an idle Tika server it measured 3.6-4.8 ms p50 and 8.4-11.2 ms p99 where
- * this client, on the same server and rate, measured 2.3-2.5 and 3.9-5.2 ms (2026-11-28): the
- * client's own scheduling was most of what the light class's latency showed, which issue 13 says
- * a measurement must avoid. Here a request costs its sender two wake-ups: its pacing timer and the
- * socket becoming readable.
+ * thread wake-up. Against an idle Tika server it measured 3.6-4.8 ms p50 and 8.4-11.2 ms p99,
+ * where a stand-alone client of this design, on the same server and rate, measured 2.3-2.5 and
+ * 3.9-5.2 ms (2026-11-28): the client's own scheduling was a third of the light class's median and
+ * half of its p99, which issue 13 says a measurement must avoid. Here a request costs its sender
+ * two wake-ups: its pacing timer and the socket becoming readable.
  *
  * <p>Handles what servers answer: {@code Content-Length}, chunked bodies (trailers skipped), bodies
  * up to the connection's close, 1xx interim responses, 204 and 304 without a body, and
