@@ -31,7 +31,8 @@ import java.util.Locale;
  */
 public final class SocketHttp implements AutoCloseable {
     private final int timeoutMs;
-    private Socket socket;
+    /** Volatile for {@link #close} from another thread; otherwise only the owning thread touches it. */
+    private volatile Socket socket;
     private OutputStream out;
     private InputStream in;
     private String hostPort;
@@ -57,21 +58,25 @@ public final class SocketHttp implements AutoCloseable {
             }
             boolean mayBeStale = reused;
             try {
-                out.write(request);
-                out.flush();
+                try {
+                    out.write(request);
+                    out.flush();
+                } catch (java.net.SocketException e) {
+                    throw new StaleConnection(e); // a reset or broken pipe: nothing of the answer came
+                }
                 Response r = read(in);
                 reused = true;
                 if (r.close) {
                     disconnect();
                 }
                 return r.status;
-            } catch (StaleConnection | java.net.SocketException e) {
-                // an idle connection the server closed: EOF before any byte, or a reset or broken pipe
+            } catch (StaleConnection e) {
                 disconnect();
                 if (!mayBeStale || attempt > 0) {
-                    throw e instanceof StaleConnection
-                            ? new EOFException("the server closed the connection before answering") : e;
+                    throw new EOFException("the server closed the connection before answering ("
+                            + e.getMessage() + ")");
                 }
+                // an idle connection the server had closed: once more on a new one
             } catch (IOException e) {
                 disconnect();
                 throw e;
@@ -105,25 +110,22 @@ public final class SocketHttp implements AutoCloseable {
         Socket s = socket;
         socket = null;
         hostPort = null;
-        if (s != null) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing a connection we give up on
-            }
-        }
+        closeQuietly(s);
     }
 
     /** Closes the connection; a request blocked in it fails at once (callable from another thread). */
     @Override
     public void close() {
         closed = true;
-        Socket s = socket;
+        closeQuietly(socket);
+    }
+
+    private static void closeQuietly(Socket s) {
         if (s != null) {
             try {
                 s.close();
             } catch (IOException ignored) {
-                // nothing to do
+                // a connection given up on
             }
         }
     }
@@ -161,10 +163,14 @@ public final class SocketHttp implements AutoCloseable {
 
     record Response(int status, boolean close) {}
 
-    /** Thrown when the connection ended before the first byte of the status line. */
+    /** The connection ended, or was reset, before the first byte of the answer. */
     static final class StaleConnection extends IOException {
         StaleConnection() {
-            super("connection closed before the response");
+            super("closed before the first byte of the answer");
+        }
+
+        StaleConnection(java.net.SocketException cause) {
+            super(cause.getMessage(), cause);
         }
     }
 
@@ -268,7 +274,7 @@ public final class SocketHttp implements AutoCloseable {
     private static String line(InputStream in, boolean statusLine) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream(64);
         int c;
-        while ((c = in.read()) >= 0 && c != '\n') {
+        while ((c = readByte(in, statusLine && b.size() == 0)) >= 0 && c != '\n') {
             if (c != '\r') {
                 b.write(c);
             }
@@ -283,5 +289,17 @@ public final class SocketHttp implements AutoCloseable {
             throw new EOFException("the response ended in a line");
         }
         return b.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** One byte; a reset before the answer's first byte ({@code first}) is a stale connection. */
+    private static int readByte(InputStream in, boolean first) throws IOException {
+        try {
+            return in.read();
+        } catch (java.net.SocketException e) {
+            if (first) {
+                throw new StaleConnection(e);
+            }
+            throw e;
+        }
     }
 }

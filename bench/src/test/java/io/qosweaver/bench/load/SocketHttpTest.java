@@ -32,6 +32,8 @@ class SocketHttpTest {
     record Script(String raw, boolean closeAfter) {}
 
     static final String CLOSE_WITHOUT_REPLY = "";
+    /** Reset the connection (RST, SO_LINGER 0) instead of answering. */
+    static final String RESET_WITHOUT_REPLY = "RESET";
 
     private ServerSocket server;
     private final BlockingQueue<Script> script = new LinkedBlockingQueue<>();
@@ -67,6 +69,10 @@ class SocketHttpTest {
                     received.add(req);
                     Script next = script.poll(5, TimeUnit.SECONDS);
                     if (next == null || next.raw().equals(CLOSE_WITHOUT_REPLY)) {
+                        break;
+                    }
+                    if (next.raw().equals(RESET_WITHOUT_REPLY)) {
+                        s.setSoLinger(true, 0);
                         break;
                     }
                     out.write(next.raw().getBytes(StandardCharsets.ISO_8859_1));
@@ -170,6 +176,26 @@ class SocketHttpTest {
         assertThat(received.stream().map(r -> r.substring(0, r.indexOf(" HTTP/")))).containsExactly(
                 "GET /a", "GET /b", "GET /c", "GET /c");
         assertThat(connections.get()).isEqualTo(3);
+    }
+
+    @Test
+    void aConnectionResetBeforeItsAnswerIsTreatedAsStaleOnce() throws Exception {
+        reply("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", false);
+        reply(RESET_WITHOUT_REPLY, false);
+        reply("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", false);
+        reply(RESET_WITHOUT_REPLY, false);
+        try (SocketHttp http = new SocketHttp(5000)) {
+            assertThat(http.exchange(uri("/a"), LoadSpec.Body.NONE)).isEqualTo(200);
+            // reset on a reused connection before a byte of the answer: sent again on a new one
+            assertThat(http.exchange(uri("/b"), LoadSpec.Body.NONE)).isEqualTo(200);
+            reply(RESET_WITHOUT_REPLY, false);
+            // /c: reset on the reused connection, then on the new one: an error, not a third try
+            assertThatThrownBy(() -> http.exchange(uri("/c"), LoadSpec.Body.NONE))
+                    .isInstanceOf(java.io.EOFException.class)
+                    .hasMessageContaining("the server closed the connection before answering");
+        }
+        assertThat(received.stream().map(r -> r.substring(0, r.indexOf(" HTTP/")))).containsExactly(
+                "GET /a", "GET /b", "GET /b", "GET /c", "GET /c");
     }
 
     @Test
