@@ -101,8 +101,10 @@ final class GcPauses {
         m.put("tail_with_gc_pause", withPause);
         m.put("tail_mean_gc_pause_ms", n == 0 ? null : Math.round(pauseMs / n * 100) / 100.0);
         m.put("window_gc_pauses", count);
-        m.put("window_gc_pause_share", windowEndMs > windowStartMs
-                ? Math.round(inWindow / (windowEndMs - windowStartMs) * 10000) / 10000.0 : null);
+        double windowMs = windowEndMs - windowStartMs;
+        m.put("window_gc_pause_share", windowMs > 0 ? Math.round(inWindow / windowMs * 10000) / 10000.0 : null);
+        m.put("window_gc_pauses_per_s", windowMs > 0 ? Math.round(count / windowMs * 1000 * 100) / 100.0 : null);
+        m.put("window_gc_pause_mean_ms", count == 0 ? null : Math.round(inWindow / count * 100) / 100.0);
         return m;
     }
 }

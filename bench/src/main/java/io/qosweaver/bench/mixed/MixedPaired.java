@@ -42,6 +42,14 @@ import java.util.Map;
 public final class MixedPaired {
     /** A swap re-weaves the app's classes; on a loaded 2-core machine it took up to 1.4 s (bench/results/swap/). */
     static final Duration SWITCH_TIMEOUT = Duration.ofSeconds(120);
+    /**
+     * The least warm-up of a window right after a switch, in seconds. A switch retransforms the woven classes, which
+     * throws their compiled code away, and the agent then runs the JIT's compiler threads at nice -20 for 30 s
+     * (agent/README.md, "Changing the policy at run time under load"): a window that starts earlier measures that
+     * transient, not the state switched to. On Tika with a 10 s warm-up the on window's light p99 was 15.3 ms, its
+     * slowest requests all in its first 15 s; with 40 s, 9.8 ms (bench/results/mixed-tika/switch-2026-12-01/).
+     */
+    static final double AFTER_SWITCH_WARMUP_S = 40;
 
     private MixedPaired() {
     }
@@ -118,6 +126,7 @@ public final class MixedPaired {
                 secondsPerVersion(params, pairs));
         return Mixed.withSetup(layout, app, params, versions, plan, progress, (s, parameters) -> {
             parameters.put("pairs", pairs);
+            parameters.put("after_switch_warmup_s", AFTER_SWITCH_WARMUP_S);
             parameters.put("pairing", "one process per version; its loaded windows alternate switched off (the "
                     + "unscheduled app: QoSWeaver unwoven, a peer bypassed) and on, off-on then on-off; each window "
                     + "after the full load for the warm-up, unmeasured; the idle window last, switched off");
@@ -141,9 +150,42 @@ public final class MixedPaired {
         });
     }
 
+    /**
+     * The windows with their light tails matched to the GC pauses of the process's log; as they were when the log
+     * cannot be read (the figures stand without the match).
+     */
+    static List<Window> withLightTailGc(List<Window> windows, Path appLog) {
+        List<double[]> pauses;
+        try {
+            pauses = GcPauses.read(appLog);
+        } catch (IOException | RuntimeException e) {
+            return windows;
+        }
+        return windows.stream().map(w -> w.withLightTailGc(pauses)).toList();
+    }
+
     /** Roughly how long one version takes: start-up, the warm-up and the settling, 2N windows with their warm-ups, idle. */
     static double secondsPerVersion(MixedParams p, int pairs) {
-        return 20 + p.warmupS() + settleSeconds(p) + 2 * pairs * (p.warmupS() + p.durationS() + 3) + p.idleS() + 9;
+        return 20 + p.warmupS() + settleSeconds(p) + 2 * pairs * (p.warmupS() + p.durationS() + 3)
+                + switchedWindows(pairs) * (warmupS(p, true) - p.warmupS()) + p.idleS() + 9;
+    }
+
+    /** How many of the 2N windows follow a switch: the process starts switched on, then {@link #order}. */
+    static int switchedWindows(int pairs) {
+        boolean state = true;
+        int n = 0;
+        for (int i = 0; i < pairs; i++) {
+            for (boolean on : order(i)) {
+                n += on != state ? 1 : 0;
+                state = on;
+            }
+        }
+        return n;
+    }
+
+    /** The warm-up before a window: the run's, and at least {@link #AFTER_SWITCH_WARMUP_S} right after a switch. */
+    static double warmupS(MixedParams p, boolean afterSwitch) {
+        return afterSwitch ? Math.max(p.warmupS(), AFTER_SWITCH_WARMUP_S) : p.warmupS();
     }
 
     /** The full load, unmeasured, between the warm-up and the first pair: four warm-ups, at least a minute. */
@@ -234,19 +276,21 @@ public final class MixedPaired {
                             state = on;
                         }
                         String name = "pair-" + (i + 1) + "-" + (on ? MixedPairedResult.ON : MixedPairedResult.OFF);
+                        double warmupS = warmupS(p, switchMs > 0);
                         progress.update(String.format("[%s] pair %d/%d, switched %s%s: %d s warm-up then %d s measured",
                                 v.name(), i + 1, pairs, on ? "on" : "off",
-                                switchMs > 0 ? String.format(" (in %.0f ms)", switchMs) : "", (int) p.warmupS(),
+                                switchMs > 0 ? String.format(" (in %.0f ms)", switchMs) : "", (int) warmupS,
                                 (int) p.durationS()));
                         now = System.currentTimeMillis();
-                        long start = now + 1000 + Mixed.ms(p.warmupS());
+                        long start = now + 1000 + Mixed.ms(warmupS);
                         Mixed.Phase ph = Mixed.phase(p, heavy, light, app.lightIds(), p.heavyClients(), now, start,
                                 start + Mixed.ms(p.durationS()), logs, name, proc);
                         ClassResult h = ph.result().get(MixedApp.HEAVY);
                         ClassResult l = ph.result().get(MixedApp.LIGHT);
                         windows.add(new Window(i + 1, on ? MixedPairedResult.ON : MixedPairedResult.OFF,
                                 Math.round(switchMs * 10) / 10.0, h, l, ph.cpuCores(), ph.cpuMs(), ph.otherCpuCores(),
-                                ph.heavyNice(), ph.lightNice(), ph.sched(), ph.threadCpu()));
+                                ph.heavyNice(), ph.lightNice(), ph.sched(), ph.threadCpu(), start,
+                                start + Mixed.ms(p.durationS()), null));
                         progress.update(String.format("[%s] %s: heavy %.2f/s (errors %d), light p50/p99 %s/%s ms "
                                 + "(errors %d), CPU %s ms per heavy, others' CPU %s cores", v.name(), name,
                                 h.throughputPerS(), h.errors(), l.p50Ms(), l.p99Ms(), l.errors(), ph.cpuMs(),
@@ -271,8 +315,9 @@ public final class MixedPaired {
                 measured = new Run(v, flags, install, null, null, windows, il, idle.otherCpuCores());
             }
             // the process has ended: its log is complete
+            List<Window> matched = withLightTailGc(windows, appLog);
             return new Run(v, flags, measured.installLine(), dir.relativize(Mixed.gzip(appLog)).toString(), null,
-                    windows, measured.idleLight(), measured.idleOtherCpuCores());
+                    matched, measured.idleLight(), measured.idleOtherCpuCores());
         } catch (IOException e) {
             progress.update("[" + v.name() + "] FAILED: " + e.getMessage());
             String log = dir.relativize(Mixed.gzip(appLog)).toString();

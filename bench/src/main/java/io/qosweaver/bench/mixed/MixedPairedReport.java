@@ -78,7 +78,8 @@ public final class MixedPairedReport {
         rows.add(new String[] {"version", "pair", "state", "switch (ms)", "heavy /s", "heavy errors",
             "light p50 / p99 / max (ms)", "light errors", "server CPU cores", "CPU ms per heavy", "system share",
             "switches per heavy (voluntary / involuntary)", "migrations per heavy", "run-queue wait ms per heavy",
-            "threads (started / ended)", "others' CPU cores", "server GC cores"});
+            "threads (started / ended)", "others' CPU cores", "server GC cores",
+            "light requests >= p99 in a GC pause", "GC pauses /s", "GC pause mean ms"});
         for (Version v : r.versions().values()) {
             for (Window w : v.windows()) {
                 rows.add(new String[] {v.name(), Integer.toString(w.pair()), w.state(), Format.cell(w.switchMs()),
@@ -87,10 +88,16 @@ public final class MixedPairedReport {
                             + Format.cell(w.light().maxMs()), Long.toString(w.light().errors()),
                     Format.cell(w.serverCpuCores()), Format.cell(w.cpuMsPerHeavy()), sysShare(w), switches(w),
                     Format.cell(w.migrationsPerHeavy()), runWait(w), threads(w), Format.cell(w.otherCpuCores()),
-                    Format.cell(w.gcCores())});
+                    Format.cell(w.gcCores()), gcTail(w), Format.cell(w.gc("window_gc_pauses_per_s")),
+                    Format.cell(w.gc("window_gc_pause_mean_ms"))});
             }
         }
         return rows;
+    }
+
+    private static String gcTail(Window w) {
+        Double n = w.gc("tail_requests");
+        return n == null ? "-" : w.gc("tail_with_gc_pause").intValue() + " of " + n.intValue();
     }
 
     private static String sysShare(Window w) {

@@ -43,12 +43,30 @@ public record MixedPairedResult(String experiment, String generatedAt, String co
      * @param switchMs how long the switch before it took (0 when the state did not change)
      * @param sched    the server's threads as the kernel counted them over the window, or null (no {@code /proc})
      * @param threadCpu the server's CPU by thread group over the window, once a second (empty without {@code /proc})
+     * @param startMs  the measured window's start, epoch ms
+     * @param endMs    its end
+     * @param lightTailGc the light requests at or above the window's p99 matched to the server's stop-the-world GC
+     *                 pauses, and the pauses inside the window ({@link GcPauses#tail}); null until the process's log
+     *                 is read, or when it has no wall-clock pause lines
      */
     public record Window(int pair, String state, double switchMs, ClassResult heavy, ClassResult light,
                          Double serverCpuCores, Double cpuMsPerHeavy, Double otherCpuCores, Integer heavyNice,
-                         Integer lightNice, SchedCounters sched, List<ThreadCpu.Group> threadCpu) {
+                         Integer lightNice, SchedCounters sched, List<ThreadCpu.Group> threadCpu, long startMs,
+                         long endMs, Map<String, Object> lightTailGc) {
         public Window {
             threadCpu = threadCpu == null ? List.of() : List.copyOf(threadCpu);
+        }
+
+        /** This window with its light tail matched to the pauses ({start, end} epoch ms) of the server's log. */
+        Window withLightTailGc(List<double[]> pauses) {
+            return new Window(pair, state, switchMs, heavy, light, serverCpuCores, cpuMsPerHeavy, otherCpuCores,
+                    heavyNice, lightNice, sched, threadCpu, startMs, endMs,
+                    GcPauses.tail(light, pauses, startMs, endMs));
+        }
+
+        /** A number of {@link #lightTailGc}, or null. */
+        Double gc(String key) {
+            return lightTailGc == null || !(lightTailGc.get(key) instanceof Number n) ? null : n.doubleValue();
         }
 
         /** The cores the JVM's collector threads used over the window, or null when not sampled. */
@@ -219,6 +237,45 @@ public record MixedPairedResult(String experiment, String generatedAt, String co
         }
     }
 
+    /**
+     * How many of the light requests at or above their window's p99 overlapped a stop-the-world GC pause, over the
+     * windows in one state, with the range of the windows' pause rates and mean pauses; null when none was matched.
+     */
+    static String gcTail(List<Window> windows, String state) {
+        int tail = 0;
+        int withPause = 0;
+        List<Double> rates = new ArrayList<>();
+        List<Double> means = new ArrayList<>();
+        for (Window w : windows) {
+            if (!w.state().equals(state) || w.gc("tail_requests") == null) {
+                continue;
+            }
+            tail += w.gc("tail_requests").intValue();
+            withPause += w.gc("tail_with_gc_pause").intValue();
+            if (w.gc("window_gc_pauses_per_s") != null) {
+                rates.add(w.gc("window_gc_pauses_per_s"));
+            }
+            if (w.gc("window_gc_pause_mean_ms") != null) {
+                means.add(w.gc("window_gc_pause_mean_ms"));
+            }
+        }
+        if (tail == 0) {
+            return null;
+        }
+        return withPause + " of " + tail + " requests at or above their window's p99 overlapped a stop-the-world GC "
+                + "pause (" + range(rates) + " pauses/s, " + range(means) + " ms mean)";
+    }
+
+    private static String range(List<Double> xs) {
+        if (xs.isEmpty()) {
+            return "-";
+        }
+        Samples s = Samples.of(xs);
+        double lo = s.quantile(0);
+        double hi = s.max();
+        return lo == hi ? Format.cell(lo) : Format.cell(lo) + "-" + Format.cell(hi);
+    }
+
     private static PairGoal pairGoal(String version, String goal, String target, List<Double> values,
             java.util.function.DoublePredicate met) {
         int measured = 0;
@@ -249,6 +306,13 @@ public record MixedPairedResult(String experiment, String generatedAt, String co
                     v.lightP99On().cell(), v.lightP99Off().cell(), v.lightP99OnToIdle().cell(),
                     v.cpuMsPerHeavyOnToOff().cell(), v.errorsOn() == null ? "-" : v.errorsOn(),
                     v.otherCpuCoresMax() == null ? "-" : Format.cell(v.otherCpuCoresMax())));
+        }
+        for (Version v : versions.values()) {
+            String on = gcTail(v.windows(), ON);
+            if (on != null) {
+                String off = gcTail(v.windows(), OFF);
+                out.add(v.name() + ": light tail on: " + on + (off == null ? "" : "; off: " + off));
+            }
         }
         for (Goal g : goals) {
             if (Boolean.FALSE.equals(g.met())) {

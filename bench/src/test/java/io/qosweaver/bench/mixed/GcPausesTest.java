@@ -52,7 +52,8 @@ class GcPausesTest {
         Map<String, Object> t = GcPauses.tail(light, pauses, T0, T0 + 1_000);
         assertThat(t).containsEntry("tail_requests", 3).containsEntry("tail_with_gc_pause", 2)
                 .containsEntry("tail_mean_gc_pause_ms", 5.0).containsEntry("window_gc_pauses", 2)
-                .containsEntry("window_gc_pause_share", 0.03);
+                .containsEntry("window_gc_pause_share", 0.03).containsEntry("window_gc_pauses_per_s", 2.0)
+                .containsEntry("window_gc_pause_mean_ms", 15.0);
         ClassResult none = new ClassResult("light", "open", 8, 20.0, 400, 0, Map.of(), 20, 6.0, 3.0, 5.0, 9.0, 20.0,
                 30.0, 30.0, 0);
         assertThat(GcPauses.tail(none, pauses, T0, T0 + 1_000)).as("no slowest requests recorded").isNull();

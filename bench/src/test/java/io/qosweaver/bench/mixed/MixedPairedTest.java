@@ -37,7 +37,7 @@ class MixedPairedTest {
                 new SchedCounters(40_000, 2_000, 30_000, 5_000, 900, 1500.0, 250, 3, 2),
                 List.of(new io.qosweaver.bench.app.ThreadCpu.Group("qtp", 1.5, List.of(1.5)),
                         new io.qosweaver.bench.app.ThreadCpu.Group(io.qosweaver.bench.app.ThreadCpu.GC,
-                                state.equals("on") ? 0.25 : 0.125, List.of(0.25))));
+                                state.equals("on") ? 0.25 : 0.125, List.of(0.25))), 0, 0, null);
     }
 
     /** Pairs in the harness's order (off-on, on-off, ...), with the heavy rates off and on given per pair. */
@@ -112,7 +112,7 @@ class MixedPairedTest {
         Window on = ws.get(1);
         ws.set(1, new Window(on.pair(), on.state(), on.switchMs(), cls("heavy", 6.0, 3000, 2), on.light(),
                 on.serverCpuCores(), on.cpuMsPerHeavy(), on.otherCpuCores(), on.heavyNice(), on.lightNice(), on.sched(),
-                on.threadCpu()));
+                on.threadCpu(), on.startMs(), on.endMs(), null));
         q = new Run(q.version(), q.flags(), q.installLine(), q.appLog(), null, ws, q.idleLight(), 0.01);
         Run failed = new Run(new Version("qosweaver-generated", "g", List.of(), "g.yaml", null), List.of(), null,
                 "app-qosweaver-generated.log.gz", "the agent refused 'unweave': busy", List.of(), null, null);
@@ -136,6 +136,55 @@ class MixedPairedTest {
     }
 
     @Test
+    void everyWindowsLightTailIsMatchedToThePausesOfTheProcesssLogAndTheSummarySaysHowMuchOfItTheyExplain()
+            throws IOException {
+        long t0 = java.time.Instant.parse("2026-12-01T10:00:00Z").toEpochMilli();
+        Path log = tmp.resolve("app.log");
+        // two pauses of 6 ms in the first window (10:00:00-10:00:10), none in the second (10:00:20-10:00:30)
+        Files.writeString(log, String.join("\n",
+                "out: [2026-12-01T10:00:01.006+0000][1.0s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 900M->90M(2048M) 6.000ms",
+                "out: [2026-12-01T10:00:05.006+0000][5.0s][info][gc] GC(2) Pause Young (Normal) (G1 Evacuation Pause) 900M->90M(2048M) 6.000ms",
+                "err: [qosweaver] agent started", ""));
+        List<ClassResult.Slow> first = List.of(new ClassResult.Slow(t0 + 998, 12), new ClassResult.Slow(t0 + 3000, 9),
+                new ClassResult.Slow(t0 + 5002, 10), new ClassResult.Slow(t0 + 7000, 2));
+        List<ClassResult.Slow> second = List.of(new ClassResult.Slow(t0 + 21_000, 9),
+                new ClassResult.Slow(t0 + 25_000, 9));
+        Window on = withLight(window(1, "on", 6, 9, 200), first, t0, t0 + 10_000);
+        Window off = withLight(window(1, "off", 6, 9, 200), second, t0 + 20_000, t0 + 30_000);
+
+        List<Window> matched = MixedPaired.withLightTailGc(List.of(on, off), log);
+        assertThat(matched.get(0).lightTailGc()).containsEntry("tail_requests", 3)
+                .as("the requests at 0.998 s and 5.002 s ran through a pause, the one at 3 s did not")
+                .containsEntry("tail_with_gc_pause", 2).containsEntry("window_gc_pauses", 2)
+                .containsEntry("window_gc_pauses_per_s", 0.2).containsEntry("window_gc_pause_mean_ms", 6.0);
+        assertThat(matched.get(1).lightTailGc()).containsEntry("tail_with_gc_pause", 0)
+                .containsEntry("window_gc_pauses", 0).containsEntry("window_gc_pause_mean_ms", null);
+        assertThat(MixedPairedResult.gcTail(matched, "on")).isEqualTo("2 of 3 requests at or above their window's "
+                + "p99 overlapped a stop-the-world GC pause (0.20 pauses/s, 6.00 ms mean)");
+
+        Run q = new Run(new Version("qosweaver", "q", List.of(), "p.yaml", null), List.of(), "installed",
+                "app.log.gz", null, matched, cls("light", 20, 5, 0), 0.01);
+        MixedPairedResult r = of(List.of(q));
+        assertThat(r.summary()).anyMatch(l -> l.startsWith("qosweaver: light tail on: 2 of 3 requests")
+                && l.contains("; off: 0 of 2 requests"));
+        MixedPairedReport.write(r, tmp);
+        assertThat(Files.readString(tmp.resolve("RESULTS.md"))).contains("| 2 of 3 | 0.20 | 6.00 |");
+
+        assertThat(MixedPaired.withLightTailGc(matched, tmp.resolve("no-such.log"))).as("no log: as they were")
+                .isSameAs(matched);
+    }
+
+    /** The window with these slowest light requests (p99 9 ms) and this measured span. */
+    private static Window withLight(Window w, List<ClassResult.Slow> slowest, long startMs, long endMs) {
+        ClassResult l = w.light();
+        ClassResult light = new ClassResult(l.name(), l.mode(), l.clients(), l.targetRatePerS(), l.requests(),
+                l.errors(), l.errorKinds(), l.throughputPerS(), l.meanMs(), l.stddevMs(), l.p50Ms(), l.p90Ms(), 9.0,
+                l.p999Ms(), l.maxMs(), l.issuedBeforeWindow(), slowest);
+        return new Window(w.pair(), w.state(), w.switchMs(), w.heavy(), light, w.serverCpuCores(), w.cpuMsPerHeavy(),
+                w.otherCpuCores(), w.heavyNice(), w.lightNice(), w.sched(), w.threadCpu(), startMs, endMs, null);
+    }
+
+    @Test
     void pairsAlternateTheirOrderSoThatNeitherStateAlwaysComesLater() {
         assertThat(MixedPaired.order(0)).containsExactly(false, true);
         assertThat(MixedPaired.order(1)).containsExactly(true, false);
@@ -146,8 +195,21 @@ class MixedPairedTest {
     void aProcessSettlesUnderTheFullLoadForFourWarmUpsAndAtLeastAMinuteBeforeItsFirstPair() {
         assertThat(MixedPaired.settleSeconds(MixedParams.quick())).isEqualTo(60);
         assertThat(MixedPaired.settleSeconds(MixedParams.full())).isEqualTo(120);
-        // start-up 20, warm-up 30, settling 120, 2 pairs of (30 + 120 + 3) x 2, idle 30, 9
-        assertThat(MixedPaired.secondsPerVersion(MixedParams.full(), 2)).isEqualTo(20 + 30 + 120 + 4 * 153 + 30 + 9);
+        // start-up 20, warm-up 30, settling 120, 2 pairs of (30 + 120 + 3) x 2, 10 s more after each of the 3
+        // switches, idle 30, 9
+        assertThat(MixedPaired.secondsPerVersion(MixedParams.full(), 2))
+                .isEqualTo(20 + 30 + 120 + 4 * 153 + 3 * 10 + 30 + 9);
+    }
+
+    @Test
+    void aWindowRightAfterASwitchWarmsUpPastTheAgentsCompilerBoost() {
+        // on (settled), then off on | on off | off on | on off: a switch before 1, 2, 4, 6 and 8
+        assertThat(MixedPaired.switchedWindows(1)).isEqualTo(2);
+        assertThat(MixedPaired.switchedWindows(2)).isEqualTo(3);
+        assertThat(MixedPaired.switchedWindows(4)).isEqualTo(5);
+        assertThat(MixedPaired.warmupS(MixedParams.quick(), true)).isEqualTo(MixedPaired.AFTER_SWITCH_WARMUP_S);
+        assertThat(MixedPaired.warmupS(MixedParams.quick(), false)).isEqualTo(MixedParams.quick().warmupS());
+        assertThat(MixedParams.quick().warmupS()).as("the quick warm-up is shorter than the boost").isLessThan(40);
     }
 
     @Test
