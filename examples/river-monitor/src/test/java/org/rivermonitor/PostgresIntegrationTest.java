@@ -16,13 +16,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The monitor against a real PostgreSQL server: a throw-away cluster started by
- * src/test/scripts/postgres-cluster.sh (which installs PostgreSQL with apt-get when it is missing).
+ * scripts/postgres-cluster.sh (which installs PostgreSQL with apt-get when it is missing).
  * Skipped, with the reason on stderr, only when the script reports that PostgreSQL cannot be
  * provided here (exit code 3: not root, no apt-get, install failed).
  */
 class PostgresIntegrationTest {
 
-    private static final Path SCRIPT = Path.of("src/test/scripts/postgres-cluster.sh");
+    private static final Path SCRIPT = Path.of("scripts/postgres-cluster.sh");
     private static String pgDir;
     private static String jdbcUrl;
 

@@ -34,6 +34,14 @@ public record FlashCrowdParams(double periodS, int rivers, int chartClients, int
         return jvm;
     }
 
+    /** The same with these river-monitor arguments after its own (e.g. a database's {@code --jdbc-url}). */
+    public FlashCrowdParams withMoreAppArgs(List<String> more) {
+        List<String> args = new java.util.ArrayList<>(extraAppArgs);
+        args.addAll(more);
+        return new FlashCrowdParams(periodS, rivers, chartClients, chartHours, levelsClients, idleS, warmupS,
+                durationS, args, appJvmArgs);
+    }
+
     /** The same with another idle window (0: none). */
     public FlashCrowdParams withIdle(double idle) {
         return new FlashCrowdParams(periodS, rivers, chartClients, chartHours, levelsClients, idle, warmupS,

@@ -1,5 +1,6 @@
 package io.qosweaver.cli.bench;
 
+import io.qosweaver.bench.app.Postgres;
 import io.qosweaver.bench.deadline.Deadline;
 import io.qosweaver.bench.deadline.DeadlineResult;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
@@ -39,6 +40,9 @@ final class DeadlineCommand implements Callable<Integer> {
 
     @Mixin
     LoadOptions load = new LoadOptions();
+
+    @Mixin
+    DatabaseOptions database = new DatabaseOptions();
 
     @Option(names = "--repeat", paramLabel = "N", description = "rounds of every chart window, for the spread of "
             + "every figure (default 1; one window here can differ from the next by 13 %%)")
@@ -83,8 +87,17 @@ final class DeadlineCommand implements Callable<Integer> {
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/deadline");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
-        DeadlineResult r = Deadline.run(layout, params(), hours(), repeat, load.quick, versions, dir,
-                ReportOptions.commandLine(args), report.progress());
-        return report.finish("bench deadline", r, r.summary(), r.errors(), dir);
+        final Postgres pg;
+        try {
+            pg = database.start(layout, report.progress());
+        } catch (java.io.IOException e) {
+            System.err.println("qosweaver bench deadline: " + e.getMessage());
+            return 2;
+        }
+        try (pg) {
+            DeadlineResult r = Deadline.run(layout, DatabaseOptions.on(params(), pg), hours(), repeat, load.quick,
+                    versions, dir, ReportOptions.commandLine(args), report.progress());
+            return report.finish("bench deadline", r, r.summary(), r.errors(), dir);
+        }
     }
 }

@@ -48,6 +48,16 @@ class DeadlineCommandTest {
     }
 
     @Test
+    void postgresIsAskedForByItsFlagAndItsArgumentsComeAfterTheAppsOwn() {
+        assertThat(parse().database.postgres).as("H2 in the heap by default").isFalse();
+        DeadlineCommand c = parse("--postgres", "--hours", "3", "--period", "0.6");
+        assertThat(c.database.postgres).isTrue();
+        assertThat(DatabaseOptions.on(c.params(), null)).as("no server: as they are").isEqualTo(c.params());
+        assertThat(c.params().withMoreAppArgs(java.util.List.of("--jdbc-url", "jdbc:postgresql://h/river"))
+                .extraAppArgs()).containsExactly("--history-hours", "3", "--jdbc-url", "jdbc:postgresql://h/river");
+    }
+
+    @Test
     void suspensionAndLowCostDefaults() {
         SuspensionCommand s = new SuspensionCommand();
         new CommandLine(s).parseArgs();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throw-away PostgreSQL cluster for the integration test.
+# Throw-away PostgreSQL cluster, for the integration test and for any run of the monitor on PostgreSQL.
 #
 #   postgres-cluster.sh start PORT   -> prints "PGDIR=<dir>" and "JDBC=<url>" once the server accepts
 #                                       connections on 127.0.0.1:PORT (database "river", user postgres)
