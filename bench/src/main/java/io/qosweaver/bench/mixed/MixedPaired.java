@@ -46,8 +46,9 @@ public final class MixedPaired {
      * The least warm-up of a window right after a switch, in seconds. A switch retransforms the woven classes, which
      * throws their compiled code away, and the agent then runs the JIT's compiler threads at nice -20 for 30 s
      * (agent/README.md, "Changing the policy at run time under load"): a window that starts earlier measures that
-     * transient, not the state switched to. On Tika with a 10 s warm-up the on window's light p99 was 15.3 ms, its
-     * slowest requests all in its first 15 s; with 40 s, 9.8 ms (bench/results/mixed-tika/switch-2026-12-01/).
+     * transient, not the state switched to. On Tika with a 10 s warm-up the on window's light p99 was 15.3 ms, every
+     * request at or above it in the window's first 11 s; with 40 s, 9.8 ms (one pair each,
+     * bench/results/mixed-tika/switch-2026-12-01/).
      */
     static final double AFTER_SWITCH_WARMUP_S = 40;
 
@@ -269,14 +270,15 @@ public final class MixedPaired {
                 for (int i = 0; i < pairs; i++) {
                     for (boolean on : order(i)) {
                         double switchMs = 0;
-                        if (on != state) {
+                        boolean switched = on != state;
+                        if (switched) {
                             long t0 = System.nanoTime();
                             sw.set(on);
                             switchMs = (System.nanoTime() - t0) / 1e6;
                             state = on;
                         }
                         String name = "pair-" + (i + 1) + "-" + (on ? MixedPairedResult.ON : MixedPairedResult.OFF);
-                        double warmupS = warmupS(p, switchMs > 0);
+                        double warmupS = warmupS(p, switched);
                         progress.update(String.format("[%s] pair %d/%d, switched %s%s: %d s warm-up then %d s measured",
                                 v.name(), i + 1, pairs, on ? "on" : "off",
                                 switchMs > 0 ? String.format(" (in %.0f ms)", switchMs) : "", (int) warmupS,
