@@ -107,6 +107,7 @@ public final class RiverMonitor implements AutoCloseable {
         if (o.noCollector) {
             LOG.info("--no-collector: not collecting; {} rivers of seeded history", rivers.size());
         } else {
+            collector.scheduledFrom(System.nanoTime() + periodMs * 1_000_000L);
             timer.scheduleAtFixedRate(collector::collect, periodMs, periodMs, TimeUnit.MILLISECONDS);
             LOG.info("collecting {} rivers every {} ms from {}", rivers.size(), periodMs, generatorUrl);
         }

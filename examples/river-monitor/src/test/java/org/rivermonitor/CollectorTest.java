@@ -121,6 +121,37 @@ class CollectorTest {
     }
 
     @Test
+    void aCollectionThatStartsAfterItsSlotRecordsHowLateItIs() throws Exception {
+        try (GeneratorServer g = new GeneratorServer("127.0.0.1", 0, 42, 3).start()) {
+            Collector c = new Collector(rivers, g.url(), db, levels, log, Duration.ofSeconds(1));
+            c.collect(); // no schedule known: never late
+            // Slots at now-2.5 s, now-1.5 s, now-0.5 s and now+0.5 s: the first three are owed.
+            long now = System.nanoTime();
+            c.scheduledFrom(now - 2_500_000_000L);
+            c.collect();
+            c.collect();
+            List<CollectionRecord> rs = log.snapshot();
+            assertThat(rs).hasSize(3);
+            assertThat(rs.get(0).lateMs()).isZero();
+            assertThat(rs.get(1).lateMs()).isBetween(2_500L, 2_500L + 5_000);
+            // The second owed slot was due a period later, so it is a period less late.
+            assertThat(rs.get(2).lateMs()).isBetween(rs.get(1).lateMs() - 1_000, rs.get(1).lateMs() - 1_000 + 5_000)
+                    .isLessThan(rs.get(1).lateMs());
+            assertThat(rs.get(1).missedDeadline()).isFalse(); // its duration was within the period
+        }
+    }
+
+    @Test
+    void aCollectionAheadOfItsSlotIsNotLate() throws Exception {
+        try (GeneratorServer g = new GeneratorServer("127.0.0.1", 0, 42, 3).start()) {
+            Collector c = new Collector(rivers, g.url(), db, levels, log, Duration.ofSeconds(10));
+            c.scheduledFrom(System.nanoTime() + 5_000_000_000L);
+            c.collect();
+            assertThat(log.snapshot().get(0).lateMs()).isZero();
+        }
+    }
+
+    @Test
     void logIsBounded() {
         CollectionLog small = new CollectionLog(3);
         for (int i = 0; i < 5; i++) {

@@ -138,7 +138,11 @@ class RiverMonitorTest {
             assertThat(c.get("stored").asBoolean()).isTrue();
             assertThat(c.get("missed_deadline").asBoolean()).isEqualTo(c.get("duration_ms").asLong() > 500);
             assertThat(c.get("period_ms").asLong()).isEqualTo(500);
+            assertThat(c.get("late_ms").isIntegralNumber()).isTrue();
+            assertThat(c.get("late_ms").asLong()).isNotNegative();
         }
+        // The timer's own schedule: 4-river collections keep up, so the latest started within its slot.
+        assertThat(collections.get(collections.size() - 1).get("late_ms").asLong()).isLessThan(500);
         long last = collections.get(collections.size() - 1).get("start_ms").asLong();
         JsonNode since = JSON.readTree(Http.get(base + "/status/collections?since=" + last).body());
         assertThat(since.get("collections").size()).isGreaterThanOrEqualTo(1);

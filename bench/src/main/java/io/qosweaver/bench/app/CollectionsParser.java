@@ -37,7 +37,9 @@ public final class CollectionsParser {
             Long readings = longField(n, "readings");
             Boolean missed = boolField(n, "missed_deadline", "missedDeadline", "missed");
             Long period = longField(n, "period_ms", "periodMs");
-            out.add(new CollectionRecord(start, duration, readings == null ? null : readings.intValue(), missed, period));
+            Long late = longField(n, "late_ms", "lateMs");
+            out.add(new CollectionRecord(start, duration, readings == null ? null : readings.intValue(), missed, period,
+                    late));
         }
         out.sort(Comparator.comparingLong(CollectionRecord::startMs));
         return out;

@@ -21,6 +21,7 @@ import java.util.List;
  * <p>Order: start the app and wait for its ready line; optionally an idle window (no load);
  * wait for the next collection to start so that no idle collection runs under load; warm up
  * with one client per core ({@link Warmup}), then start the full load, warm up again as long,
+ * wait (bounded) until the collector is back on its fixed-rate schedule ({@link CatchUp}),
  * measure the loaded window; stop the load; wait (bounded) until every
  * collection that started in the window has finished; stop the app with SIGTERM.
  *
@@ -33,6 +34,8 @@ public final class RiverMonitorRunner {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(240);
     private static final long POLL_MS = 1000;
     private static final long PROGRESS_EVERY_MS = 5000;
+    /** How the note on a window that began with the collector behind its schedule starts. */
+    public static final String BEHIND_AT_WINDOW_START = "catch-up: the collector was still";
 
     private final HttpClient http = LoadDriver.defaultClient();
     private final Progress progress;
@@ -101,7 +104,7 @@ public final class RiverMonitorRunner {
                 if (collects) {
                     awaitCollectionStartAfter(base, end, c.periodMs() * 3 + 30_000);
                 }
-                idle = scenario(c, "idle", base, start, end, null, null, null, List.of(), null, null, null);
+                idle = scenario(c, "idle", base, start, end, null, null, null, List.of(), null, null, null, null);
             }
             if (c.durationS() > 0) {
                 List<LoadSpec> specs = specs(c, base, firstRiver);
@@ -117,6 +120,7 @@ public final class RiverMonitorRunner {
                 Duration cpuBefore;
                 Duration cpuAfter;
                 List<ThreadCpu.Group> threadCpu = null;
+                String caughtUp;
                 Warmup.light(http, app, specs, c.warmupS(), progress, c.version());
                 try (LoadRun run = new LoadDriver(http).start(specs, true)) {
                     if (c.warmupS() > 0) {
@@ -124,6 +128,7 @@ public final class RiverMonitorRunner {
                                 + c.chartClients() + " chart clients");
                         Thread.sleep(Math.round(c.warmupS() * 1000));
                     }
+                    caughtUp = collects && c.warmupS() > 0 ? awaitOnSchedule(c, base) : null;
                     run.beginWindow();
                     start = System.currentTimeMillis();
                     cpuBefore = cpu(app);
@@ -156,7 +161,7 @@ public final class RiverMonitorRunner {
                 Double cpuS = cpuBefore == null || cpuAfter == null ? null
                         : cpuAfter.minus(cpuBefore).toNanos() / 1e9;
                 loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge, cpuS, timeline,
-                        threadCpu);
+                        threadCpu, caughtUp);
             }
             hooks.beforeStop(app, base, metrics);
             if (last == null) {
@@ -237,6 +242,51 @@ public final class RiverMonitorRunner {
         }
     }
 
+    /**
+     * After the warm-up, under the full load: waits until the collector is back on its schedule
+     * ({@link CatchUp}), and says how that went; null when there was nothing to wait for.
+     */
+    private String awaitOnSchedule(FlashCrowdConfig c, URI base) throws InterruptedException {
+        long t0 = System.currentTimeMillis();
+        CatchUp catchUp = new CatchUp(c.periodMs(), t0);
+        boolean told = false;
+        while (true) {
+            long now = System.currentTimeMillis();
+            CatchUp.State state;
+            try {
+                state = catchUp.update(collections(base), now);
+            } catch (IOException e) {
+                state = catchUp.update(List.of(), now);
+            }
+            String waited = Format.number((now - t0) / 1000.0) + " s";
+            switch (state) {
+                case NOT_REPORTED:
+                    return null;
+                case ON_SCHEDULE:
+                    if (catchUp.firstLateMs() < CatchUp.ON_SCHEDULE_FRACTION * c.periodMs()) {
+                        return null; // on schedule from the start
+                    }
+                    return "catch-up: the window began once the collector was back on its schedule, after " + waited
+                            + " more under the full load (it started " + catchUp.firstLateMs() + " ms behind)";
+                case NOT_CATCHING_UP:
+                case TIMED_OUT:
+                    String why = state == CatchUp.State.TIMED_OUT ? "the wait's bound" : "its lateness stopped falling";
+                    progress.update("[" + c.version() + "] the collector is " + catchUp.lastLateMs()
+                            + " ms behind its schedule; the window begins anyway (" + why + ")");
+                    return BEHIND_AT_WINDOW_START + " " + catchUp.lastLateMs() + " ms behind its schedule when"
+                            + " the window began (" + why + ", after " + waited + "): the window's first collections"
+                            + " are owed ones, run back to back";
+                default:
+                    if (!told) {
+                        told = true;
+                        progress.update("[" + c.version() + "] the collector is " + catchUp.lastLateMs()
+                                + " ms behind its schedule (the warm-up's cold collections); waiting for it to catch up");
+                    }
+                    Thread.sleep(500);
+            }
+        }
+    }
+
     /** Collections are sequential: once one starts at or after {@code t}, all before it have ended. */
     private void awaitCollectionStartAfter(URI base, long t, long timeoutMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMs;
@@ -291,11 +341,14 @@ public final class RiverMonitorRunner {
     private ScenarioResult scenario(FlashCrowdConfig c, String name, URI base, long startMs, long endMs,
                                     LoadResult load, PrometheusScrape before, PrometheusScrape after,
                                     List<ScenarioResult.GaugeSample> gauge, Double cpuS, TimelineRecorder timeline,
-                                    List<ThreadCpu.Group> threadCpu)
+                                    List<ThreadCpu.Group> threadCpu, String caughtUp)
             throws IOException, InterruptedException {
         List<CollectionRecord> all = collections(base);
         long now = System.currentTimeMillis();
         List<String> notes = new ArrayList<>();
+        if (caughtUp != null) {
+            notes.add(caughtUp);
+        }
         List<ScenarioResult.Collection> in = new ArrayList<>();
         for (CollectionRecord r : all) {
             if (r.startMs() < startMs || r.startMs() >= endMs) {
@@ -304,7 +357,7 @@ public final class RiverMonitorRunner {
             boolean unfinished = !r.finished();
             boolean missed = unfinished ? now - r.startMs() > c.periodMs() : r.missed(c.periodMs());
             in.add(new ScenarioResult.Collection((r.startMs() - startMs) / 1000.0, r.startMs(),
-                    unfinished ? null : r.durationMs(), r.readings(), missed, unfinished));
+                    unfinished ? null : r.durationMs(), r.readings(), missed, unfinished, r.lateMs()));
         }
         if (in.stream().anyMatch(ScenarioResult.Collection::unfinished)) {
             notes.add("a collection was still running when the run ended; it counts as missed if it had outlived its period");

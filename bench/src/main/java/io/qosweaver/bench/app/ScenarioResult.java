@@ -28,9 +28,19 @@ public record ScenarioResult(
         List<GaugeSample> runningChartThreads, Double appCpuS, Double appCpuMsPerChart,
         List<TimelinePoint> runningTimeline, List<String> notes, List<ThreadCpu.Group> threadCpu) {
 
-    /** A collection of the window: offset of its start from the window start, in seconds. */
+    /**
+     * A collection of the window: offset of its start from the window start, in seconds;
+     * {@code lateMs}, how long after its slot in the collector's fixed-rate schedule it started
+     * (null when the app does not say).
+     */
     public record Collection(double offsetS, long startMs, Long durationMs, Integer readings, boolean missed,
-                             boolean unfinished) {
+                             boolean unfinished, Long lateMs) {
+
+        /** A collection of an app that does not report its schedule. */
+        public Collection(double offsetS, long startMs, Long durationMs, Integer readings, boolean missed,
+                          boolean unfinished) {
+            this(offsetS, startMs, durationMs, readings, missed, unfinished, null);
+        }
     }
 
     /** A gauge read at an offset (seconds) from the window start. */

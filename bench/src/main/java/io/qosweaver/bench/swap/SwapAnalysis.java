@@ -42,7 +42,7 @@ final class SwapAnalysis {
                 boolean unfinished = !r.finished();
                 boolean missed = unfinished ? nowMs - r.startMs() > periodMs : r.missed(periodMs);
                 cs.add(new ScenarioResult.Collection(round((r.startMs() - windowStartMs) / 1000.0), r.startMs(),
-                        unfinished ? null : r.durationMs(), r.readings(), missed, unfinished));
+                        unfinished ? null : r.durationMs(), r.readings(), missed, unfinished, r.lateMs()));
             }
             double seconds = (p.endMs() - p.startMs()) / 1000.0;
             out.add(new SwapResult.PhaseResult(p.index(), p.policy(), round((p.startMs() - windowStartMs) / 1000.0),

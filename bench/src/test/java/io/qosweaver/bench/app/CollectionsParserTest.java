@@ -11,13 +11,15 @@ class CollectionsParserTest {
     void readsTheObjectFormOfTheRiverMonitor() throws Exception {
         String body = "{\"period_ms\":15000,\"rivers\":100,\"count\":2,\"missed\":1,\"collections\":["
                 + "{\"start_ms\":2000,\"duration_ms\":16000,\"readings\":100,\"errors\":0,\"stored\":true,"
-                + "\"missed_deadline\":true,\"period_ms\":15000},"
+                + "\"missed_deadline\":true,\"period_ms\":15000,\"late_ms\":240},"
                 + "{\"start_ms\":1000,\"duration_ms\":812,\"readings\":100,\"errors\":0,\"stored\":true,"
                 + "\"missed_deadline\":false,\"period_ms\":15000}]}";
         List<CollectionRecord> rs = CollectionsParser.parse(body);
         assertThat(rs).extracting(CollectionRecord::startMs).containsExactly(1000L, 2000L);
         assertThat(rs.get(0)).isEqualTo(new CollectionRecord(1000, 812L, 100, false, 15000L));
         assertThat(rs.get(1).missed(15000)).isTrue();
+        assertThat(rs.get(1).lateMs()).isEqualTo(240L); // how late after its slot it started
+        assertThat(rs.get(0).lateMs()).isNull(); // not reported
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.qosweaver.bench.app.Progress;
+import io.qosweaver.bench.app.RiverMonitorRunner;
 import io.qosweaver.bench.app.RunResult;
 import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Table;
@@ -25,6 +26,22 @@ public class DeadlineTest {
     public static final List<String> FIELDS = List.of("deadline_miss_ratio", "collection_time_mean_ms",
             "collection_time_max_ms", "collection_time_stddev_ms", "chart_throughput_per_s", "chart_p50_ms",
             "chart_p99_ms", "suspension_time_mean_ms", "suspension_time_p99_ms");
+
+    @Test
+    void theSummaryNamesTheWindowsThatBeganWithTheCollectorBehindItsSchedule(@TempDir Path dir) throws Exception {
+        Deadline.WindowRunner fake = (v, h, log) -> new RunResult(v.name(), null, TestResults.scenario(v.name(), 1000,
+                new long[] {300, 320}, null, 280.0, 0, v.name().equals("original") && h == 3
+                        ? List.of(RiverMonitorRunner.BEHIND_AT_WINDOW_START + " 5200 ms behind its schedule when the window"
+                                + " began (its lateness stopped falling, after 15 s)")
+                        : List.of("catch-up: the window began once the collector was back on its schedule, after 8 s")),
+                log.toString());
+        DeadlineResult r = Deadline.run(Versions.resolve(List.of("original", "qosweaver")), List.of(12, 3), true,
+                new LinkedHashMap<>(Map.of("period_s", 1.0)), Map.of("nproc", 2), dir, "x", Progress.NONE, fake);
+        String behind = r.summary().stream().filter(x -> x.startsWith("Windows that began")).findFirst().orElseThrow();
+        // only the window whose collector never caught up; one that caught up in the wait is not named
+        assertThat(behind).endsWith(": original (3 h).");
+        assertThat(Deadline.behindSchedule(Map.of())).isEmpty();
+    }
 
     @Test
     void theVersionOrderRotatesPerWindow() {

@@ -23,6 +23,12 @@ public final class TestResults {
     /** As above, with the chart median and the chart requests refused or failed. */
     public static ScenarioResult scenario(String version, long periodMs, long[] durations, Double suspensionP50S,
                                           double chartP50Ms, long chartErrors) {
+        return scenario(version, periodMs, durations, suspensionP50S, chartP50Ms, chartErrors, List.of());
+    }
+
+    /** As above, with the window's notes (as the runner writes them). */
+    public static ScenarioResult scenario(String version, long periodMs, long[] durations, Double suspensionP50S,
+                                          double chartP50Ms, long chartErrors, List<String> notes) {
         FlashCrowdConfig c = new FlashCrowdConfig(version, periodMs / 1000.0, 5, 40, 12, 0, 0, 0, 10,
                 List.of(), List.of("-jar", "x.jar"), List.of(), java.nio.file.Path.of("app.log"));
         List<ScenarioResult.Collection> cs = new ArrayList<>();
@@ -39,7 +45,7 @@ public final class TestResults {
                         + "qosweaver_suspension_time_seconds{quantile=\"0.99\"} " + 2 * suspensionP50S + "\n"
                         + "qosweaver_suspension_time_seconds_count 4\nqosweaver_suspension_time_seconds_sum 0.02\n");
         return ScenarioStats.scenario(c, "overloaded", 1000, 10, cs, load, null, after, List.of(), 12.0, List.of(),
-                List.of(), List.of(new ThreadCpu.Group("qtp", 1.2, List.of(1.0, 1.4)),
+                new ArrayList<>(notes), List.of(new ThreadCpu.Group("qtp", 1.2, List.of(1.0, 1.4)),
                         new ThreadCpu.Group(ThreadCpu.GC, 0.3, List.of(0.6, 0.0))));
     }
 }

@@ -11,7 +11,16 @@ package org.rivermonitor.collector;
  * @param stored       whether the readings were written to the database
  * @param missedDeadline whether the duration exceeded the period
  * @param periodMs     the collection period in milliseconds
+ * @param lateMs       how long after its slot in the timer's fixed-rate schedule it started (0 when
+ *                     on time, or when no schedule is known): above zero, the timer was catching up
+ *                     on collections an earlier overrun delayed
  */
 public record CollectionRecord(long startMs, long durationMs, int readings, int errors, boolean stored,
-                               boolean missedDeadline, long periodMs) {
+                               boolean missedDeadline, long periodMs, long lateMs) {
+
+    /** A collection outside any schedule (called directly, not by the timer). */
+    public CollectionRecord(long startMs, long durationMs, int readings, int errors, boolean stored,
+                            boolean missedDeadline, long periodMs) {
+        this(startMs, durationMs, readings, errors, stored, missedDeadline, periodMs, 0);
+    }
 }

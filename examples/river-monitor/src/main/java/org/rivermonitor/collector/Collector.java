@@ -23,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * memory and stores the readings in the database. A timer calls it once per period; a collection
  * that takes longer than the period is logged as having missed its deadline and simply finishes,
  * and the next one starts when the timer gets to it.
+ *
+ * <p>The timer runs at a fixed rate, so after an overrun the collections it owes run back to back
+ * until it is on schedule again (as the paper's collector "continues to collect the rest of the
+ * water levels in the next time period"). Once told its schedule ({@link #scheduledFrom}), each
+ * collection records how late it started against its own slot ({@link CollectionRecord#lateMs}):
+ * a collection that starts late is catching up, whatever its duration.
  */
 public final class Collector {
 
@@ -38,6 +44,10 @@ public final class Collector {
     /** {@code --sync-log}, or null. */
     private final SyncLog syncLog;
     private final ObjectMapper json = new ObjectMapper();
+    /** The first slot's start (System.nanoTime), or Long.MIN_VALUE while no schedule is known. */
+    private volatile long firstSlotNanos = Long.MIN_VALUE;
+    /** Collections started since the schedule began: the index of the next slot (timer thread only). */
+    private long slot;
 
     public Collector(List<River> rivers, String generatorUrl, Database db, LatestLevels levels,
                      CollectionLog log, Duration period) {
@@ -60,10 +70,25 @@ public final class Collector {
                 .build();
     }
 
+    /**
+     * Tells the collector that a fixed-rate timer calls {@link #collect()} from now on, its first
+     * call due at {@code firstSlotNanos} ({@link System#nanoTime}) and one every period after it.
+     */
+    public void scheduledFrom(long firstSlotNanos) {
+        slot = 0;
+        this.firstSlotNanos = firstSlotNanos;
+    }
+
     /** Performs one whole collection; never throws, so that the timer keeps running. */
     public void collect() {
         long startMs = System.currentTimeMillis();
         long t0 = System.nanoTime();
+        long first = firstSlotNanos;
+        long lateMs = 0;
+        if (first != Long.MIN_VALUE) {
+            long due = first + slot++ * periodMs * 1_000_000L;
+            lateMs = Math.max(0, (t0 - due) / 1_000_000);
+        }
         int errors = 0;
         String firstError = null;
         List<Reading> readings = new ArrayList<>(rivers.size());
@@ -98,14 +123,14 @@ public final class Collector {
         }
         long durationMs = (System.nanoTime() - t0) / 1_000_000;
         CollectionRecord record = new CollectionRecord(startMs, durationMs, readings.size(), errors, stored,
-                durationMs > periodMs, periodMs);
+                durationMs > periodMs, periodMs, lateMs);
         log.add(record);
         if (record.missedDeadline()) {
-            LOG.warn("collection start={} duration_ms={} readings={} missed_deadline=true period_ms={}",
-                    startMs, durationMs, readings.size(), periodMs);
+            LOG.warn("collection start={} duration_ms={} readings={} missed_deadline=true period_ms={} late_ms={}",
+                    startMs, durationMs, readings.size(), periodMs, lateMs);
         } else {
-            LOG.info("collection start={} duration_ms={} readings={} missed_deadline=false period_ms={}",
-                    startMs, durationMs, readings.size(), periodMs);
+            LOG.info("collection start={} duration_ms={} readings={} missed_deadline=false period_ms={} late_ms={}",
+                    startMs, durationMs, readings.size(), periodMs, lateMs);
         }
     }
 

@@ -14,7 +14,8 @@ import org.rivermonitor.collector.CollectionRecord;
  * {@code GET /status/collections[?since=EPOCH_MS]}: the recent collections, oldest first:
  * <pre>{"period_ms":15000,"rivers":100,"count":2,"missed":0,"collections":[
  *   {"start_ms":1700000000000,"duration_ms":812,"readings":100,"errors":0,"stored":true,
- *    "missed_deadline":false,"period_ms":15000}, ...]}</pre>
+ *    "missed_deadline":false,"period_ms":15000,"late_ms":0}, ...]}</pre>
+ * {@code late_ms}: how long after its slot in the timer's fixed-rate schedule it started.
  * {@code since} keeps only collections with {@code start_ms >= since}.
  */
 public final class CollectionsStatusServlet extends HttpServlet {
@@ -64,6 +65,7 @@ public final class CollectionsStatusServlet extends HttpServlet {
                 g.writeBooleanField("stored", r.stored());
                 g.writeBooleanField("missed_deadline", r.missedDeadline());
                 g.writeNumberField("period_ms", r.periodMs());
+                g.writeNumberField("late_ms", r.lateMs());
                 g.writeEndObject();
             }
             g.writeEndArray();
