@@ -266,6 +266,7 @@ public final class RiverMonitorRunner {
                     if (catchUp.firstLateMs() < CatchUp.ON_SCHEDULE_FRACTION * c.periodMs()) {
                         return null; // on schedule from the start
                     }
+                    progress.update("[" + c.version() + "] the collector is back on its schedule after " + waited);
                     return "catch-up: the window began once the collector was back on its schedule, after " + waited
                             + " more under the full load (it started " + catchUp.firstLateMs() + " ms behind)";
                 case NOT_CATCHING_UP:
