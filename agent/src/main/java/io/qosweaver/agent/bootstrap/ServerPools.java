@@ -24,6 +24,8 @@ public final class ServerPools {
     private static final String[][] GET = {
         {"getMinThreads", "getMaxThreads", "getIdleTimeout"},
         {"getMinSpareThreads", "getMaxThreads", "getThreadsMaxIdleTime"}};
+    // the threads busy now (Jetty: not idle; Tomcat: running a task), per kind
+    private static final String[] BUSY = {"getBusyThreads", "getCurrentThreadsBusy"};
     private static final String[][] SET = {
         {"setMinThreads", "setMaxThreads", "setIdleTimeout"},
         {"setMinSpareThreads", "setMaxThreads", "setThreadsMaxIdleTime"}};
@@ -162,6 +164,14 @@ public final class ServerPools {
         return v;
     }
 
+    private static int busy(int kind, Object pool) {
+        try {
+            return (Integer) method(pool, BUSY[kind]).invoke(pool);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Min before max when the new min fits under the old max, else max first: no setter ever sees min above max. */
     private static void set(int kind, Object pool, int[] now, int min, int max, int idle)
             throws ReflectiveOperationException {
@@ -201,8 +211,11 @@ public final class ServerPools {
         return n;
     }
 
-    /** A pool known: its server ({@code jetty}, {@code tomcat}), name and maximum of threads now. */
-    public record Size(String server, String pool, int max) {}
+    /**
+     * A pool known: its server ({@code jetty}, {@code tomcat}), name, maximum of threads now and
+     * threads busy now ({@code -1} when the pool does not say).
+     */
+    public record Size(String server, String pool, int max, int busy) {}
 
     /** Every pool known and readable, with its maximum now. */
     public static java.util.List<Size> sizes() {
@@ -216,7 +229,7 @@ public final class ServerPools {
                 try {
                     int max = read(p.kind, pool)[1];
                     if (max > 0) { // Tomcat's endpoint with a shared executor says -1
-                        all.add(new Size(NAMES[p.kind], p.name, max));
+                        all.add(new Size(NAMES[p.kind], p.name, max, busy(p.kind, pool)));
                     }
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     // unreadable: describe() says so

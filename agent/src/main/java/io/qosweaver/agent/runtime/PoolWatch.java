@@ -19,7 +19,12 @@ import java.util.concurrent.TimeUnit;
  * length (bench/results/mixed-fuseki/nice-2026-11-28/). Every {@link #PERIOD_SECONDS} seconds, on
  * its own daemon thread, it compares the scheduler's peak of waiting requests since the last look
  * with the maximum of every server pool seen (those of {@code threadPools} and those the pool watch
- * of {@link PolicyWeaving#watchedPools} sees), and says it once per pool and maximum.
+ * of {@link PolicyWeaving#watchedPools} sees), and says it once per pool and maximum. A pool is
+ * named only when at least half of its threads are busy at the look as well: the peak counts the
+ * waiting requests of every server of the process, and the waiting threads of one server do not
+ * fill another's pool (the river monitor's 41 waiting charts were reported against its sensor
+ * generator's idle pool of 32). A pool that does not say how many of its threads are busy is
+ * judged on the peak alone.
  */
 final class PoolWatch {
     static final int PERIOD_SECONDS = 5;
@@ -59,7 +64,8 @@ final class PoolWatch {
         }
         List<String> out = new ArrayList<>();
         for (ServerPools.Size p : ServerPools.sizes()) {
-            if (2 * peak >= p.max() && said.add(p.pool() + " " + p.max())) {
+            boolean couldHoldThem = p.busy() < 0 || 2 * p.busy() >= p.max();
+            if (2 * peak >= p.max() && couldHoldThem && said.add(p.pool() + " " + p.max())) {
                 String line = peak + " requests waited at entry at once, each holding the server thread that serves"
                         + " it, and the " + p.server() + " pool " + p.pool() + " has at most " + p.max() + " threads:"
                         + " requests of other classes may find none free and queue inside the server, where no"

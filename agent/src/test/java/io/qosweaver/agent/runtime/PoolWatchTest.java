@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * The pool watch in process, with the real weaving and a real Jetty 12 whose pool has 16 threads:
  * requests of a class capped at one, waiting at entry, hold the server's threads, and the watch
  * says so when they hold half of them, once, naming the pool and a size; with room given by the
- * {@code threadPools} section it says nothing.
+ * {@code threadPools} section it says nothing; an idle server's pool of the same size in the same
+ * process is never named.
  */
 class PoolWatchTest {
     private static final String POLICY = """
@@ -79,6 +80,13 @@ class PoolWatchTest {
         AgentLog log = new AgentLog(new PrintStream(new ByteArrayOutputStream()), false);
         CountDownLatch release = new CountDownLatch(1);
         Server server = new Server(new QueuedThreadPool(POOL, 4, 60_000));
+        // A second server of the same process, idle, with a pool small enough for the peak to "fill":
+        // the waiting requests are not its threads, so it must never be named.
+        Server idle = new Server(new QueuedThreadPool(POOL, 4, 60_000));
+        ServerConnector ic = new ServerConnector(idle, 1, 1);
+        ic.setHost("127.0.0.1");
+        ic.setPort(0);
+        idle.addConnector(ic);
         ServerConnector c = new ServerConnector(server, 1, 1);
         c.setHost("127.0.0.1");
         c.setPort(0);
@@ -98,6 +106,7 @@ class PoolWatchTest {
             Scheduler.install(SchedulerGateway.configOf(policy));
             weaving = PolicyWeaving.install(inst, policy, log);
             server.start(); // after the weaving: the pool is seen as it starts
+            idle.start();
             int port = c.getLocalPort();
             PoolWatch watch = new PoolWatch(log);
             assertThat(watch.check()).as("nothing waited yet").isEmpty(); // and the peak starts at 0
@@ -113,9 +122,16 @@ class PoolWatchTest {
             assertThat(ServerPools.sizes()).anySatisfy(s -> assertThat(s.server()).isEqualTo("jetty"));
             // this server's pool only: pools of other tests in this JVM may not be collected yet
             String pool = "QueuedThreadPool@" + Integer.toHexString(System.identityHashCode(server.getThreadPool())) + " ";
+            String idlePool = "QueuedThreadPool@" + Integer.toHexString(System.identityHashCode(idle.getThreadPool()))
+                    + " ";
+            assertThat(ServerPools.sizes()).as("the idle server's pool is seen").anySatisfy(
+                    s -> assertThat(s.pool() + " ").endsWith(idlePool));
             List<String> looks = new ArrayList<>();
             for (int look = 0; look < 2; look++) {
-                looks.add(String.join("\n", watch.check().stream().filter(l -> l.contains(pool)).toList()));
+                List<String> lines = watch.check();
+                assertThat(lines).as("the idle server's pool holds none of the waiting requests")
+                        .noneMatch(l -> l.contains(idlePool));
+                looks.add(String.join("\n", lines.stream().filter(l -> l.contains(pool)).toList()));
             }
             release.countDown();
             for (CompletableFuture<HttpResponse<String>> a : answers) {
@@ -130,6 +146,7 @@ class PoolWatchTest {
             ServerPools.configure(null, null);
             Scheduler.uninstall();
             server.stop();
+            idle.stop();
         }
     }
 }
