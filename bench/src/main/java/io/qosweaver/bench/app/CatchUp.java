@@ -1,5 +1,6 @@
 package io.qosweaver.bench.app;
 
+import io.qosweaver.bench.stats.Format;
 import java.util.List;
 
 /**
@@ -14,7 +15,9 @@ import java.util.List;
  *
  * <p>Pure: the runner polls {@code /status/collections} and feeds every answer to {@link #update}.
  */
-final class CatchUp {
+public final class CatchUp {
+    /** How the note on a window that began with the collector behind its schedule starts. */
+    public static final String BEHIND_AT_WINDOW_START = "catch-up: the collector was still";
     /** On schedule: the latest collection started less than this fraction of a period after its slot. */
     static final double ON_SCHEDULE_FRACTION = 0.25;
     /** Give up when the lateness has not fallen for this long: the backlog is not draining. */
@@ -70,6 +73,31 @@ final class CatchUp {
             return State.NOT_CATCHING_UP;
         }
         return State.CATCHING_UP;
+    }
+
+    /**
+     * The window's note once the wait has ended in {@code state} at {@code nowMs}: null when there
+     * was nothing to wait for (on schedule from the first look, or an app that does not report its
+     * schedule); else how long it waited and from how far behind, or, when the window begins behind,
+     * a line starting with {@link #BEHIND_AT_WINDOW_START}.
+     */
+    String note(State state, long nowMs) {
+        String waited = Format.number((nowMs - startedMs) / 1000.0) + " s";
+        switch (state) {
+            case ON_SCHEDULE:
+                if (firstLateMs < ON_SCHEDULE_FRACTION * periodMs) {
+                    return null;
+                }
+                return "catch-up: the window began once the collector was back on its schedule, after " + waited
+                        + " more under the full load (it started " + firstLateMs + " ms behind)";
+            case NOT_CATCHING_UP:
+            case TIMED_OUT:
+                String why = state == State.TIMED_OUT ? "the wait's bound" : "its lateness stopped falling";
+                return BEHIND_AT_WINDOW_START + " " + lastLateMs + " ms behind its schedule when the window began ("
+                        + why + ", after " + waited + "): the window's first collections are owed ones, run back to back";
+            default:
+                return null;
+        }
     }
 
     /** The lateness of the first collection seen, or null. */

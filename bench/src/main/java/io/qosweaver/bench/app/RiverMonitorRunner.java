@@ -34,8 +34,6 @@ public final class RiverMonitorRunner {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(240);
     private static final long POLL_MS = 1000;
     private static final long PROGRESS_EVERY_MS = 5000;
-    /** How the note on a window that began with the collector behind its schedule starts. */
-    public static final String BEHIND_AT_WINDOW_START = "catch-up: the collector was still";
 
     private final HttpClient http = LoadDriver.defaultClient();
     private final Progress progress;
@@ -258,33 +256,19 @@ public final class RiverMonitorRunner {
             } catch (IOException e) {
                 state = catchUp.update(List.of(), now);
             }
-            String waited = Format.number((now - t0) / 1000.0) + " s";
-            switch (state) {
-                case NOT_REPORTED:
-                    return null;
-                case ON_SCHEDULE:
-                    if (catchUp.firstLateMs() < CatchUp.ON_SCHEDULE_FRACTION * c.periodMs()) {
-                        return null; // on schedule from the start
-                    }
-                    progress.update("[" + c.version() + "] the collector is back on its schedule after " + waited);
-                    return "catch-up: the window began once the collector was back on its schedule, after " + waited
-                            + " more under the full load (it started " + catchUp.firstLateMs() + " ms behind)";
-                case NOT_CATCHING_UP:
-                case TIMED_OUT:
-                    String why = state == CatchUp.State.TIMED_OUT ? "the wait's bound" : "its lateness stopped falling";
-                    progress.update("[" + c.version() + "] the collector is " + catchUp.lastLateMs()
-                            + " ms behind its schedule; the window begins anyway (" + why + ")");
-                    return BEHIND_AT_WINDOW_START + " " + catchUp.lastLateMs() + " ms behind its schedule when"
-                            + " the window began (" + why + ", after " + waited + "): the window's first collections"
-                            + " are owed ones, run back to back";
-                default:
-                    if (!told) {
-                        told = true;
-                        progress.update("[" + c.version() + "] the collector is " + catchUp.lastLateMs()
-                                + " ms behind its schedule (the warm-up's cold collections); waiting for it to catch up");
-                    }
-                    Thread.sleep(500);
+            if (state != CatchUp.State.CATCHING_UP) {
+                String note = catchUp.note(state, now);
+                if (note != null) {
+                    progress.update("[" + c.version() + "] " + note);
+                }
+                return note;
             }
+            if (!told) {
+                told = true;
+                progress.update("[" + c.version() + "] the collector is " + catchUp.lastLateMs()
+                        + " ms behind its schedule (the warm-up's cold collections); waiting for it to catch up");
+            }
+            Thread.sleep(500);
         }
     }
 

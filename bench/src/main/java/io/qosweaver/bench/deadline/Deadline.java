@@ -4,6 +4,7 @@ import io.qosweaver.bench.report.Reports;
 
 import static io.qosweaver.bench.stats.Round.round;
 
+import io.qosweaver.bench.app.CatchUp;
 import io.qosweaver.bench.app.FlashCrowdConfig;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
@@ -361,7 +362,7 @@ public final class Deadline {
             List<String> where = new ArrayList<>();
             r.byHours().forEach((h, w) -> {
                 if (w.detail() != null && w.detail().notes() != null
-                        && w.detail().notes().stream().anyMatch(x -> x.startsWith(RiverMonitorRunner.BEHIND_AT_WINDOW_START))) {
+                        && w.detail().notes().stream().anyMatch(x -> x.startsWith(CatchUp.BEHIND_AT_WINDOW_START))) {
                     where.add(h + " h");
                 }
             });

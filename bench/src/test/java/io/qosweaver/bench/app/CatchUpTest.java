@@ -19,6 +19,7 @@ class CatchUpTest {
         assertThat(c.update(List.of(started(T0 - 2400, 5000), started(T0 - 1200, 3)), T0))
                 .isEqualTo(CatchUp.State.ON_SCHEDULE);
         assertThat(c.firstLateMs()).isEqualTo(3); // the latest collection, not the earlier late one
+        assertThat(c.note(CatchUp.State.ON_SCHEDULE, T0)).as("nothing waited for: no note").isNull();
     }
 
     @Test
@@ -31,6 +32,8 @@ class CatchUpTest {
         assertThat(c.update(List.of(started(T0 + 9900, 299)), T0 + 10_000)).isEqualTo(CatchUp.State.ON_SCHEDULE);
         assertThat(c.firstLateMs()).isEqualTo(9000);
         assertThat(c.lastLateMs()).isEqualTo(299);
+        assertThat(c.note(CatchUp.State.ON_SCHEDULE, T0 + 10_000)).isEqualTo("catch-up: the window began once the"
+                + " collector was back on its schedule, after 10 s more under the full load (it started 9000 ms behind)");
     }
 
     @Test
@@ -41,6 +44,9 @@ class CatchUpTest {
         assertThat(c.update(List.of(started(T0 + 10_000, 10_000)), T0 + CatchUp.NO_PROGRESS_MS))
                 .isEqualTo(CatchUp.State.NOT_CATCHING_UP);
         assertThat(c.lastLateMs()).isEqualTo(10_000);
+        assertThat(c.note(CatchUp.State.NOT_CATCHING_UP, T0 + CatchUp.NO_PROGRESS_MS))
+                .startsWith(CatchUp.BEHIND_AT_WINDOW_START + " 10000 ms behind its schedule when the window began")
+                .contains("its lateness stopped falling, after 15 s");
     }
 
     @Test
@@ -55,6 +61,7 @@ class CatchUpTest {
         }
         assertThat(s).isEqualTo(CatchUp.State.TIMED_OUT);
         assertThat(now - 1000 - T0).isEqualTo(CatchUp.MAX_WAIT_MS);
+        assertThat(c.note(s, now - 1000)).startsWith(CatchUp.BEHIND_AT_WINDOW_START).contains("the wait's bound");
     }
 
     @Test
@@ -70,5 +77,6 @@ class CatchUpTest {
         CatchUp c = new CatchUp(PERIOD, T0);
         assertThat(c.update(List.of(new CollectionRecord(T0 - 100, 500L, 900, false, PERIOD)), T0))
                 .isEqualTo(CatchUp.State.NOT_REPORTED);
+        assertThat(c.note(CatchUp.State.NOT_REPORTED, T0)).isNull();
     }
 }

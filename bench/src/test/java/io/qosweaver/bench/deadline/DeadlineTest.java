@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.qosweaver.bench.app.Progress;
-import io.qosweaver.bench.app.RiverMonitorRunner;
+import io.qosweaver.bench.app.CatchUp;
 import io.qosweaver.bench.app.RunResult;
 import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Table;
@@ -31,7 +31,7 @@ public class DeadlineTest {
     void theSummaryNamesTheWindowsThatBeganWithTheCollectorBehindItsSchedule(@TempDir Path dir) throws Exception {
         Deadline.WindowRunner fake = (v, h, log) -> new RunResult(v.name(), null, TestResults.scenario(v.name(), 1000,
                 new long[] {300, 320}, null, 280.0, 0, v.name().equals("original") && h == 3
-                        ? List.of(RiverMonitorRunner.BEHIND_AT_WINDOW_START + " 5200 ms behind its schedule when the window"
+                        ? List.of(CatchUp.BEHIND_AT_WINDOW_START + " 5200 ms behind its schedule when the window"
                                 + " began (its lateness stopped falling, after 15 s)")
                         : List.of("catch-up: the window began once the collector was back on its schedule, after 8 s")),
                 log.toString());

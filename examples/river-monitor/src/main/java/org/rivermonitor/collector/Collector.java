@@ -46,7 +46,11 @@ public final class Collector {
     private final ObjectMapper json = new ObjectMapper();
     /** The first slot's start (System.nanoTime), or Long.MIN_VALUE while no schedule is known. */
     private volatile long firstSlotNanos = Long.MIN_VALUE;
-    /** Collections started since the schedule began: the index of the next slot (timer thread only). */
+    /**
+     * Collections started since the schedule began: the index of the next slot. Reset by
+     * {@link #scheduledFrom} before the timer starts (published by the volatile write after it),
+     * then read and written by the timer's one thread only.
+     */
     private long slot;
 
     public Collector(List<River> rivers, String generatorUrl, Database db, LatestLevels levels,
