@@ -37,8 +37,33 @@ public final class RiverMonitorRunner {
 
     private final HttpClient http = LoadDriver.defaultClient();
     private final Progress progress;
-    private final boolean recordTimeline;
+    private final Observe observe;
     private final Hooks hooks;
+
+    /**
+     * What the runner asks the agent inside a loaded window, besides one {@code /metrics} scrape at
+     * each end of it. Every request is work the app does and a version without the agent (a peer,
+     * the original) is not asked, so an experiment that compares versions asks nothing: one
+     * scrape costs the woven app about 1-2 ms of CPU ({@code bench/results/deadline/observer-2026-12-02/}),
+     * small, but it also runs the agent's own code (its HTTP server, the text rendering) through the
+     * JIT inside the window, and only on one side.
+     */
+    public enum Observe {
+        /** Nothing beyond the two scrapes: the comparisons (deadline, lowcost, the generator's). */
+        NOTHING(false, false),
+        /** {@code /metrics} about once a second for the running-chart-threads gauge (the flash-crowd report's chart). */
+        GAUGE(true, false),
+        /** The gauge and the agent's running-threads timeline ({@code /timeline}), for the figures that plot it. */
+        GAUGE_AND_TIMELINE(true, true);
+
+        final boolean gauge;
+        final boolean timeline;
+
+        Observe(boolean gauge, boolean timeline) {
+            this.gauge = gauge;
+            this.timeline = timeline;
+        }
+    }
 
     /**
      * What an experiment may do at two moments of a run, besides measuring (the deadlock experiment
@@ -56,22 +81,23 @@ public final class RiverMonitorRunner {
         }
     }
 
+    /** A runner that asks the agent nothing inside a window ({@link Observe#NOTHING}). */
     public RiverMonitorRunner(Progress progress) {
-        this(progress, false);
+        this(progress, Observe.NOTHING);
     }
 
     /**
-     * @param recordTimeline follow the agent's running-threads timeline during the loaded window
-     *                       (kept in {@link ScenarioResult#runningTimeline()}; large, so only the
-     *                       experiments that plot it ask)
+     * @param observe what to ask the agent inside the loaded window (the timeline is kept in
+     *                {@link ScenarioResult#runningTimeline()}, the gauge in
+     *                {@link ScenarioResult#runningChartThreads()})
      */
-    public RiverMonitorRunner(Progress progress, boolean recordTimeline) {
-        this(progress, recordTimeline, Hooks.NONE);
+    public RiverMonitorRunner(Progress progress, Observe observe) {
+        this(progress, observe, Hooks.NONE);
     }
 
-    public RiverMonitorRunner(Progress progress, boolean recordTimeline, Hooks hooks) {
+    public RiverMonitorRunner(Progress progress, Observe observe, Hooks hooks) {
         this.progress = progress;
-        this.recordTimeline = recordTimeline;
+        this.observe = observe;
         this.hooks = hooks;
     }
 
@@ -133,7 +159,7 @@ public final class RiverMonitorRunner {
                     ThreadCpu sampler = ThreadCpu.start(app.pid());
                     try {
                         before = scrape(metrics);
-                        if (recordTimeline && metrics != null) {
+                        if (observe.timeline && metrics != null) {
                             timeline = new TimelineRecorder(http, metrics, start);
                             timeline.poll();
                         }
@@ -202,7 +228,7 @@ public final class RiverMonitorRunner {
         }
     }
 
-    /** Sleeps through a window, polling collections for progress and the chart-thread gauge. */
+    /** Sleeps through a window, polling collections for progress and (if observed) the chart-thread gauge. */
     private void watch(FlashCrowdConfig c, String phase, URI base, URI metrics, long startMs, double seconds,
                        List<ScenarioResult.GaugeSample> gauge, TimelineRecorder timeline) throws InterruptedException {
         long endMs = startMs + Math.round(seconds * 1000);
@@ -212,7 +238,7 @@ public final class RiverMonitorRunner {
             if (now >= endMs) {
                 return;
             }
-            if (gauge != null && metrics != null) {
+            if (gauge != null && observe.gauge && metrics != null) {
                 PrometheusScrape p = scrape(metrics);
                 Double running = p == null ? null : p.value("qosweaver_running_threads", "task_class", "chart");
                 if (running != null) {

@@ -39,7 +39,8 @@ public record DeadlineResult(String experiment, String generatedAt, String comma
     /**
      * {@code by_hours.<h>}: the window's metrics (unwrapped: {@code by_hours.<h>.deadline_miss_ratio}
      * etc.; absent when the run failed, see {@code error}), the priority gauge, and the full window
-     * result ({@code detail}: every collection, the load, the running-threads gauge).
+     * result ({@code detail}: every collection, the load; no running-threads gauge: the deadline
+     * runs ask the agent nothing inside a window, as they cannot ask a peer).
      */
     public record Window(int hours, int orderInWindow,
                          @com.fasterxml.jackson.annotation.JsonUnwrapped Metrics metrics, Boolean mechanismEffective,

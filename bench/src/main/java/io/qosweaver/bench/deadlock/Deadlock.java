@@ -121,7 +121,7 @@ public final class Deadlock {
         RunResult rr = null;
         Exception failure = null;
         try {
-            rr = new RiverMonitorRunner(progress, true, w).run(c);
+            rr = new RiverMonitorRunner(progress, RiverMonitorRunner.Observe.GAUGE_AND_TIMELINE, w).run(c);
         } catch (IOException | InterruptedException e) {
             failure = e;
         } finally {

@@ -52,7 +52,7 @@ public final class Demo {
         Map<String, ScenarioResult> versions = new LinkedHashMap<>();
         Map<String, String> logs = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
-        RiverMonitorRunner runner = new RiverMonitorRunner(progress);
+        RiverMonitorRunner runner = new RiverMonitorRunner(progress, RiverMonitorRunner.Observe.GAUGE);
         try (Snapshot jars = Snapshot.of(layout, vs)) {
             for (Versions.Version v : vs) {
                 FlashCrowdConfig c = demo.config(v.name(), jars.jvmFlags(v), jars.riverMonitorJar(),

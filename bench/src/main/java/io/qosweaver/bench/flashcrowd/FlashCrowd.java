@@ -43,7 +43,7 @@ public final class FlashCrowd {
         try (Snapshot jars = Snapshot.of(layout, false)) {
             FlashCrowdConfig c = p.config("original", List.of(), jars.riverMonitorJar(),
                     reportDir.resolve("app-original.log"));
-            r = new RiverMonitorRunner(progress).run(c);
+            r = new RiverMonitorRunner(progress, RiverMonitorRunner.Observe.GAUGE).run(c);
         }
         Map<String, ScenarioResult> scenarios = new LinkedHashMap<>();
         if (r.idle() != null) {

@@ -75,7 +75,7 @@ public final class Suspension {
         params.put("allowed_running_low_threads", allowed);
         params.put("versions", versionNames);
         params.putAll(layout.jarDates(true));
-        RiverMonitorRunner runner = new RiverMonitorRunner(progress, true);
+        RiverMonitorRunner runner = new RiverMonitorRunner(progress, RiverMonitorRunner.Observe.GAUGE_AND_TIMELINE);
         Map<String, SuspensionResult.VersionResult> out = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
         Files.createDirectories(reportDir);

@@ -12,6 +12,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.qosweaver.bench.load.LoadSpec;
 import io.qosweaver.bench.testing.FakeRiverMonitor;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +38,7 @@ class RiverMonitorRunnerTest {
             synchronized (progress) {
                 progress.add(line);
             }
-        }).run(c);
+        }, RiverMonitorRunner.Observe.GAUGE).run(c);
 
         assertThat(r.idle().collectionCount()).isPositive();
         assertThat(r.idle().missedCount()).isZero();
@@ -54,6 +58,35 @@ class RiverMonitorRunnerTest {
         int light = indexOf(progress, "light warm-up 0.3 s with " + Warmup.lightClients() + " client(s)");
         int full = indexOf(progress, "] warm-up 0.3 s with 3 chart clients");
         assertThat(light).as("the light phase runs first: %s", progress).isNotNegative().isLessThan(full);
+    }
+
+    /**
+     * A comparison asks the agent nothing inside the window (a peer has no endpoint to ask): the
+     * scrapes are the window's two ends whatever its length, and no gauge is recorded.
+     */
+    @Test
+    void byDefaultTheAgentIsScrapedOnlyAtTheWindowsEnds(@TempDir Path dir) throws Exception {
+        FlashCrowdConfig c = new FlashCrowdConfig("fake", 0.3, 3, 3, 12, 0, 0, 0.3, 3.5, List.of("-Xmx64m"),
+                fakeApp(), List.of("--fake-agent"), dir.resolve("app.log"));
+        int[] scrapes = {-1};
+        RiverMonitorRunner.Hooks count = new RiverMonitorRunner.Hooks() {
+            @Override
+            public void beforeStop(AppProcess app, URI base, URI metrics) throws InterruptedException {
+                try {
+                    scrapes[0] = Integer.parseInt(HttpClient.newHttpClient().send(
+                            HttpRequest.newBuilder(base.resolve("/fake/metrics-scrapes")).build(),
+                            HttpResponse.BodyHandlers.ofString()).body().strip());
+                } catch (IOException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        };
+        RunResult r = new RiverMonitorRunner(Progress.NONE, RiverMonitorRunner.Observe.NOTHING, count).run(c);
+
+        assertThat(r.overloaded().chartThroughputPerS()).isPositive();
+        assertThat(r.overloaded().runningChartThreads()).isEmpty();
+        assertThat(scrapes[0]).as("/metrics requests in a 3.5 s window").isEqualTo(2);
+        assertThat(r.overloaded().suspensionTimeP99Ms()).as("the scrape after the window is still read").isEqualTo(2.0);
     }
 
     /** The headless-AWT failure: every chart fails; the run says so, naming the app's first error. */

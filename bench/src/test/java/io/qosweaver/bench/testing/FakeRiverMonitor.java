@@ -7,11 +7,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A stand-in for the river monitor that keeps its command-line and HTTP contract (and, with
  * {@code --fake-agent}, the agent's metrics line), so the runner is tested without the real
- * app. Rivers are 1-based like the real one; a collection takes 20 ms.
+ * app. Rivers are 1-based like the real one; a collection takes 20 ms. {@code GET /fake/metrics-scrapes}
+ * says how many times {@code /metrics} was asked.
  */
 public final class FakeRiverMonitor {
     public static void main(String[] args) throws Exception {
@@ -52,12 +54,17 @@ public final class FakeRiverMonitor {
                         + String.join(",", records) + "]}", 0);
             }
         });
-        server.route("/metrics", q -> Reply.ok(String.join("\n",
-                "qosweaver_suspension_time_seconds{quantile=\"0.5\"} 0.001",
-                "qosweaver_suspension_time_seconds{quantile=\"0.99\"} 0.002",
-                "qosweaver_suspension_time_seconds_count 3",
-                "qosweaver_suspension_time_seconds_sum 0.003",
-                "qosweaver_running_threads{task_class=\"chart\"} 1", "")));
+        AtomicInteger scrapes = new AtomicInteger();
+        server.route("/fake/metrics-scrapes", q -> Reply.ok(Integer.toString(scrapes.get())));
+        server.route("/metrics", q -> {
+            scrapes.incrementAndGet();
+            return Reply.ok(String.join("\n",
+                    "qosweaver_suspension_time_seconds{quantile=\"0.5\"} 0.001",
+                    "qosweaver_suspension_time_seconds{quantile=\"0.99\"} 0.002",
+                    "qosweaver_suspension_time_seconds_count 3",
+                    "qosweaver_suspension_time_seconds_sum 0.003",
+                    "qosweaver_running_threads{task_class=\"chart\"} 1", ""));
+        });
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         timer.scheduleAtFixedRate(() -> {
             long start = System.currentTimeMillis();
