@@ -10,6 +10,7 @@ import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
 import io.qosweaver.bench.app.RunResult;
 import io.qosweaver.bench.app.ScenarioResult;
+import io.qosweaver.bench.app.TailAtStart;
 import io.qosweaver.bench.flashcrowd.FlashCrowd;
 import io.qosweaver.bench.report.JsonWriter;
 import io.qosweaver.bench.report.Table;
@@ -346,12 +347,6 @@ public final class Deadline {
     }
 
     /**
-     * A few generated sentences: who misses, where, and where a peer beats qosweaver; with the
-     * period, a sentence on the calibration first: "no other version misses"
-     * can only be shown when the period is close to twice the best versions' loaded collection
-     * time (issue 14); at a much longer period every version that caps the charts at all meets it.
-     */
-    /**
      * The windows that began with the collector still behind its fixed-rate schedule (the runner
      * waits for it to catch up after the warm-up, within bounds): their first collections ran back
      * to back, more of them than the period asks for, so they are not the version's steady state.
@@ -376,6 +371,33 @@ public final class Deadline {
                         + String.join("; ", behind) + ".");
     }
 
+    /** The windows whose chart tail is at their start ({@link TailAtStart}): the app was still warming up. */
+    static java.util.Optional<String> tailAtStart(Map<String, DeadlineResult.VersionResult> rs) {
+        List<String> at = new ArrayList<>();
+        rs.forEach((n, r) -> {
+            List<String> where = new ArrayList<>();
+            r.byHours().forEach((h, w) -> {
+                if (TailAtStart.of(w.detail())) {
+                    where.add(h + " h");
+                }
+            });
+            if (!where.isEmpty()) {
+                at.add(n + " (" + String.join(", ", where) + ")");
+            }
+        });
+        return at.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(
+                "Windows whose chart tail is at their start (more than half of the slowest 1 % of the charts started in"
+                        + " the window's first " + TailAtStart.START_PERCENT + " %: the app was still warming up, and"
+                        + " its chart p99 is that, not its steady state; a longer --warmup measures the latter): "
+                        + String.join("; ", at) + ".");
+    }
+
+    /**
+     * A few generated sentences: who misses, where, and where a peer beats qosweaver; with the
+     * period, a sentence on the calibration first: "no other version misses"
+     * can only be shown when the period is close to twice the best versions' loaded collection
+     * time (issue 14); at a much longer period every version that caps the charts at all meets it.
+     */
     static List<String> summary(Map<String, DeadlineResult.VersionResult> rs, List<Integer> hours, Double periodS) {
         List<String> out = new ArrayList<>();
         calibration(rs, periodS).ifPresent(out::add);
@@ -403,6 +425,7 @@ public final class Deadline {
                 + (clean.isEmpty() ? " Every version missed at least one deadline."
                 : " No miss: " + String.join(", ", clean) + "."));
         behindSchedule(rs).ifPresent(out::add);
+        tailAtStart(rs).ifPresent(out::add);
         DeadlineResult.VersionResult q = rs.get(Versions.QOSWEAVER);
         DeadlineResult.VersionResult o = rs.get(Versions.ORIGINAL);
         if (q != null && o != null && q.collectionTimeMeanMs() != null && o.collectionTimeMeanMs() != null) {

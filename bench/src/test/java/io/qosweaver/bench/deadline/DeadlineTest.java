@@ -44,6 +44,20 @@ public class DeadlineTest {
     }
 
     @Test
+    void theSummaryNamesTheWindowsWhoseChartTailIsAtTheirStart(@TempDir Path dir) throws Exception {
+        // the window is 10 s: its start is the first 0.5 s; 100 charts, so the 3 slowest count
+        Deadline.WindowRunner fake = (v, h, log) -> new RunResult(v.name(), null, TestResults.scenario(v.name(), 1000,
+                new long[] {300, 320}, null, 280.0, 0, List.of(), v.name().equals("qosweaver") && h == 12
+                        ? new double[] {0.1, 0.3, 6.0, 0.2} : new double[] {0.1, 6.0, 7.0, 0.2}), log.toString());
+        DeadlineResult r = Deadline.run(Versions.resolve(List.of("original", "qosweaver")), List.of(12, 3), true,
+                new LinkedHashMap<>(Map.of("period_s", 1.0)), Map.of("nproc", 2), dir, "x", Progress.NONE, fake);
+        String atStart = r.summary().stream().filter(x -> x.startsWith("Windows whose chart tail is at their start"))
+                .findFirst().orElseThrow();
+        assertThat(atStart).endsWith(": qosweaver (12 h).");
+        assertThat(Deadline.tailAtStart(Map.of())).isEmpty();
+    }
+
+    @Test
     void theVersionOrderRotatesPerWindow() {
         List<String> v = List.of("a", "b", "c");
         assertThat(Versions.rotated(v, 0)).containsExactly("a", "b", "c");
