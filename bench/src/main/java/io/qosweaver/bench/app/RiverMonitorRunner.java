@@ -44,7 +44,7 @@ public final class RiverMonitorRunner {
      * What the runner asks the agent inside a loaded window, besides one {@code /metrics} scrape at
      * each end of it. Every request is work the app does and a version without the agent (a peer,
      * the original) is not asked, so an experiment that compares versions asks nothing: one
-     * scrape costs the woven app about 1-2 ms of CPU ({@code bench/results/deadline/observer-2026-12-02/}),
+     * scrape costs the woven app 0.5-2.4 ms of CPU ({@code bench/results/deadline/observer-2026-12-02/}),
      * small, but it also runs the agent's own code (its HTTP server, the text rendering) through the
      * JIT inside the window, and only on one side.
      */

@@ -65,7 +65,7 @@ class RiverMonitorRunnerTest {
      * scrapes are the window's two ends whatever its length, and no gauge is recorded.
      */
     @Test
-    void byDefaultTheAgentIsScrapedOnlyAtTheWindowsEnds(@TempDir Path dir) throws Exception {
+    void aComparisonAsksTheAgentOnlyAtTheWindowsEnds(@TempDir Path dir) throws Exception {
         FlashCrowdConfig c = new FlashCrowdConfig("fake", 0.3, 3, 3, 12, 0, 0, 0.3, 3.5, List.of("-Xmx64m"),
                 fakeApp(), List.of("--fake-agent"), dir.resolve("app.log"));
         int[] scrapes = {-1};
