@@ -163,7 +163,8 @@ public final class RiverMonitorRunner {
                             timeline = new TimelineRecorder(http, metrics, start);
                             timeline.poll();
                         }
-                        watch(c, "overloaded", base, metrics, start, c.durationS(), gauge, timeline);
+                        watch(c, "overloaded", base, metrics, start, c.durationS(), observe.gauge ? gauge : null,
+                                timeline);
                         load = run.endWindow();
                         end = System.currentTimeMillis();
                         cpuAfter = cpu(app);
@@ -228,7 +229,7 @@ public final class RiverMonitorRunner {
         }
     }
 
-    /** Sleeps through a window, polling collections for progress and (if observed) the chart-thread gauge. */
+    /** Sleeps through a window, polling collections for progress and the chart-thread gauge (null: not sampled). */
     private void watch(FlashCrowdConfig c, String phase, URI base, URI metrics, long startMs, double seconds,
                        List<ScenarioResult.GaugeSample> gauge, TimelineRecorder timeline) throws InterruptedException {
         long endMs = startMs + Math.round(seconds * 1000);
@@ -238,7 +239,7 @@ public final class RiverMonitorRunner {
             if (now >= endMs) {
                 return;
             }
-            if (gauge != null && observe.gauge && metrics != null) {
+            if (gauge != null && metrics != null) {
                 PrometheusScrape p = scrape(metrics);
                 Double running = p == null ? null : p.value("qosweaver_running_threads", "task_class", "chart");
                 if (running != null) {

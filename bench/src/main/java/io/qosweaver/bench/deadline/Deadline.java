@@ -352,44 +352,38 @@ public final class Deadline {
      * to back, more of them than the period asks for, so they are not the version's steady state.
      */
     static java.util.Optional<String> behindSchedule(Map<String, DeadlineResult.VersionResult> rs) {
-        List<String> behind = new ArrayList<>();
-        rs.forEach((n, r) -> {
-            List<String> where = new ArrayList<>();
-            r.byHours().forEach((h, w) -> {
-                if (w.detail() != null && w.detail().notes() != null
-                        && w.detail().notes().stream().anyMatch(x -> x.startsWith(CatchUp.BEHIND_AT_WINDOW_START))) {
-                    where.add(h + " h");
-                }
-            });
-            if (!where.isEmpty()) {
-                behind.add(n + " (" + String.join(", ", where) + ")");
-            }
-        });
-        return behind.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(
+        return windowsWhere(rs, w -> w.notes() != null
+                        && w.notes().stream().anyMatch(x -> x.startsWith(CatchUp.BEHIND_AT_WINDOW_START)),
                 "Windows that began with the collector still behind its schedule (the collections an earlier overrun"
-                        + " owed ran back to back at their start; the window's notes say how far behind): "
-                        + String.join("; ", behind) + ".");
+                        + " owed ran back to back at their start; the window's notes say how far behind): ");
     }
 
     /** The windows whose chart tail is at their start ({@link TailAtStart}): the app was still warming up. */
     static java.util.Optional<String> tailAtStart(Map<String, DeadlineResult.VersionResult> rs) {
-        List<String> at = new ArrayList<>();
+        return windowsWhere(rs, TailAtStart::of,
+                "Windows whose chart tail is at their start (more than half of the slowest 1 % of the charts started in"
+                        + " the window's first " + TailAtStart.START_PERCENT + " %: the app was still warming up, and"
+                        + " its chart p99 is that, not its steady state; a longer --warmup measures the latter): ");
+    }
+
+    /** "{@code lead}version (12 h, 3 h); other (6 h)." for the windows that ran and match; empty if none. */
+    private static java.util.Optional<String> windowsWhere(Map<String, DeadlineResult.VersionResult> rs,
+                                                           java.util.function.Predicate<ScenarioResult> match,
+                                                           String lead) {
+        List<String> found = new ArrayList<>();
         rs.forEach((n, r) -> {
             List<String> where = new ArrayList<>();
             r.byHours().forEach((h, w) -> {
-                if (TailAtStart.of(w.detail())) {
+                if (w.detail() != null && match.test(w.detail())) {
                     where.add(h + " h");
                 }
             });
             if (!where.isEmpty()) {
-                at.add(n + " (" + String.join(", ", where) + ")");
+                found.add(n + " (" + String.join(", ", where) + ")");
             }
         });
-        return at.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(
-                "Windows whose chart tail is at their start (more than half of the slowest 1 % of the charts started in"
-                        + " the window's first " + TailAtStart.START_PERCENT + " %: the app was still warming up, and"
-                        + " its chart p99 is that, not its steady state; a longer --warmup measures the latter): "
-                        + String.join("; ", at) + ".");
+        return found.isEmpty() ? java.util.Optional.empty()
+                : java.util.Optional.of(lead + String.join("; ", found) + ".");
     }
 
     /**
