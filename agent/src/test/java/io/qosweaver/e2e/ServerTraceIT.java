@@ -62,6 +62,10 @@ class ServerTraceIT {
 
     @TempDir
     Path dir;
+    /** Lives as long as the class: the key store every TLS test shares. */
+    @TempDir
+    static Path classDir;
+    private static Path keyStore;
     private ChildJvms jvms;
 
     @AfterEach
@@ -78,14 +82,21 @@ class ServerTraceIT {
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
-    /** A self-signed EC key pair for 127.0.0.1 in a PKCS12 key store (password changeit, alias server). */
-    private Path keyStore() throws Exception {
-        Path ks = dir.resolve("server.p12");
+    /**
+     * A self-signed EC key pair for 127.0.0.1 in a PKCS12 key store (password changeit, alias server), made once
+     * for the class: keytool is a JVM of its own, about a second on two cores.
+     */
+    private static synchronized Path keyStore() throws Exception {
+        if (keyStore != null) {
+            return keyStore;
+        }
+        Path ks = classDir.resolve("server.p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
                 "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore",
                 ks.toString(), "-storepass", "changeit", "-keypass", "changeit").inheritIO().start();
         assertThat(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0).as("keytool made the key store").isTrue();
+        keyStore = ks;
         return ks;
     }
 
@@ -124,7 +135,7 @@ class ServerTraceIT {
         Thread.sleep(200);
         get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
                 "https://127.0.0.1:" + https + "/d");
-        Thread.sleep(2_500); // the server closes every connection after 1 s idle
+        awaitIdleClosed(http, https);
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
@@ -196,7 +207,7 @@ class ServerTraceIT {
             }
             Thread.sleep(IDLE_MS);
             assertThat(h2Get(session, port, "/late").get(20, TimeUnit.SECONDS)).isEqualTo(200);
-            Thread.sleep(2_500); // the server closes the connection after 1 s idle
+            awaitIdleClosed(port);
         } finally {
             client.stop();
         }
@@ -253,7 +264,8 @@ class ServerTraceIT {
         jvms = new ChildJvms(dir);
         ChildJvms.Child c = jvms.start(List.of(), "trace=" + out, jettyClassPath(), E2eHttp2TraceApp.class.getName(),
                 ks.toString(), "changeit");
-        String base = "https://127.0.0.1:" + awaitPorts(c).group(2);
+        int https = Integer.parseInt(awaitPorts(c).group(2));
+        String base = "https://127.0.0.1:" + https;
         SSLContext ssl = trusting(ks);
         HttpClient first = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(ssl).build();
         assertThat(first.send(h2Request(base + "/a"), HttpResponse.BodyHandlers.ofString()).version())
@@ -270,7 +282,7 @@ class ServerTraceIT {
         HttpResponse<String> last = second.send(h2Request(base + "/d"), HttpResponse.BodyHandlers.ofString());
         assertThat(last.version()).isEqualTo(HttpClient.Version.HTTP_2);
         assertThat(last.statusCode()).isEqualTo(200);
-        Thread.sleep(2_500);
+        awaitIdleClosed(https);
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
@@ -417,7 +429,7 @@ class ServerTraceIT {
         Thread.sleep(200);
         get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
                 "https://127.0.0.1:" + https + "/ok", status);
-        Thread.sleep(2_500);
+        awaitIdleClosed(http, https);
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
@@ -487,7 +499,7 @@ class ServerTraceIT {
         assertThat(tls.send(h2Request(h2 + "/slow"), HttpResponse.BodyHandlers.ofString()).version())
                 .as("h2 by ALPN").isEqualTo(HttpClient.Version.HTTP_2);
         sendTogether(tls, status, h2 + "/slow", h2 + "/slow");
-        Thread.sleep(2_500); // the server closes both connections after 1 s idle
+        awaitIdleClosed(Integer.parseInt(ports.group(1)), Integer.parseInt(ports.group(2)));
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
@@ -571,7 +583,7 @@ class ServerTraceIT {
         sendTogether(upgrading, base + "/a", base + "/b");
         Thread.sleep(IDLE_MS);
         sendTogether(upgrading, base + "/late");
-        Thread.sleep(2_500);
+        awaitIdleClosed(Integer.parseInt(port.group(1)));
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
@@ -627,7 +639,7 @@ class ServerTraceIT {
         assertThat(tls.send(h2Request(h2 + "/io"), HttpResponse.BodyHandlers.ofString()).version())
                 .as("h2 by ALPN").isEqualTo(HttpClient.Version.HTTP_2);
         sendTogether(tls, h2 + "/io", h2 + "/io");
-        Thread.sleep(2_500);
+        awaitIdleClosed(Integer.parseInt(ports.group(1)), Integer.parseInt(ports.group(2)));
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
@@ -693,7 +705,7 @@ class ServerTraceIT {
             for (CompletableFuture<Integer> f : together) {
                 assertThat(f.get(20, TimeUnit.SECONDS)).isEqualTo(200);
             }
-            Thread.sleep(2_500);
+            awaitIdleClosed(port);
         } finally {
             client.stop();
         }
@@ -840,7 +852,7 @@ class ServerTraceIT {
         Thread.sleep(200);
         get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
                 "https://127.0.0.1:" + https + "/d", 404);
-        Thread.sleep(2_500);
+        awaitIdleClosed(http, https);
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
@@ -884,7 +896,7 @@ class ServerTraceIT {
         Thread.sleep(200);
         get(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl).build(),
                 "https://127.0.0.1:" + https + "/io");
-        Thread.sleep(2_500);
+        awaitIdleClosed(http, https);
         TraceChecks t = finish(c, out);
 
         Map<Long, Integer> accepts = connsOf(t, "accept");
@@ -1096,6 +1108,30 @@ class ServerTraceIT {
             }
         }
         return n;
+    }
+
+    /**
+     * Waits for the server to close the test's idle connections on {@code ports} (its idle time-out is 1 s):
+     * until no socket of them is held by a process, or for at most the 2.5 s the tests used to sleep
+     * (a server that releases a socket later is then checked as before); then lets the tracer drain its
+     * rings (every 100 ms).
+     */
+    private static void awaitIdleClosed(int... ports) throws Exception {
+        long end = System.nanoTime() + 2_500_000_000L;
+        Thread.sleep(900); // nothing closes before the idle time-out
+        while (System.nanoTime() < end && anyHeld(ports)) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(300);
+    }
+
+    private static boolean anyHeld(int... ports) throws java.io.IOException {
+        for (int p : ports) {
+            if (serverHeldConnections(p) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Matcher awaitPorts(ChildJvms.Child c) {

@@ -12,10 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CI smoke test of {@code bench adaptive} with the real river monitor and agent: the two probes,
- * one given target and the run with collection, each in its own process, and the same with the
- * baseline and the probe again in one shared process (the collection in its own), tiny (20 rivers, 6 chart and 20 up-to-date clients,
- * 1 s warm-ups and charts alone for 1 s, 4 s windows, 6 s with collection; under a minute). The
+ * CI smoke test of {@code bench adaptive} with the real river monitor and agent: the two probes and
+ * one given target, each in its own process, and the same with the baseline, a second target, a
+ * change of target and the probe again in one shared process, and the run with collection in its
+ * own (only there: it has a process of its own in both modes), tiny (20 rivers, 6 chart and 20 up-to-date clients,
+ * 1 s warm-ups and charts alone for 1 s, 4 s windows, 6 s with collection; 45 and 75 s on 2 cores). The
  * window with collection keeps its 6 s (three periods: a collection must start in it); the others
  * need only a few per-second samples after the 2 s settling. Asserts on structure and on what the agent must show:
  * the fixed limits, and an adaptive limit within its bounds; never on throughput. Skipped, with a
@@ -24,11 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 class AdaptiveSmokeTest {
 
     @Test
-    void probesATargetAndACollectionEachInItsOwnProcess(@TempDir Path dir) throws Exception {
+    void probesAndATargetEachInItsOwnProcess(@TempDir Path dir) throws Exception {
         AdaptiveResult r = run(dir, false);
         assertThat(dir.resolve("app-limit-4.log")).content().contains("[qosweaver]").doesNotContain("shared");
         assertThat(dir.resolve("app-session.log")).doesNotExist();
-        assertThat(r.runs()).containsOnlyKeys("limit-4", "limit-1", "target-100", "collector-100");
+        assertThat(r.runs()).containsOnlyKeys("limit-4", "limit-1", "target-100");
     }
 
     @Test
@@ -73,7 +74,7 @@ class AdaptiveSmokeTest {
         }
         // one process: with the baseline (the app unwoven in it) and the lower probe again at the end
         AdaptiveParams p = new AdaptiveParams(20, 3, 1, 6, 20, 1, 1, 4, 2, 2, 6, 1, 4, 15, List.of(), 150, oneProcess,
-                true, 0, java.util.Map.of(), oneProcess);
+                oneProcess, 0, java.util.Map.of(), oneProcess);
         List<Double> targets = oneProcess ? List.of(100.0, 150.0) : List.of(100.0);
         AdaptiveResult r = Adaptive.run(layout, p, targets, true, dir, "AdaptiveSmokeTest", Progress.NONE);
 
@@ -85,8 +86,10 @@ class AdaptiveSmokeTest {
         assertThat(t.lowLimitMin()).isBetween(1.0, 4.0);
         assertThat(t.lowLimitMax()).isBetween(1.0, 4.0);
         assertThat(t.series()).as("one point a second of the window").hasSize((int) p.windowS());
-        AdaptiveResult.Run c = r.runs().get(oneProcess ? "collector-150" : "collector-100");
-        assertThat(c.collections()).as("a 2 s period collects in a 6 s window").isPositive();
+        if (oneProcess) {
+            assertThat(r.runs().get("collector-150").collections()).as("a 2 s period collects in a 6 s window")
+                    .isPositive();
+        }
         assertThat(r.feasible().low()).isPositive();
         for (String f : List.of("results.json", "index.html", "RESULTS.md", "target-100.png",
                 "policies/target-100.yaml")) {
