@@ -146,6 +146,10 @@ public final class RiverMonitorRunner {
                 List<ThreadCpu.Group> threadCpu = null;
                 String caughtUp;
                 Warmup.light(http, app, specs, c.warmupS(), progress, c.version());
+                // The agent's first answer loads and interprets its HTTP path and text rendering, a one-time
+                // cost only the woven versions have: ask once before the window, so that its first scrape is
+                // not that.
+                scrape(metrics);
                 try (LoadRun run = new LoadDriver(http).start(specs, true)) {
                     if (c.warmupS() > 0) {
                         progress.update("[" + c.version() + "] warm-up " + Format.number(c.warmupS()) + " s with "
