@@ -146,9 +146,8 @@ public final class RiverMonitorRunner {
                 List<ThreadCpu.Group> threadCpu = null;
                 String caughtUp;
                 Warmup.light(http, app, specs, c.warmupS(), progress, c.version());
-                // The agent's first answer loads and interprets its HTTP path and text rendering, a one-time
-                // cost only the woven versions have: ask once before the window, so that its first scrape is
-                // not that.
+                // The agent's first /metrics answer is slower (its HTTP path and text rendering are loaded and
+                // not yet compiled), a one-time cost only the woven versions have: take it here, not in the window.
                 scrape(metrics);
                 try (LoadRun run = new LoadDriver(http).start(specs, true)) {
                     if (c.warmupS() > 0) {

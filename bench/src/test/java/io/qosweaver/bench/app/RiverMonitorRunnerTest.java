@@ -70,25 +70,48 @@ class RiverMonitorRunnerTest {
         FlashCrowdConfig c = new FlashCrowdConfig("fake", 0.3, 3, 3, 12, 0, 0, 0.3, 3.5, List.of("-Xmx64m"),
                 fakeApp(), List.of("--fake-agent"), dir.resolve("app.log"));
         int[] scrapes = {-1};
+        int[] beforeWarmup = {-1};
+        URI[] app = {null};
         RiverMonitorRunner.Hooks count = new RiverMonitorRunner.Hooks() {
             @Override
-            public void beforeStop(AppProcess app, URI base, URI metrics) throws InterruptedException {
-                try {
-                    scrapes[0] = Integer.parseInt(HttpClient.newHttpClient().send(
-                            HttpRequest.newBuilder(base.resolve("/fake/metrics-scrapes")).build(),
-                            HttpResponse.BodyHandlers.ofString()).body().strip());
-                } catch (IOException e) {
-                    throw new AssertionError(e);
-                }
+            public void ready(AppProcess process, URI base, URI metrics) {
+                app[0] = base;
+            }
+
+            @Override
+            public void beforeStop(AppProcess process, URI base, URI metrics) {
+                scrapes[0] = scrapesSoFar(base);
             }
         };
-        RunResult r = new RiverMonitorRunner(Progress.NONE, RiverMonitorRunner.Observe.NOTHING, count).run(c);
+        // The full warm-up's progress line comes after the scrape that keeps the agent's first answer
+        // out of the window, and before the window.
+        Progress atFullWarmup = line -> {
+            if (line.contains("] warm-up 0.3 s with 3 chart clients")) {
+                beforeWarmup[0] = scrapesSoFar(app[0]);
+            }
+        };
+        RunResult r = new RiverMonitorRunner(atFullWarmup, RiverMonitorRunner.Observe.NOTHING, count).run(c);
 
         assertThat(r.overloaded().chartThroughputPerS()).isPositive();
         assertThat(r.overloaded().runningChartThreads()).isEmpty();
-        assertThat(scrapes[0]).as("/metrics requests: one before the warm-up, one at each end of a 3.5 s window")
+        assertThat(beforeWarmup[0]).as("/metrics requests before the full warm-up").isEqualTo(1);
+        assertThat(scrapes[0]).as("/metrics requests: that one, and one at each end of a 3.5 s window")
                 .isEqualTo(3);
         assertThat(r.overloaded().suspensionTimeP99Ms()).as("the scrape after the window is still read").isEqualTo(2.0);
+    }
+
+    /** The fake app's count of {@code /metrics} requests so far. */
+    private static int scrapesSoFar(URI base) {
+        try {
+            return Integer.parseInt(HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(base.resolve("/fake/metrics-scrapes")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body().strip());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     /** The headless-AWT failure: every chart fails; the run says so, naming the app's first error. */
