@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A throw-away PostgreSQL server for one run of the river monitor: the paper's database (Kasendas kept its readings
@@ -29,6 +30,9 @@ public final class Postgres implements AutoCloseable {
     private final Path script;
     private final String dataDir;
     private final String jdbcUrl;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Stops the server when the run is interrupted (Ctrl-C, SIGTERM), where no finally block of main runs. */
+    private final Thread stopOnExit = new Thread(this::stopQuietly, "qosweaver-bench-stop-postgres");
 
     Postgres(Path script, String dataDir, String jdbcUrl) {
         this.script = script;
@@ -57,8 +61,10 @@ public final class Postgres implements AutoCloseable {
                 p.destroyForcibly();
                 throw new IOException("--postgres: " + SCRIPT + " start did not finish within 15 minutes");
             }
-            return parse(script, p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            Postgres pg = parse(script, p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
+            Runtime.getRuntime().addShutdownHook(pg.stopOnExit);
+            return pg;
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
@@ -107,9 +113,29 @@ public final class Postgres implements AutoCloseable {
         return List.of("--jdbc-url", jdbcUrl);
     }
 
-    /** Stops the server and deletes its data directory. */
+    /** Stops the server and deletes its data directory; a second call does nothing. */
     @Override
     public void close() throws IOException, InterruptedException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+        } catch (IllegalStateException | IllegalArgumentException shuttingDownOrNeverAdded) {
+            // Called from the hook itself, or on a server that parse() made without start().
+        }
+        stop();
+    }
+
+    private void stopQuietly() {
+        try {
+            close();
+        } catch (IOException | InterruptedException e) {
+            System.err.println("[postgres] could not stop the server in " + dataDir + ": " + e.getMessage());
+        }
+    }
+
+    private void stop() throws IOException, InterruptedException {
         Process p = new ProcessBuilder("bash", script.toString(), "stop", dataDir)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT)
