@@ -201,10 +201,64 @@ public final class AppProcess implements AutoCloseable {
             return ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new IOException("the app printed no 'listening on http://...' line within " + timeout.toSeconds()
-                    + " s; last lines:\n" + tail());
+                    + " s; " + dumpThreadsIntoLog() + "; last lines:\n" + tail());
         } catch (ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
+    }
+
+    /**
+     * A start that hangs says nothing in its output: its threads do. Appends {@code jcmd Thread.print}
+     * of the (still running) app to its log, each line as {@code threads: ...}, and says what it did
+     * and where the main thread was.
+     */
+    private String dumpThreadsIntoLog() throws InterruptedException {
+        if (!process.isAlive()) {
+            return "the app is gone, no thread dump";
+        }
+        String dump;
+        try {
+            Path file = Files.createTempFile("qosweaver-app-threads", ".txt");
+            try {
+                dump = ThreadDump.take(process.pid(), file);
+            } finally {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            dump = null;
+        }
+        if (dump == null) {
+            return "no thread dump could be taken (jcmd)";
+        }
+        synchronized (this) {
+            try {
+                for (String line : dump.split("\n")) {
+                    log.write("threads: ");
+                    log.write(line);
+                    log.newLine();
+                }
+                log.flush();
+            } catch (IOException ignored) {
+                // as in logLine
+            }
+        }
+        String main = mainThread(dump);
+        return "its threads are in the app's log (\"threads:\" lines)"
+                + (main == null ? "" : "; its main thread:\n" + main);
+    }
+
+    /** The dump's {@code "main"} thread, at most its first 12 lines; null when it has none. */
+    static String mainThread(String dump) {
+        int at = dump.indexOf("\n\"main\"");
+        if (at < 0) {
+            return null;
+        }
+        String[] lines = dump.substring(at + 1).split("\n");
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < lines.length && i < 12 && !(i > 0 && lines[i].isBlank()); i++) {
+            b.append(i == 0 ? "" : "\n").append(lines[i]);
+        }
+        return b.toString();
     }
 
     /** The agent's metrics endpoint, waited for up to {@code timeout}; null when none was announced. */
