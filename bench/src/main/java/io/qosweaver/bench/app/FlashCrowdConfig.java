@@ -44,6 +44,12 @@ public record FlashCrowdConfig(String version, double periodS, int rivers, int c
                 durationS, jvm, appCommand, extraAppArgs, log);
     }
 
+    /** The same run with another chart window (the windows of one process, {@link RiverMonitorRunner#runWindows}). */
+    public FlashCrowdConfig withChartHours(int hours) {
+        return new FlashCrowdConfig(version, periodS, rivers, chartClients, hours, levelsClients, idleS, warmupS,
+                durationS, jvmArgs, appCommand, extraAppArgs, logFile);
+    }
+
     public FlashCrowdConfig withPhases(double idle, double warmup, double duration) {
         return new FlashCrowdConfig(version, periodS, rivers, chartClients, chartHours, levelsClients, idle, warmup,
                 duration, jvmArgs, appCommand, extraAppArgs, logFile);

@@ -102,11 +102,36 @@ public final class RiverMonitorRunner {
     }
 
     public RunResult run(FlashCrowdConfig c) throws IOException, InterruptedException {
+        return runWindows(c, List.of(c.chartHours()), c.warmupS()).get(0);
+    }
+
+    /**
+     * Runs one app process through a loaded window per chart window of {@code hours}, in that order.
+     * The first window is warmed up as {@link #run} does (the light phase, then the full load for
+     * {@code c.warmupS()}); each later one only with the full load of its own chart window for
+     * {@code settleS} seconds: the JIT is warm by then and only the load has changed. Every window
+     * then waits for the collector's schedule ({@link CatchUp}) and ends as any window does (the
+     * load stops, the last collection ends), so a window's figures mean what they mean in a process
+     * of its own. Why: the woven app's JIT needs two minutes of warm-up under this load, so a process
+     * per window spent most of a full run warming up.
+     *
+     * @return a result per window, in order; the idle window (if {@code c.idleS() > 0}) is in the first
+     */
+    public List<RunResult> runWindows(FlashCrowdConfig c, List<Integer> hours, double settleS)
+            throws IOException, InterruptedException {
+        if (hours.isEmpty() || hours.size() > 1 && c.durationS() <= 0) {
+            throw new IllegalArgumentException("windows of one process need chart windows and a loaded duration, got "
+                    + hours + " and " + c.durationS() + " s");
+        }
+        if (settleS < 0) {
+            throw new IllegalArgumentException("the settling time must not be negative, got " + settleS);
+        }
         List<String> args = new ArrayList<>(List.of("--port", "0", "--generator-port", "0",
                 "--period", Format.number(c.periodS()), "--rivers", Integer.toString(c.rivers())));
         args.addAll(c.extraAppArgs());
         progress.update("[" + c.version() + "] starting the river monitor (period " + Format.number(c.periodS()) + " s, "
-                + c.rivers() + " rivers); log " + c.logFile());
+                + c.rivers() + " rivers" + (hours.size() > 1 ? ", chart windows " + hours + " h in this process" : "")
+                + "); log " + c.logFile());
         try (AppProcess app = AppProcess.start(c.jvmArgs(), c.appCommand(), args, c.logFile())) {
             URI base = app.awaitReady(STARTUP_TIMEOUT);
             boolean agent = c.jvmArgs().stream().anyMatch(a -> a.startsWith("-javaagent:"));
@@ -119,8 +144,6 @@ public final class RiverMonitorRunner {
             boolean collects = !c.extraAppArgs().contains("--no-collector");
 
             ScenarioResult idle = null;
-            ScenarioResult loaded = null;
-            PrometheusScrape last = null;
             if (c.idleS() > 0) {
                 long start = System.currentTimeMillis();
                 watch(c, "idle", base, metrics, start, c.idleS(), null, null);
@@ -130,73 +153,104 @@ public final class RiverMonitorRunner {
                 }
                 idle = scenario(c, "idle", base, start, end, null, null, null, List.of(), null, null, null, null);
             }
+            List<Loaded> loaded = new ArrayList<>();
             if (c.durationS() > 0) {
-                List<LoadSpec> specs = specs(c, base, firstRiver);
-                if (specs.isEmpty()) {
-                    throw new IllegalArgumentException("a loaded window needs chart or levels clients");
-                }
-                PrometheusScrape before;
-                LoadResult load;
-                long start;
-                long end;
-                List<ScenarioResult.GaugeSample> gauge = new ArrayList<>();
-                TimelineRecorder timeline = null;
-                Duration cpuBefore;
-                Duration cpuAfter;
-                List<ThreadCpu.Group> threadCpu = null;
-                String caughtUp;
-                Warmup.light(http, app, specs, c.warmupS(), progress, c.version());
-                // The agent's first /metrics answer is slower (its HTTP path and text rendering are loaded and
-                // not yet compiled), a one-time cost only the woven versions have: take it here, not in the window.
-                scrape(metrics);
-                try (LoadRun run = new LoadDriver(http).start(specs, true)) {
-                    if (c.warmupS() > 0) {
-                        progress.update("[" + c.version() + "] warm-up " + Format.number(c.warmupS()) + " s with "
-                                + c.chartClients() + " chart clients");
-                        Thread.sleep(Math.round(c.warmupS() * 1000));
+                for (int i = 0; i < hours.size(); i++) {
+                    FlashCrowdConfig w = c.withChartHours(hours.get(i));
+                    if (i > 0) {
+                        w = w.withPhases(0, settleS, c.durationS());
+                        progress.update("[" + c.version() + "] chart window " + hours.get(i) + " h (" + (i + 1) + "/"
+                                + hours.size() + ") in the same process");
                     }
-                    caughtUp = collects && c.warmupS() > 0 ? awaitOnSchedule(c, base) : null;
-                    run.beginWindow();
-                    start = System.currentTimeMillis();
-                    cpuBefore = cpu(app);
-                    ThreadCpu sampler = ThreadCpu.start(app.pid());
-                    try {
-                        before = scrape(metrics);
-                        if (observe.timeline && metrics != null) {
-                            timeline = new TimelineRecorder(http, metrics, start);
-                            timeline.poll();
-                        }
-                        watch(c, "overloaded", base, metrics, start, c.durationS(), observe.gauge ? gauge : null,
-                                timeline);
-                        load = run.endWindow();
-                        end = System.currentTimeMillis();
-                        cpuAfter = cpu(app);
-                    } finally {
-                        if (sampler != null) {
-                            threadCpu = sampler.stop();
-                        }
-                    }
+                    loaded.add(loadedWindow(w, app, base, metrics, firstRiver, collects, i == 0));
                 }
-                PrometheusScrape after = scrape(metrics);
-                last = after;
-                if (timeline != null) {
-                    timeline.poll();
-                }
-                if (collects) {
-                    progress.update("[" + c.version() + "] load stopped; waiting for the last collection to finish");
-                    awaitCollectionStartAfter(base, end, c.periodMs() * 2 + 30_000);
-                }
-                Double cpuS = cpuBefore == null || cpuAfter == null ? null
-                        : cpuAfter.minus(cpuBefore).toNanos() / 1e9;
-                loaded = scenario(c, "overloaded", base, start, end, load, before, after, gauge, cpuS, timeline,
-                        threadCpu, caughtUp);
             }
             hooks.beforeStop(app, base, metrics);
-            if (last == null) {
-                last = scrape(metrics);
+            List<RunResult> out = new ArrayList<>();
+            if (loaded.isEmpty()) {
+                out.add(new RunResult(c.version(), idle, null, c.logFile().toString(), priority(scrape(metrics))));
             }
-            return new RunResult(c.version(), idle, loaded, c.logFile().toString(), priority(last));
+            for (int i = 0; i < loaded.size(); i++) {
+                out.add(new RunResult(c.version(), i == 0 ? idle : null, loaded.get(i).scenario(),
+                        c.logFile().toString(), priority(loaded.get(i).after())));
+            }
+            return out;
         }
+    }
+
+    /** A loaded window and the agent's metrics right after it (null without the agent). */
+    private record Loaded(ScenarioResult scenario, PrometheusScrape after) {
+    }
+
+    /**
+     * Warms up (with the light phase first when {@code first}), waits for the collector's schedule,
+     * measures the loaded window, stops the load and waits for the window's last collection to end.
+     */
+    private Loaded loadedWindow(FlashCrowdConfig c, AppProcess app, URI base, URI metrics, int firstRiver,
+                                boolean collects, boolean first) throws IOException, InterruptedException {
+        List<LoadSpec> specs = specs(c, base, firstRiver);
+        if (specs.isEmpty()) {
+            throw new IllegalArgumentException("a loaded window needs chart or levels clients");
+        }
+        PrometheusScrape before;
+        LoadResult load;
+        long start;
+        long end;
+        List<ScenarioResult.GaugeSample> gauge = new ArrayList<>();
+        TimelineRecorder timeline = null;
+        Duration cpuBefore;
+        Duration cpuAfter;
+        List<ThreadCpu.Group> threadCpu = null;
+        String caughtUp;
+        if (first) {
+            Warmup.light(http, app, specs, c.warmupS(), progress, c.version());
+            // The agent's first /metrics answer is slower (its HTTP path and text rendering are loaded and
+            // not yet compiled), a one-time cost only the woven versions have: take it here, not in the window.
+            scrape(metrics);
+        }
+        try (LoadRun run = new LoadDriver(http).start(specs, true)) {
+            if (c.warmupS() > 0) {
+                progress.update("[" + c.version() + "] warm-up " + Format.number(c.warmupS()) + " s with "
+                        + c.chartClients() + " chart clients" + (first ? "" : " of " + c.chartHours() + " h charts"));
+                Thread.sleep(Math.round(c.warmupS() * 1000));
+            }
+            if (!app.isAlive()) {
+                throw new IOException("the app died during the warm-up; last lines:\n" + app.tail());
+            }
+            caughtUp = collects && c.warmupS() > 0 ? awaitOnSchedule(c, base) : null;
+            run.beginWindow();
+            start = System.currentTimeMillis();
+            cpuBefore = cpu(app);
+            ThreadCpu sampler = ThreadCpu.start(app.pid());
+            try {
+                before = scrape(metrics);
+                if (observe.timeline && metrics != null) {
+                    timeline = new TimelineRecorder(http, metrics, start);
+                    timeline.poll();
+                }
+                watch(c, "overloaded", base, metrics, start, c.durationS(), observe.gauge ? gauge : null,
+                        timeline);
+                load = run.endWindow();
+                end = System.currentTimeMillis();
+                cpuAfter = cpu(app);
+            } finally {
+                if (sampler != null) {
+                    threadCpu = sampler.stop();
+                }
+            }
+        }
+        PrometheusScrape after = scrape(metrics);
+        if (timeline != null) {
+            timeline.poll();
+        }
+        if (collects) {
+            progress.update("[" + c.version() + "] load stopped; waiting for the last collection to finish");
+            awaitCollectionStartAfter(base, end, c.periodMs() * 2 + 30_000);
+        }
+        Double cpuS = cpuBefore == null || cpuAfter == null ? null
+                : cpuAfter.minus(cpuBefore).toNanos() / 1e9;
+        return new Loaded(scenario(c, "overloaded", base, start, end, load, before, after, gauge, cpuS, timeline,
+                threadCpu, caughtUp), after);
     }
 
     private static List<LoadSpec> specs(FlashCrowdConfig c, URI base, int firstRiver) {

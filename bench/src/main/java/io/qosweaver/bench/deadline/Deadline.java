@@ -35,7 +35,7 @@ import java.util.Map;
  * Experiment {@code deadline} (issue 4; paper QoSWeaver 5.2, Table 2, Fig. 14, 15, 17): for each
  * chart window (24, 12, 6, 3 h), every version under the same flash crowd, one app process per
  * (window, version), the version order rotated from one window to the next so that the machine's
- * drift is shared. Aggregates over windows per version, ratios to {@code original} of the same
+ * drift is shared; or one process per version running every window ({@link Processes}). Aggregates over windows per version, ratios to {@code original} of the same
  * run, and whether each priority version could apply its mechanism.
  */
 public final class Deadline {
@@ -55,18 +55,56 @@ public final class Deadline {
         MAIN_METRICS.put("chart_p99_ms", true);
     }
 
-
-
-
-
-
-
-
-
     /** Runs one (window, version); a seam so tests can run the aggregation without processes. */
     @FunctionalInterface
     public interface WindowRunner {
         RunResult run(Versions.Version v, int hours, Path log) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Runs one app process of a version through the chart windows {@code hours}, in that order; a
+     * result per window, in the same order. The seam of {@link Processes#PER_VERSION}.
+     */
+    @FunctionalInterface
+    public interface ProcessRunner {
+        List<RunResult> run(Versions.Version v, List<Integer> hours, Path log) throws IOException, InterruptedException;
+    }
+
+    /** How the windows of a run map to app processes. */
+    public enum Processes {
+        /**
+         * One app process per (window, version), the version order rotated by one per window: every
+         * window begins from a cold JVM and pays the whole two-phase warm-up.
+         */
+        PER_WINDOW("per-window"),
+        /**
+         * One app process per version and round, through every chart window in the order given (the
+         * later windows settle under their own load first, {@code RiverMonitorRunner#runWindows}),
+         * the version order rotated by one per round. About half the time of {@link #PER_WINDOW} for
+         * the four windows with a two-minute warm-up; a window then follows the same windows in
+         * every version, so the machine's drift within a round falls on every version alike.
+         */
+        PER_VERSION("per-version");
+
+        private final String label;
+
+        Processes(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        /** The value of {@code --processes}: {@code per-window} or {@code per-version}. */
+        public static Processes of(String label) {
+            for (Processes p : values()) {
+                if (p.label.equals(label)) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("processes: per-window or per-version, got '" + label + "'");
+        }
     }
 
     private Deadline() {
@@ -81,6 +119,18 @@ public final class Deadline {
     /** As above, every chart window run {@code repeat} times (rounds), for the spread of every figure. */
     public static DeadlineResult run(Layout layout, FlashCrowdParams p, List<Integer> hours, int repeat, boolean quick,
                              List<String> versionNames, Path reportDir, String command, Progress progress)
+            throws IOException, InterruptedException {
+        return run(layout, p, hours, repeat, Processes.PER_WINDOW, 0, quick, versionNames, reportDir, command,
+                progress);
+    }
+
+    /**
+     * As above, the windows mapped to processes as {@code processes} says; {@code settleS}: with
+     * {@link Processes#PER_VERSION}, the seconds of full load before each later window of a process.
+     */
+    public static DeadlineResult run(Layout layout, FlashCrowdParams p, List<Integer> hours, int repeat,
+                             Processes processes, double settleS, boolean quick, List<String> versionNames,
+                             Path reportDir, String command, Progress progress)
             throws IOException, InterruptedException {
         List<Versions.Version> versions = Versions.resolve(versionNames);
         boolean needAgent = versions.stream().anyMatch(Versions.Version::usesAgent);
@@ -101,17 +151,21 @@ public final class Deadline {
         params.put("hours", hours);
         params.put("repeat", repeat);
         params.put("versions", versionNames);
+        params.put("processes", processes.label());
+        if (processes == Processes.PER_VERSION) {
+            params.put("settle_s", settleS);
+        }
         params.putAll(layout.jarDates(needAgent, needPeers));
         try (Snapshot jars = Snapshot.of(layout, versions)) {
-            WindowRunner wr = (v, h, log) -> {
+            ProcessRunner pr = (v, hs, log) -> {
                 FlashCrowdConfig c = new FlashCrowdConfig(v.name(), noIdle.periodS(), noIdle.rivers(),
-                        noIdle.chartClients(), h, noIdle.levelsClients(), 0, noIdle.warmupS(), noIdle.durationS(),
-                        noIdle.jvm(jars.jvmFlags(v)), List.of("-jar", jars.riverMonitorJar().toString()),
-                        noIdle.extraAppArgs(),
-                        log);
-                return runner.run(c);
+                        noIdle.chartClients(), hs.get(0), noIdle.levelsClients(), 0, noIdle.warmupS(),
+                        noIdle.durationS(), noIdle.jvm(jars.jvmFlags(v)),
+                        List.of("-jar", jars.riverMonitorJar().toString()), noIdle.extraAppArgs(), log);
+                return runner.runWindows(c, hs, settleS);
             };
-            DeadlineResult r = run(versions, hours, repeat, quick, params, machine, reportDir, command, progress, wr);
+            DeadlineResult r = run(versions, hours, repeat, processes, quick, params, machine, reportDir, command,
+                    progress, pr);
             Reports.draw(reportDir, progress, () -> DeadlineReport.write(reportDir, r));
             return r;
         }
@@ -142,13 +196,47 @@ public final class Deadline {
     }
 
     /**
-     * Runs every window and version through {@code wr}, {@code repeat} rounds of all windows (the
-     * version order rotated by one per window across rounds), aggregates, writes results.json (and,
-     * after each window but the last, {@value #PARTIAL_RESULTS}).
+     * Runs every window and version through {@code wr}, one process per (window, version),
+     * {@code repeat} rounds of all windows (the version order rotated by one per window across
+     * rounds), aggregates, writes results.json (and, after each window but the last,
+     * {@value #PARTIAL_RESULTS}).
      */
     public static DeadlineResult run(List<Versions.Version> versions, List<Integer> hours, int repeat, boolean quick,
                              Map<String, Object> params, Map<String, Object> machine, Path reportDir, String command,
                              Progress progress, WindowRunner wr) throws IOException, InterruptedException {
+        return run(versions, hours, repeat, Processes.PER_WINDOW, quick, params, machine, reportDir, command, progress,
+                (v, hs, log) -> List.of(wr.run(v, hs.get(0), log)));
+    }
+
+    /** One app process per version of {@code order}, each through the chart windows {@code hours}. */
+    private record Step(int round, List<Integer> hours, List<String> order) {
+    }
+
+    /** The processes of a run, in order: a step per window ({@link Processes#PER_WINDOW}) or per round. */
+    static List<Step> steps(List<String> names, List<Integer> hours, int repeat, Processes processes) {
+        List<Step> steps = new ArrayList<>();
+        if (processes == Processes.PER_VERSION) {
+            for (int round = 1; round <= repeat; round++) {
+                steps.add(new Step(round, hours, Versions.rotated(names, round - 1)));
+            }
+        } else {
+            for (int i = 0; i < hours.size() * repeat; i++) {
+                steps.add(new Step(i / hours.size() + 1, List.of(hours.get(i % hours.size())),
+                        Versions.rotated(names, i)));
+            }
+        }
+        return steps;
+    }
+
+    /**
+     * Runs every window and version through {@code pr} as {@code processes} maps them to app
+     * processes, {@code repeat} rounds of all windows, aggregates, writes results.json (and, after
+     * each step but the last, {@value #PARTIAL_RESULTS}: hours of runs must not be lost to a crash).
+     */
+    public static DeadlineResult run(List<Versions.Version> versions, List<Integer> hours, int repeat,
+                             Processes processes, boolean quick, Map<String, Object> params,
+                             Map<String, Object> machine, Path reportDir, String command, Progress progress,
+                             ProcessRunner pr) throws IOException, InterruptedException {
         if (repeat < 1) {
             throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
         }
@@ -157,33 +245,45 @@ public final class Deadline {
         names.forEach(n -> windows.put(n, new LinkedHashMap<>()));
         Map<String, String> errors = new LinkedHashMap<>();
         List<List<String>> orders = new ArrayList<>();
-        int total = hours.size() * repeat;
-        for (int i = 0; i < total; i++) {
-            int h = hours.get(i % hours.size());
-            int round = i / hours.size() + 1;
-            String key = key(h, round);
-            List<String> order = Versions.rotated(names, i);
-            orders.add(order);
-            progress.update("[deadline] window " + h + " h" + (repeat > 1 ? ", round " + round + "/" + repeat : "")
-                    + " (" + (i + 1) + "/" + total + "), order " + order);
-            for (int k = 0; k < order.size(); k++) {
-                Versions.Version v = Versions.get(order.get(k));
-                Path log = reportDir.resolve("app-" + Versions.fileName(v.name()) + "-" + h + "h" + (round == 1 ? "" : "-" + round) + ".log");
-                RunResult rr;
+        List<Step> steps = steps(names, hours, repeat, processes);
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
+            int round = step.round();
+            String hs = step.hours().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+            step.hours().forEach(h -> orders.add(step.order()));
+            progress.update("[deadline] " + (step.hours().size() == 1 ? "window " + hs + " h" : "windows " + hs
+                    + " h in one process per version") + (repeat > 1 ? ", round " + round + "/" + repeat : "")
+                    + " (" + (i + 1) + "/" + steps.size() + "), order " + step.order());
+            for (int k = 0; k < step.order().size(); k++) {
+                Versions.Version v = Versions.get(step.order().get(k));
+                String hoursPart = step.hours().stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining("-"));
+                Path log = reportDir.resolve("app-" + Versions.fileName(v.name()) + "-" + hoursPart + "h"
+                        + (round == 1 ? "" : "-" + round) + ".log");
+                List<RunResult> rs;
                 String error = null;
                 try {
-                    rr = wr.run(v, h, log);
+                    rs = pr.run(v, step.hours(), log);
+                    if (rs.size() != step.hours().size()) {
+                        throw new IOException("the process returned " + rs.size() + " windows for "
+                                + step.hours().size());
+                    }
                 } catch (IOException e) {
                     // one broken version (say, an agent that stops start-up) must not lose the others' numbers
-                    progress.update("[" + v.name() + "] " + h + " h FAILED: " + e.getMessage());
-                    rr = null;
+                    progress.update("[" + v.name() + "] " + hs + " h FAILED: " + e.getMessage());
+                    rs = null;
                     error = e.getMessage();
-                    errors.put(v.name() + "@" + h + "h" + (round == 1 ? "" : "#" + round), e.getMessage());
+                    for (int h : step.hours()) {
+                        errors.put(v.name() + "@" + h + "h" + (round == 1 ? "" : "#" + round), e.getMessage());
+                    }
                 }
-                windows.get(v.name()).put(key, window(v, h, k, rr, log, error));
+                for (int j = 0; j < step.hours().size(); j++) {
+                    int h = step.hours().get(j);
+                    windows.get(v.name()).put(key(h, round),
+                            window(v, h, k, rs == null ? null : rs.get(j), log, error));
+                }
             }
-            if (i < total - 1) {
-                // hours of runs must not be lost to a crash in the last window
+            if (i < steps.size() - 1) {
                 JsonWriter.write(result(versions, hours, quick, params, machine, command, windows, orders,
                         errors), reportDir.resolve(PARTIAL_RESULTS));
             }
@@ -209,7 +309,10 @@ public final class Deadline {
             results = withRatios;
         }
         Map<String, Object> ps = new LinkedHashMap<>(params);
-        ps.put("order", "the version order is rotated by one per chart window (and round); see `order`");
+        ps.put("order", Processes.PER_VERSION.label().equals(params.get("processes"))
+                ? "one process per version and round runs every chart window; the version order is rotated by one"
+                        + " per round; `order` has it once per window"
+                : "the version order is rotated by one per chart window (and round); see `order`");
         return new DeadlineResult("deadline", Instant.now().toString(), command, quick, ps, machine, List.copyOf(orders),
                 results, summary(results, hours, params.get("period_s") instanceof Number n ? n.doubleValue() : null),
                 new LinkedHashMap<>(errors));

@@ -100,6 +100,71 @@ class RiverMonitorRunnerTest {
         assertThat(r.overloaded().suspensionTimeP99Ms()).as("the scrape after the window is still read").isEqualTo(2.0);
     }
 
+    /**
+     * Windows of one process: each loads its own chart window, only the first has the light warm-up,
+     * the later ones settle for their own time; every window is measured as a window of its own.
+     */
+    @Test
+    void windowsOfOneProcessEachLoadTheirOwnChartWindowAfterOneLightWarmup(@TempDir Path dir) throws Exception {
+        FlashCrowdConfig c = new FlashCrowdConfig("fake", 0.3, 3, 3, 99, 0, 0, 0.5, 1.2, List.of("-Xmx64m"),
+                fakeApp(), List.of("--fake-agent"), dir.resolve("app.log"));
+        String[] charts = {null};
+        RiverMonitorRunner.Hooks atEnd = new RiverMonitorRunner.Hooks() {
+            @Override
+            public void beforeStop(AppProcess process, URI base, URI metrics) {
+                charts[0] = fake(base, "/fake/charts-by-hours");
+            }
+        };
+        List<String> progress = new ArrayList<>();
+        List<RunResult> rs = new RiverMonitorRunner(line -> {
+            synchronized (progress) {
+                progress.add(line);
+            }
+        }, RiverMonitorRunner.Observe.NOTHING, atEnd).runWindows(c, List.of(12, 6), 0.3);
+
+        assertThat(rs).hasSize(2);
+        assertThat(rs).allSatisfy(r -> {
+            assertThat(r.idle()).isNull();
+            assertThat(r.overloaded().chartThroughputPerS()).isPositive();
+            assertThat(r.overloaded().collectionCount()).isPositive();
+            assertThat(r.overloaded().windowSeconds()).isBetween(1.2, 3.0);
+            assertThat(r.appLog()).isEqualTo(dir.resolve("app.log").toString());
+        });
+        assertThat(rs.get(1).overloaded().collections()).allSatisfy(x -> assertThat(x.startMs())
+                .isGreaterThan(rs.get(0).overloaded().collections().get(0).startMs()));
+        // 3 h once: the probe for the first river id; then only the two windows' own charts, never the config's 99
+        assertThat(charts[0]).matches("\\{12=\\d+, 3=1, 6=\\d+}");
+        assertThat(progress.stream().filter(l -> l.contains("light warm-up")).count()).isEqualTo(1);
+        assertThat(progress).anyMatch(l -> l.contains("] warm-up 0.5 s with 3 chart clients")
+                && !l.contains(" h charts"));
+        assertThat(progress).anyMatch(l -> l.contains("] warm-up 0.3 s with 3 chart clients of 6 h charts"));
+        assertThat(progress).anyMatch(l -> l.contains("chart window 6 h (2/2) in the same process"));
+    }
+
+    @Test
+    void windowsOfOneProcessNeedALoadedWindowAndNoNegativeSettling(@TempDir Path dir) {
+        FlashCrowdConfig idleOnly = new FlashCrowdConfig("fake", 0.3, 3, 3, 12, 0, 1, 0.5, 0, List.of("-Xmx64m"),
+                fakeApp(), List.of(), dir.resolve("app.log"));
+        RiverMonitorRunner runner = new RiverMonitorRunner(Progress.NONE);
+        assertThatThrownBy(() -> runner.runWindows(idleOnly, List.of(12, 6), 1))
+                .hasMessageContaining("need chart windows and a loaded duration");
+        assertThatThrownBy(() -> runner.runWindows(idleOnly.withPhases(0, 0.5, 1), List.of(12, 6), -1))
+                .hasMessageContaining("must not be negative");
+        assertThat(dir.resolve("app.log")).as("no app was started").doesNotExist();
+    }
+
+    private static String fake(URI base, String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(base.resolve(path)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body().strip();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
     /** The fake app's count of {@code /metrics} requests so far. */
     private static int scrapesSoFar(URI base) {
         try {

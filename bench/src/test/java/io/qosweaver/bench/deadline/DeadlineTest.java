@@ -221,6 +221,66 @@ public class DeadlineTest {
                 new LinkedHashMap<>(), Map.of(), dir, "test", Progress.NONE, fake)).hasMessageContaining("repeat");
     }
 
+    /**
+     * --processes per-version: one process per version and round runs every window in order, the
+     * version order rotates per round, each window is kept under its own key, and a process that
+     * fails loses its windows alone.
+     */
+    @Test
+    void perVersionRunsEveryWindowInOneProcessPerVersionAndRound(@TempDir Path dir) throws Exception {
+        List<String> calls = new ArrayList<>();
+        List<String> partials = new ArrayList<>();
+        Deadline.ProcessRunner fake = (v, hs, log) -> {
+            calls.add(v.name() + ":" + hs + ":" + log.getFileName());
+            Path partial = dir.resolve(Deadline.PARTIAL_RESULTS);
+            partials.add(Files.isRegularFile(partial) ? Files.readString(partial) : "(none)");
+            if (v.name().equals("jetty-qos") && calls.size() > 2) {
+                throw new IOException("the app died during the warm-up");
+            }
+            List<RunResult> out = new ArrayList<>();
+            for (int h : hs) {
+                out.add(new RunResult(v.name(), null, TestResults.scenario(v.name(), 1000, new long[] {h * 10L, h * 10L},
+                        null, 100.0 + h, 0), log.toString()));
+            }
+            return out;
+        };
+        Map<String, Object> params = new LinkedHashMap<>(Map.of("period_s", 1.0, "processes", "per-version"));
+        DeadlineResult r = Deadline.run(Versions.resolve(List.of("qosweaver-capped", "jetty-qos")), List.of(12, 3), 2,
+                Deadline.Processes.PER_VERSION, true, params, Map.of(), dir, "test", Progress.NONE, fake);
+
+        assertThat(calls).containsExactly("qosweaver-capped:[12, 3]:app-qosweaver-capped-12-3h.log",
+                "jetty-qos:[12, 3]:app-jetty-qos-12-3h.log",
+                "jetty-qos:[12, 3]:app-jetty-qos-12-3h-2.log",
+                "qosweaver-capped:[12, 3]:app-qosweaver-capped-12-3h-2.log");
+        DeadlineResult.VersionResult capped = r.versions().get("qosweaver-capped");
+        assertThat(capped.byHours()).containsOnlyKeys("12", "3", "12#2", "3#2");
+        assertThat(capped.byHours().get("12").detail().collections()).allSatisfy(c ->
+                assertThat(c.durationMs()).isEqualTo(120));
+        assertThat(capped.byHours().get("3#2").detail().collections()).allSatisfy(c ->
+                assertThat(c.durationMs()).isEqualTo(30));
+        assertThat(capped.byHours().get("3#2").orderInWindow()).as("second in round 2").isEqualTo(1);
+        assertThat(r.errors()).containsOnlyKeys("jetty-qos@12h#2", "jetty-qos@3h#2");
+        assertThat(r.versions().get("jetty-qos").byHours().get("3#2").error()).contains("died during the warm-up");
+        assertThat(r.versions().get("jetty-qos").byHours().get("12").detail()).isNotNull();
+        assertThat(r.order()).as("the round's order once per window").containsExactly(
+                List.of("qosweaver-capped", "jetty-qos"), List.of("qosweaver-capped", "jetty-qos"),
+                List.of("jetty-qos", "qosweaver-capped"), List.of("jetty-qos", "qosweaver-capped"));
+        // round 1 was on disk before round 2 began
+        JsonNode partial = JsonWriter.MAPPER.readTree(partials.get(2));
+        assertThat(partial.get("versions").get("jetty-qos").get("by_hours").has("3")).isTrue();
+        assertThat(partial.get("versions").get("jetty-qos").get("by_hours").has("3#2")).isFalse();
+        assertThat(dir.resolve(Deadline.PARTIAL_RESULTS)).doesNotExist();
+        assertThat(r.parameters().get("order").toString()).contains("one process per version and round");
+    }
+
+    @Test
+    void theProcessesOptionNamesItsTwoModes() {
+        assertThat(Deadline.Processes.of("per-window")).isEqualTo(Deadline.Processes.PER_WINDOW);
+        assertThat(Deadline.Processes.of("per-version")).isEqualTo(Deadline.Processes.PER_VERSION);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Deadline.Processes.of("x"))
+                .hasMessage("processes: per-window or per-version, got 'x'");
+    }
+
     /** The summary says how the period compares with the best version's loaded collection time. */
     @Test
     void theSummaryJudgesTheCalibrationFromTheBestCollectionTime(@TempDir Path dir) throws Exception {

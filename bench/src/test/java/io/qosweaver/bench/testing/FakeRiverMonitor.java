@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A stand-in for the river monitor that keeps its command-line and HTTP contract (and, with
  * {@code --fake-agent}, the agent's metrics line), so the runner is tested without the real
  * app. Rivers are 1-based like the real one; a collection takes 20 ms. {@code GET /fake/metrics-scrapes}
- * says how many times {@code /metrics} was asked.
+ * says how many times {@code /metrics} was asked, {@code GET /fake/charts-by-hours} how many charts of
+ * each window were asked ({@code {12=40, 3=35}}).
  */
 public final class FakeRiverMonitor {
     public static void main(String[] args) throws Exception {
@@ -40,8 +41,12 @@ public final class FakeRiverMonitor {
             System.err.println("java.lang.UnsatisfiedLinkError: /usr/lib/jvm/lib/libfontmanager.so: libfreetype.so.6:"
                     + " cannot open shared object file");
         }
+        java.util.Map<String, AtomicInteger> chartsByHours = new java.util.concurrent.ConcurrentSkipListMap<>();
+        server.route("/fake/charts-by-hours", q -> Reply.ok(chartsByHours.toString()));
         server.route("/chart", q -> {
             int river = Integer.parseInt(q.replaceAll(".*river=(\\d+).*", "$1"));
+            chartsByHours.computeIfAbsent(q.replaceAll(".*hours=(\\d+).*", "$1"), k -> new AtomicInteger())
+                    .incrementAndGet();
             return river < 1 || river > n ? new Reply(400, "text/plain", "unknown river", 0)
                     : headlessBroken ? new Reply(500, "text/plain", "internal error", 0)
                     : new Reply(200, "image/png", "png", 5);

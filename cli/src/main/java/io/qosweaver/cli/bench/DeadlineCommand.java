@@ -48,6 +48,16 @@ final class DeadlineCommand implements Callable<Integer> {
             + "every figure (default 1; one window here can differ from the next by 13 %%)")
     int repeat = 1;
 
+    @Option(names = "--processes", paramLabel = "P", description = "per-window (default): an app process per "
+            + "chart window and version, each from a cold JVM; per-version: one process per version and round "
+            + "through every chart window (the later windows settle under their own load for --settle seconds "
+            + "first; about half the time with a long --warmup)")
+    String processes = Deadline.Processes.PER_WINDOW.label();
+
+    @Option(names = "--settle", paramLabel = "S", description = "with --processes per-version: seconds of full "
+            + "load of its own chart window before each later window of a process (default: the --warmup)")
+    Double settleS;
+
     @Option(names = "--report", paramLabel = "DIR", description = "where results go (default target/deadline)")
     Path reportDir;
 
@@ -84,6 +94,19 @@ final class DeadlineCommand implements Callable<Integer> {
             System.err.println("qosweaver bench deadline: --repeat must be at least 1, got " + repeat);
             return 2;
         }
+        Deadline.Processes mode;
+        try {
+            mode = Deadline.Processes.of(processes);
+        } catch (IllegalArgumentException e) {
+            System.err.println("qosweaver bench deadline: --" + e.getMessage());
+            return 2;
+        }
+        if (settleS != null && (settleS < 0 || mode != Deadline.Processes.PER_VERSION)) {
+            System.err.println("qosweaver bench deadline: --settle needs --processes per-version and a value of 0 or"
+                    + " more, got " + settleS + " with " + processes);
+            return 2;
+        }
+        double settle = settleS != null ? settleS : params().warmupS();
         Layout layout = Layout.find();
         Path dir = reportDir != null ? reportDir : layout.root().resolve("target/deadline");
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
@@ -95,8 +118,8 @@ final class DeadlineCommand implements Callable<Integer> {
             return 2;
         }
         try (pg) {
-            DeadlineResult r = Deadline.run(layout, DatabaseOptions.on(params(), pg), hours(), repeat, load.quick,
-                    versions, dir, ReportOptions.commandLine(args), report.progress());
+            DeadlineResult r = Deadline.run(layout, DatabaseOptions.on(params(), pg), hours(), repeat, mode, settle,
+                    load.quick, versions, dir, ReportOptions.commandLine(args), report.progress());
             return report.finish("bench deadline", r, r.summary(), r.errors(), dir);
         }
     }

@@ -58,6 +58,33 @@ class DeadlineCommandTest {
     }
 
     @Test
+    void processesArePerWindowByDefaultAndPerVersionSettlesForTheWarmupUnlessToldOtherwise() {
+        assertThat(Deadline.Processes.of(parse().processes)).isEqualTo(Deadline.Processes.PER_WINDOW);
+        DeadlineCommand c = parse("--processes", "per-version", "--settle", "30");
+        assertThat(Deadline.Processes.of(c.processes)).isEqualTo(Deadline.Processes.PER_VERSION);
+        assertThat(c.settleS).isEqualTo(30.0);
+    }
+
+    @Test
+    void aBadProcessesValueOrASettleWithoutPerVersionIsRefusedWithItsReason() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(Main.commandLine().execute("bench", "deadline", "--processes", "per-round")).isEqualTo(2);
+            assertThat(Main.commandLine().execute("bench", "deadline", "--settle", "30")).isEqualTo(2);
+            assertThat(Main.commandLine().execute("bench", "deadline", "--processes", "per-version", "--settle", "-1"))
+                    .isEqualTo(2);
+        } finally {
+            System.setErr(err);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("--processes: per-window or per-version, got 'per-round'")
+                .contains("--settle needs --processes per-version and a value of 0 or more, got 30.0 with per-window")
+                .contains("got -1.0 with per-version");
+    }
+
+    @Test
     void suspensionAndLowCostDefaults() {
         SuspensionCommand s = new SuspensionCommand();
         new CommandLine(s).parseArgs();
