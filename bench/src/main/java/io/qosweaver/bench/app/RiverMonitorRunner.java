@@ -350,7 +350,8 @@ public final class RiverMonitorRunner {
             if (!told) {
                 told = true;
                 progress.update("[" + c.version() + "] the collector is " + catchUp.lastLateMs()
-                        + " ms behind its schedule (the warm-up's cold collections); waiting for it to catch up");
+                        + " ms behind its schedule (collections owed from the warm-up or an earlier window);"
+                        + " waiting for it to catch up");
             }
             Thread.sleep(500);
         }

@@ -171,7 +171,7 @@ public final class Deadline {
         }
     }
 
-    /** Written after every chart window but the last (the windows done so far), removed with the run's end. */
+    /** Written after every app process but the last (the windows done so far), removed with the run's end. */
     static final String PARTIAL_RESULTS = "results.partial.json";
 
     /** One round of every window. */
@@ -231,7 +231,7 @@ public final class Deadline {
     /**
      * Runs every window and version through {@code pr} as {@code processes} maps them to app
      * processes, {@code repeat} rounds of all windows, aggregates, writes results.json (and, after
-     * each step but the last, {@value #PARTIAL_RESULTS}: hours of runs must not be lost to a crash).
+     * every process but the last, {@value #PARTIAL_RESULTS}: hours of runs must not be lost to a crash).
      */
     public static DeadlineResult run(List<Versions.Version> versions, List<Integer> hours, int repeat,
                              Processes processes, boolean quick, Map<String, Object> params,
@@ -282,10 +282,10 @@ public final class Deadline {
                     windows.get(v.name()).put(key(h, round),
                             window(v, h, k, rs == null ? null : rs.get(j), log, error));
                 }
-            }
-            if (i < steps.size() - 1) {
-                JsonWriter.write(result(versions, hours, quick, params, machine, command, windows, orders,
-                        errors), reportDir.resolve(PARTIAL_RESULTS));
+                if (i < steps.size() - 1 || k < step.order().size() - 1) {
+                    JsonWriter.write(result(versions, hours, quick, params, machine, command, windows, orders,
+                            errors), reportDir.resolve(PARTIAL_RESULTS));
+                }
             }
         }
         DeadlineResult res = result(versions, hours, quick, params, machine, command, windows, orders, errors);

@@ -265,7 +265,11 @@ public class DeadlineTest {
         assertThat(r.order()).as("the round's order once per window").containsExactly(
                 List.of("qosweaver-capped", "jetty-qos"), List.of("qosweaver-capped", "jetty-qos"),
                 List.of("jetty-qos", "qosweaver-capped"), List.of("jetty-qos", "qosweaver-capped"));
-        // round 1 was on disk before round 2 began
+        // every process's windows were on disk before the next process began
+        assertThat(partials.get(0)).isEqualTo("(none)");
+        JsonNode first = JsonWriter.MAPPER.readTree(partials.get(1));
+        assertThat(first.get("versions").get("qosweaver-capped").get("by_hours").has("3")).isTrue();
+        assertThat(first.get("versions").get("jetty-qos").get("by_hours").has("12")).isFalse();
         JsonNode partial = JsonWriter.MAPPER.readTree(partials.get(2));
         assertThat(partial.get("versions").get("jetty-qos").get("by_hours").has("3")).isTrue();
         assertThat(partial.get("versions").get("jetty-qos").get("by_hours").has("3#2")).isFalse();
