@@ -53,6 +53,8 @@ public final class AppProcess implements AutoCloseable {
     /** Every line the agent printed ({@code [qosweaver] ...}); few, so all are kept. */
     private final List<String> agentLines = new ArrayList<>();
     private final BufferedWriter log;
+    /** When the app last printed a line (its start until then); guarded by this. */
+    private long lastOutputNanos = System.nanoTime();
 
     private AppProcess(Process process, Path logFile) throws IOException {
         this.process = process;
@@ -131,6 +133,9 @@ public final class AppProcess implements AutoCloseable {
     static final Pattern ERROR_LINE = Pattern.compile("Exception|\\bERROR\\b|\\bSEVERE\\b|^Error:");
 
     private synchronized void logLine(String stream, String line) {
+        if (!stream.equals("cmd")) {
+            lastOutputNanos = System.nanoTime();
+        }
         if (firstError == null && !stream.equals("cmd") && ERROR_LINE.matcher(line).find()) {
             firstError = line;
         }
@@ -195,15 +200,34 @@ public final class AppProcess implements AutoCloseable {
         return String.join("\n", tail);
     }
 
-    /** Waits for the ready line; the base URI of the app, e.g. {@code http://127.0.0.1:43123}. */
-    public URI awaitReady(Duration timeout) throws IOException, InterruptedException {
-        try {
-            return ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new IOException("the app printed no 'listening on http://...' line within " + timeout.toSeconds()
-                    + " s; " + dumpThreadsIntoLog() + "; last lines:\n" + tail());
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    /**
+     * Waits for the ready line as long as the app keeps talking: fails once it has printed nothing
+     * for {@code quiet} (since its start or its last line). Why not a fixed deadline: a start that
+     * says what it does (the river monitor seeding 24 h of history into PostgreSQL for minutes) is
+     * not a hang, and a fixed one killed such a start halfway; a silent one is reported with its
+     * threads.
+     *
+     * @return the base URI of the app, e.g. {@code http://127.0.0.1:43123}
+     */
+    public URI awaitReady(Duration quiet) throws IOException, InterruptedException {
+        while (true) {
+            long silentNanos;
+            synchronized (this) {
+                silentNanos = System.nanoTime() - lastOutputNanos;
+            }
+            long left = quiet.toNanos() - silentNanos;
+            if (left <= 0 && !ready.isDone()) {
+                throw new IOException("the app printed no 'listening on http://...' line within " + quiet.toSeconds()
+                        + " s of its last output; " + dumpThreadsIntoLog() + "; last lines:\n" + tail());
+            }
+            try {
+                return ready.get(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 1000)),
+                        TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // look again: the app may have printed something meanwhile
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            }
         }
     }
 

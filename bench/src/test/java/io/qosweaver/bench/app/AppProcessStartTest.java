@@ -43,6 +43,31 @@ class AppProcessStartTest {
         }
     }
 
+    /** The "app": says what it does every 300 ms for 2.4 s (a long seeding), then is ready. */
+    public static final class SlowButTalkingApp {
+        public static void main(String[] args) throws Exception {
+            for (int i = 1; i <= 8; i++) {
+                System.out.println("seeding history: " + i + " of 8");
+                System.out.flush();
+                Thread.sleep(300);
+            }
+            System.out.println("river-monitor listening on http://127.0.0.1:1");
+            System.out.flush();
+            Thread.sleep(600_000);
+        }
+    }
+
+    @Test
+    void aStartThatKeepsPrintingIsWaitedForPastTheQuietTime(@TempDir Path dir) throws Exception {
+        try (AppProcess app = AppProcess.start(List.of(), List.of("-cp", System.getProperty("java.class.path"),
+                SlowButTalkingApp.class.getName()), List.of(), dir.resolve("app.log"))) {
+            long t0 = System.nanoTime();
+            assertThat(app.awaitReady(Duration.ofSeconds(1))).hasToString("http://127.0.0.1:1");
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("longer than the quiet time")
+                    .isGreaterThan(Duration.ofMillis(1500));
+        }
+    }
+
     @Test
     void theMainThreadIsCutFromADumpAtItsEndOrItsTwelfthLine() {
         String dump = "Full thread dump\n\n\"main\" #1 prio=5\n   java.lang.Thread.State: TIMED_WAITING\n"

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class HistorySeeder {
 
     private static final Logger LOG = LoggerFactory.getLogger(HistorySeeder.class);
+    private static final long PROGRESS_EVERY_NANOS = 10_000_000_000L;
 
     private final Database db;
     private final long seed;
@@ -34,7 +35,16 @@ public final class HistorySeeder {
         List<Reading> latest = new ArrayList<>(rivers.size());
         long rows = 0;
         List<Reading> batch = new ArrayList<>();
+        long lastReport = t0;
+        int done = 0;
         for (River river : rivers) {
+            // 24 h of 900 rivers at 0.5 s is 155 million rows, minutes of work: say how far it got
+            if (System.nanoTime() - lastReport >= PROGRESS_EVERY_NANOS) {
+                lastReport = System.nanoTime();
+                LOG.info("seeding history: {} of {} rivers, {} rows so far, {} s", done, rivers.size(), rows,
+                        (lastReport - t0) / 1_000_000_000);
+            }
+            done++;
             SensorModel model = SensorModel.forRiver(seed, river.id());
             long start = from;
             long newest = db.latestTs(river.id());
