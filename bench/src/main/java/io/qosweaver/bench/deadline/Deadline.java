@@ -35,8 +35,9 @@ import java.util.Map;
  * Experiment {@code deadline} (issue 4; paper QoSWeaver 5.2, Table 2, Fig. 14, 15, 17): for each
  * chart window (24, 12, 6, 3 h), every version under the same flash crowd, one app process per
  * (window, version), the version order rotated from one window to the next so that the machine's
- * drift is shared; or one process per version running every window ({@link Processes}). Aggregates over windows per version, ratios to {@code original} of the same
- * run, and whether each priority version could apply its mechanism.
+ * drift is shared; or one process per version running every window ({@link Processes}).
+ * Aggregates over windows per version, ratios to {@code original} of the same run, and whether
+ * each priority version could apply its mechanism.
  */
 public final class Deadline {
     public static final List<Integer> DEFAULT_HOURS = List.of(24, 12, 6, 3);
@@ -198,7 +199,7 @@ public final class Deadline {
     /**
      * Runs every window and version through {@code wr}, one process per (window, version),
      * {@code repeat} rounds of all windows (the version order rotated by one per window across
-     * rounds), aggregates, writes results.json (and, after each window but the last,
+     * rounds), aggregates, writes results.json (and, after every process but the last,
      * {@value #PARTIAL_RESULTS}).
      */
     public static DeadlineResult run(List<Versions.Version> versions, List<Integer> hours, int repeat, boolean quick,
@@ -250,14 +251,13 @@ public final class Deadline {
             Step step = steps.get(i);
             int round = step.round();
             String hs = step.hours().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+            String hoursPart = hs.replace(", ", "-");
             step.hours().forEach(h -> orders.add(step.order()));
             progress.update("[deadline] " + (step.hours().size() == 1 ? "window " + hs + " h" : "windows " + hs
                     + " h in one process per version") + (repeat > 1 ? ", round " + round + "/" + repeat : "")
                     + " (" + (i + 1) + "/" + steps.size() + "), order " + step.order());
             for (int k = 0; k < step.order().size(); k++) {
                 Versions.Version v = Versions.get(step.order().get(k));
-                String hoursPart = step.hours().stream().map(String::valueOf)
-                        .collect(java.util.stream.Collectors.joining("-"));
                 Path log = reportDir.resolve("app-" + Versions.fileName(v.name()) + "-" + hoursPart + "h"
                         + (round == 1 ? "" : "-" + round) + ".log");
                 List<RunResult> rs;
