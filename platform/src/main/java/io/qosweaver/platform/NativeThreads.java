@@ -39,6 +39,25 @@ public interface NativeThreads {
     int getNice(int tid) throws NativePriorityException;
 
     /**
+     * Puts a thread of this process into Linux's {@code SCHED_IDLE} policy or back into
+     * {@code SCHED_OTHER} ({@code sched_setscheduler(tid, ...)}), its nice value untouched. A thread
+     * in {@code SCHED_IDLE} runs only on CPU time no normal thread wants, and any normal thread that
+     * wakes takes its CPU at once; nice 19 still holds a CPU for the rest of its slice (up to a tick).
+     * Leaving it needs the same privilege as raising the nice value back (root, CAP_SYS_NICE or
+     * RLIMIT_NICE). Implementations that cannot do it keep this default.
+     *
+     * @throws NativePriorityException always in the default: not supported here
+     */
+    default void setIdle(int tid, boolean idle) throws NativePriorityException {
+        throw new NativePriorityException("SCHED_IDLE is not supported by " + getClass().getSimpleName(), 0);
+    }
+
+    /** Whether a thread of this process is in {@code SCHED_IDLE}; false where that cannot be known. */
+    default boolean isIdle(int tid) throws NativePriorityException {
+        return false;
+    }
+
+    /**
      * Restricts a thread (or, with a process id, a whole process) to the given CPUs
      * ({@code sched_setaffinity}). Implementations that cannot do it keep this default.
      *

@@ -260,6 +260,16 @@ public final class NativePriorities {
             return delegate().getNice(tid);
         }
 
+        @Override
+        public void setIdle(int tid, boolean idle) throws NativePriorityException {
+            delegate().setIdle(tid, idle);
+        }
+
+        @Override
+        public boolean isIdle(int tid) throws NativePriorityException {
+            return delegate().isIdle(tid);
+        }
+
         /**
          * -1 without loading JNA when loading it would make the JVM print its restricted-method
          * warning: the scheduler asks this to decide on an optional placement, which must never

@@ -126,6 +126,61 @@ class NativePrioritiesTest {
         assertThat(ProcThreadStat.nice(me)).as("only that thread changed").isEqualTo(mine);
     }
 
+    /** Field 41 of /proc/self/task/TID/stat: the scheduling policy (5 is SCHED_IDLE). */
+    private static int policyInProc(int tid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from 3 on
+        return Integer.parseInt(f[41 - 3]);
+    }
+
+    @Test
+    void schedIdleIsWhatTheKernelShowsKeepsTheNiceValueIsInheritedAndIsLeftWithPrivilege() throws Exception {
+        boolean privileged = mayRaiseTo(3);
+        Object[] r = onFreshThread(() -> {
+            int tid = nt.currentNativeThreadId();
+            nt.setNice(tid, 3);
+            nt.setIdle(tid, true);
+            int[] seen = {policyInProc(tid), nt.isIdle(tid) ? 1 : 0, nt.getNice(tid), 0};
+            // Linux gives a new thread its creator's policy, as it gives the nice value
+            CompletableFuture<Boolean> child = new CompletableFuture<>();
+            Thread c = new Thread(() -> {
+                try {
+                    child.complete(nt.isIdle(nt.currentNativeThreadId()));
+                } catch (NativePriorityException e) {
+                    child.completeExceptionally(e);
+                }
+            });
+            c.start();
+            seen[3] = child.get(10, TimeUnit.SECONDS) ? 1 : 0;
+            try {
+                nt.setIdle(tid, false);
+                return new Object[] {seen, new int[] {policyInProc(tid), nt.isIdle(tid) ? 1 : 0, nt.getNice(tid)}};
+            } catch (NativePriorityException e) {
+                return new Object[] {seen, e};
+            }
+        });
+        assertThat((int[]) r[0]).as("policy in /proc, isIdle, nice, the child's isIdle").containsExactly(5, 1, 3, 1);
+        if (privileged) {
+            assertThat(r[1]).as("running privileged").isInstanceOf(int[].class);
+            assertThat((int[]) r[1]).as("SCHED_OTHER again, nice kept").containsExactly(0, 0, 3);
+        } else {
+            assertThat(r[1]).as("running unprivileged").isInstanceOf(NativePriorityException.class);
+            assertThat(((NativePriorityException) r[1]).permissionDenied()).isTrue();
+        }
+    }
+
+    /** A default left to the interface would answer "not supported" whatever JNA can do (SCHED_IDLE was). */
+    @Test
+    void theLazyLoaderForwardsEveryMethodOfTheInterface() throws Exception {
+        for (java.lang.reflect.Method m : NativeThreads.class.getMethods()) {
+            if (java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
+                continue;
+            }
+            assertThat(NativePriorities.Lazy.class.getDeclaredMethod(m.getName(), m.getParameterTypes()))
+                    .as(m.getName()).isNotNull();
+        }
+    }
+
     @Test
     void anotherThreadCanBeSetByTid() throws Exception {
         CountDownLatch started = new CountDownLatch(1);

@@ -70,7 +70,11 @@ import java.util.Map;
  * thread weighs 15 against 1024 for a thread at 0 under CFS, so the others take a CPU from it at
  * once, and it still uses every CPU they leave. Measured on Tika
  * ({@code bench/results/mixed-tika/run-5/}) it did not move the light p99 (19.9 against 20.2 ms):
- * there the tail is not the run queue. Not offered by the importance policy's relatives.
+ * there the tail is not the run queue. {@code lowNice: idle} puts a low thread in Linux's
+ * {@code SCHED_IDLE} policy instead ({@link ThreadNice#IDLE}): at 19 the kernel still lets a low
+ * thread that just got a CPU keep it for a minimum slice, so a normal thread that wakes meanwhile
+ * waits for the next tick; a {@code SCHED_IDLE} one is preempted at once. Not offered by the
+ * importance policy's relatives.
  */
 class ImportancePolicy implements Policy {
     static final String NAME = "importance";
@@ -134,15 +138,15 @@ class ImportancePolicy implements Policy {
                 List.of(LOW_LIMIT, LOW_CAP, SUSPEND_AT_ENTRY, LOW_LIMIT_AFTER, LOW_NICE, HIGH_NICE),
                 "lowLimit and lowCap, a number of threads (an integer >= 0, or a multiple of the cores such as 1x);"
                         + " suspendAtEntry, true or false; lowLimitAfter, a duration such as 15ms;"
-                        + " lowNice and highNice, nice values from -20 to 19");
-        Integer lowNice = p.has(LOW_NICE) ? p.intValue(LOW_NICE, 0, -20, 19, LinuxPriorityPolicy.NICE_MEANING) : null;
+                        + " lowNice and highNice, nice values from -20 to 19 (lowNice also idle: SCHED_IDLE)");
+        Integer lowNice = ThreadNice.lowValue(p, LOW_NICE, null, LinuxPriorityPolicy.NICE_MEANING);
         Integer highNice = p.has(HIGH_NICE) ? p.intValue(HIGH_NICE, 0, -20, 19, LinuxPriorityPolicy.NICE_MEANING) : null;
         ThreadNice nice = null;
         if (lowNice != null || highNice != null) {
             int lo = Math.min(lowNice == null ? 0 : lowNice, highNice == null ? 0 : highNice);
             int hi = Math.max(lowNice == null ? 0 : lowNice, highNice == null ? 0 : highNice);
             nice = new ThreadNice(context.nativeThreads(), NAME, lo, hi, context::warnOnce)
-                    .probe((lowNice != null ? "low nice " + lowNice : "") + (lowNice != null && highNice != null ? ", " : "")
+                    .probe((lowNice != null ? "low " + ThreadNice.describeValue(lowNice) : "") + (lowNice != null && highNice != null ? ", " : "")
                             + (highNice != null ? "high nice " + highNice : ""));
         }
         return new ImportancePolicy(NAME, lowLimit(p, context.cores()), lowCap(p, context.cores()),

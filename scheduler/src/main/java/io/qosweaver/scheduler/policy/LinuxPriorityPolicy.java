@@ -41,11 +41,11 @@ final class LinuxPriorityPolicy implements Policy {
 
     static Policy create(PolicyContext context) {
         Parameters p = context.parameters().allowOnly(List.of(HIGH_NICE, LOW_NICE),
-                "highNice, default -20; lowNice, default 19");
+                "highNice, default -20; lowNice, default 19 (or idle: SCHED_IDLE)");
         LinuxPriorityPolicy policy = new LinuxPriorityPolicy(context.nativeThreads(),
-                p.intValue(HIGH_NICE, -20, -20, 19, NICE_MEANING), p.intValue(LOW_NICE, 19, -20, 19, NICE_MEANING),
+                p.intValue(HIGH_NICE, -20, -20, 19, NICE_MEANING), ThreadNice.lowValue(p, LOW_NICE, 19, NICE_MEANING),
                 context::warnOnce);
-        policy.nice.probe("high nice " + policy.highNice + ", low nice " + policy.lowNice);
+        policy.nice.probe("high nice " + policy.highNice + ", low " + ThreadNice.describeValue(policy.lowNice));
         return policy;
     }
 

@@ -36,8 +36,19 @@ import java.util.function.Consumer;
  * The slot's monitor orders the owner's deferred change against {@link #onDetach} from the
  * uninstalling thread: once detached, the thread gets its own value back and nothing more.
  * Adopted threads ({@link Cause#ADOPTED}) keep their value until their next scope change.
+ *
+ * <p>{@link #IDLE} stands for Linux's {@code SCHED_IDLE} policy, below nice 19 ({@code lowNice: idle}):
+ * the thread keeps its nice value and is switched to that policy, and back to {@code SCHED_OTHER}
+ * when it leaves. Why it exists beside 19: the kernel lets a thread that was just given a CPU keep
+ * it for a minimum slice whatever its weight, and a normal thread that wakes meanwhile waits for the
+ * next tick (4 ms at HZ 250): on Tika (issue 13), with the extractions at nice 19, the light client's
+ * threads and the server's light threads waited 2-6 ms behind them, ending on tick boundaries
+ * ({@code perf sched}). A normal thread that wakes preempts a {@code SCHED_IDLE} one at once. A new
+ * thread inherits its creator's policy as it does the nice value, and is put back the same way.
  */
 final class ThreadNice {
+    /** The value that stands for the SCHED_IDLE policy: lower priority than any nice value. */
+    static final int IDLE = 20;
     /** The per-thread state kept in the policy's slot. */
     static final class Slot {
         Thread owner;
@@ -48,7 +59,10 @@ final class ThreadNice {
         int tid;
         /** The thread's value before the first change: what it goes back to. */
         int base;
+        /** The value applied now, {@link #IDLE} in SCHED_IDLE. */
         int applied;
+        /** In SCHED_IDLE: the nice value under it, which that policy leaves as it was. */
+        int niceUnderIdle;
         /** The scheduler was uninstalled with the thread in scope: its own value is back for good. */
         boolean detached;
     }
@@ -81,6 +95,23 @@ final class ThreadNice {
         this.warn = warn;
     }
 
+    /**
+     * A low role's value: a nice value in [-20, 19], or {@code idle} for {@link #IDLE}; {@code dflt}
+     * when the key is absent.
+     */
+    static Integer lowValue(io.qosweaver.scheduler.spi.Parameters p, String key, Integer dflt, String meaning) {
+        String v = p.asMap().get(key);
+        if (v != null && v.trim().equalsIgnoreCase("idle")) {
+            return IDLE;
+        }
+        return p.has(key) ? Integer.valueOf(p.intValue(key, 0, -20, 19, meaning + "; or idle, for SCHED_IDLE")) : dflt;
+    }
+
+    /** How a value reads in a report: "nice 19" or "SCHED_IDLE". */
+    static String describeValue(int value) {
+        return name(value);
+    }
+
     /** Checks on a throw-away thread that the values can be set and undone; decides {@link #effective}. */
     ThreadNice probe(String applied) {
         if (!nt.available()) {
@@ -96,9 +127,9 @@ final class ThreadNice {
             }
             try {
                 int base = nt.getNice(tid);
-                nt.setNice(tid, highest);
-                nt.setNice(tid, lowest);
-                nt.setNice(tid, base);
+                int now = set(tid, base, base, highest);
+                now = set(tid, now, base, lowest);
+                set(tid, now, base, base);
                 failure[0] = null;
             } catch (NativePriorityException e) {
                 failure[0] = describe(e);
@@ -120,16 +151,42 @@ final class ThreadNice {
                 natural = 0;
             }
             effective = true;
-            reason = "setpriority: " + applied;
+            reason = (highest == IDLE ? "setpriority, sched_setscheduler: " : "setpriority: ") + applied;
         }
         return this;
+    }
+
+    /**
+     * Moves a thread from {@code from} to {@code to} (nice values or {@link #IDLE}); {@code under} is
+     * its nice value under SCHED_IDLE when {@code from} is IDLE. Returns {@code to}.
+     */
+    private int set(int tid, int from, int under, int to) throws NativePriorityException {
+        if (to == IDLE) {
+            if (from != IDLE) {
+                nt.setIdle(tid, true);
+            }
+            return to;
+        }
+        if (from == IDLE) {
+            nt.setIdle(tid, false);
+            from = under;
+        }
+        if (from != to) {
+            nt.setNice(tid, to);
+        }
+        return to;
+    }
+
+    private static String name(int value) {
+        return value == IDLE ? "SCHED_IDLE" : "nice " + value;
     }
 
     private String describe(NativePriorityException e) {
         return e.permissionDenied()
                 ? "EPERM: the process may not raise thread priorities (nice " + lowest
-                        + " after " + highest + " needs root, CAP_SYS_NICE or RLIMIT_NICE >= " + (20 - lowest) + ")"
-                : "setpriority failed: " + e.getMessage() + (e.errno() != 0 ? " (errno " + e.errno() + ")" : "");
+                        + " after " + name(highest) + " needs root, CAP_SYS_NICE or RLIMIT_NICE >= " + (20 - lowest) + ")"
+                : (highest == IDLE ? "setpriority or sched_setscheduler" : "setpriority") + " failed: "
+                        + e.getMessage() + (e.errno() != 0 ? " (errno " + e.errno() + ")" : "");
     }
 
     private synchronized void disable(String why) {
@@ -184,13 +241,17 @@ final class ThreadNice {
                 int tid = nt.currentNativeThreadId();
                 s.tid = tid > 0 ? tid : -1;
                 int now;
+                boolean idle = false;
                 try {
                     now = tid > 0 ? nt.getNice(tid) : natural;
+                    // a thread born of one in SCHED_IDLE is in it too (only looked at when it is ours)
+                    idle = tid > 0 && highest == IDLE && nt.isIdle(tid);
                 } catch (NativePriorityException | RuntimeException e) {
                     now = natural;
                 }
-                s.applied = now;
-                s.base = inherited(now) ? natural : now;
+                s.niceUnderIdle = now;
+                s.applied = idle ? IDLE : now;
+                s.base = idle || inherited(now) ? natural : now;
             }
             apply(s, s.wanted == null ? s.base : s.wanted);
         }
@@ -231,8 +292,15 @@ final class ThreadNice {
             return;
         }
         try {
-            nt.setNice(s.tid, target);
-            s.applied = target;
+            if (target == IDLE) {
+                s.niceUnderIdle = s.applied;
+            } else if (s.applied == IDLE) {
+                // out of SCHED_IDLE first, noted before the nice value is set, which may fail alone
+                s.applied = set(s.tid, IDLE, s.niceUnderIdle, s.niceUnderIdle);
+            }
+            if (s.applied != target) {
+                s.applied = set(s.tid, s.applied, s.niceUnderIdle, target);
+            }
             changes.incrementAndGet();
         } catch (NativePriorityException e) {
             failures.incrementAndGet();

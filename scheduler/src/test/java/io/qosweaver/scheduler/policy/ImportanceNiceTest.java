@@ -82,6 +82,64 @@ class ImportanceNiceTest {
     }
 
     @Test
+    void lowNiceIdlePutsALowThreadInSchedIdleKeepingItsNiceValueAndTakesItOutWhenItLeaves() {
+        Scheduler s = install(Map.of("lowCap", "1x", "lowNice", "idle"));
+        int me = fake.currentNativeThreadId();
+        fake.nice.put(me, 3);
+        QoS.enter("chart");
+        assertThat(fake.isIdle(me)).isTrue();
+        assertThat(fake.getNice(me)).isEqualTo(3);
+        QoS.enter("collect"); // high inside low: out of SCHED_IDLE, its own nice value
+        assertThat(fake.isIdle(me)).isFalse();
+        QoS.exit();
+        QoS.exit();
+        assertThat(fake.isIdle(me)).isFalse();
+        assertThat(fake.getNice(me)).isEqualTo(3);
+        assertThat(fake.calls).containsExactly(me + ":idle", me + ":other", me + ":idle", me + ":other");
+        PriorityReport r = s.stats().priority();
+        assertThat(r.effective()).isTrue();
+        assertThat(r.reason()).isEqualTo("setpriority, sched_setscheduler: low SCHED_IDLE");
+    }
+
+    @Test
+    void theProbeEntersAndLeavesSchedIdleAndWithoutPermissionToLeaveItNothingChanges() {
+        NativeThreads.register(fake);
+        Scheduler.install(Configs.config("importance", Map.of("lowNice", "idle")));
+        assertThat(fake.calls).hasSize(2);
+        assertThat(fake.calls.get(0)).endsWith(":idle");
+        assertThat(fake.calls.get(1)).endsWith(":other");
+        Scheduler.uninstall();
+
+        fake.calls.clear();
+        fake.canRaise = false;
+        Scheduler s = Scheduler.install(Configs.config("importance", Map.of("lowNice", "idle")));
+        int me = fake.currentNativeThreadId();
+        QoS.enter("chart");
+        assertThat(fake.isIdle(me)).isFalse();
+        QoS.exit();
+        assertThat(fake.calls).as("only the probe's").hasSize(1);
+        PriorityReport r = s.stats().priority();
+        assertThat(r.effective()).isFalse();
+        assertThat(r.reason()).startsWith("EPERM").contains("SCHED_IDLE");
+    }
+
+    @Test
+    void aThreadBornInSchedIdleFromAHeavyThreadIsTakenOutOfItWhateverScopeItEnters() throws Exception {
+        install(Map.of("lowCap", "1x", "lowNice", "idle"));
+        int[] tid = new int[1];
+        Thread light = new Thread(() -> {
+            tid[0] = fake.currentNativeThreadId();
+            fake.idle.put(tid[0], true); // Linux gives a new thread its creator's policy
+            QoS.enter("collect");
+            QoS.exit();
+        });
+        light.start();
+        light.join();
+        assertThat(fake.isIdle(tid[0])).isFalse();
+        assertThat(fake.calls).containsExactly(tid[0] + ":other");
+    }
+
+    @Test
     void aValueTheApplicationSetItselfIsKeptThoughTheThreadIsNew() throws Exception {
         install(Map.of("lowLimit", "1", "lowNice", "19"));
         int[] tid = new int[1];
@@ -145,7 +203,7 @@ class ImportanceNiceTest {
     @Test
     void badValuesAreRefusedNamingTheKey() {
         assertThatThrownBy(() -> ImportancePolicy.create(Views.context("importance", Map.of("lowNice", "20"), fake)))
-                .hasMessageContaining("[-20, 19]")
+                .hasMessageContaining("[-20, 19]").hasMessageContaining("or idle")
                 .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.lowNice");
         assertThatThrownBy(() -> ImportancePolicy.create(Views.context("importance", Map.of("highNice", "x"), fake)))
                 .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.highNice");

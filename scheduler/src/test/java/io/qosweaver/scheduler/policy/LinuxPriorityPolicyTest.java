@@ -55,6 +55,20 @@ class LinuxPriorityPolicyTest {
         }
 
         @Override public int getNice(int t) { return nice.getOrDefault(t, 0); }
+
+        /** Threads in SCHED_IDLE; leaving it is refused as raising the nice value is. */
+        final Map<Integer, Boolean> idle = new ConcurrentHashMap<>();
+
+        @Override
+        public void setIdle(int t, boolean on) throws NativePriorityException {
+            if (!on && idle.getOrDefault(t, false) && !canRaise) {
+                throw new NativePriorityException("Operation not permitted", NativePriorityException.EPERM);
+            }
+            idle.put(t, on);
+            calls.add(t + ":" + (on ? "idle" : "other"));
+        }
+
+        @Override public boolean isIdle(int t) { return idle.getOrDefault(t, false); }
     }
 
     private final FakeNative fake = new FakeNative();

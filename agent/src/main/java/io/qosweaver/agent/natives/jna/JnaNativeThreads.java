@@ -12,8 +12,8 @@ import io.qosweaver.platform.ProcThreadStat;
 /**
  * {@link NativeThreads} on Linux through JNA direct mapping of libc: {@code syscall(SYS_gettid)},
  * {@code setpriority(PRIO_PROCESS, tid, nice)} and {@code getpriority(PRIO_PROCESS, tid)} (with
- * PRIO_PROCESS a TID addresses one thread on Linux), {@code sched_getcpu} and
- * {@code sched_get/setaffinity}.
+ * PRIO_PROCESS a TID addresses one thread on Linux), {@code sched_get/setscheduler} (SCHED_IDLE),
+ * {@code sched_getcpu} and {@code sched_get/setaffinity}.
  *
  * <p>This class links JNA, so it must only ever be loaded by the private class loader of {@code
  * io.qosweaver.agent.natives.NativePriorities}, which also holds the nested JNA; nothing in the
@@ -26,6 +26,9 @@ import io.qosweaver.platform.ProcThreadStat;
  */
 public final class JnaNativeThreads implements NativeThreads {
     private static final int PRIO_PROCESS = 0;
+    private static final int SCHED_OTHER = 0, SCHED_IDLE = 5;
+    /** struct sched_param with priority 0, the only one SCHED_OTHER and SCHED_IDLE take; only read. */
+    private static final int[] NO_PRIORITY = {0};
     /** SYS_gettid, or -1 on an architecture whose number we do not know (then /proc/thread-self). */
     static final long SYS_GETTID = gettidNumber(System.getProperty("os.arch", ""));
     private static final boolean SIZE_T_64 = Native.SIZE_T_SIZE == 8;
@@ -41,6 +44,10 @@ public final class JnaNativeThreads implements NativeThreads {
     private static native int getpriority(int which, int who) throws LastErrorException;
 
     private static native int sched_getcpu();
+
+    private static native int sched_setscheduler(int pid, int policy, int[] param) throws LastErrorException;
+
+    private static native int sched_getscheduler(int pid) throws LastErrorException;
 
     private static native int sched_getaffinity(int pid, long cpusetsize, long[] mask);
 
@@ -95,6 +102,27 @@ public final class JnaNativeThreads implements NativeThreads {
         } catch (LastErrorException e) {
             throw new NativePriorityException("getpriority(PRIO_PROCESS, " + tid + "): " + e.getMessage(),
                     e.getErrorCode());
+        }
+    }
+
+    @Override
+    public void setIdle(int tid, boolean idle) throws NativePriorityException {
+        int policy = idle ? SCHED_IDLE : SCHED_OTHER;
+        try {
+            sched_setscheduler(tid, policy, NO_PRIORITY);
+        } catch (LastErrorException e) {
+            throw new NativePriorityException("sched_setscheduler(" + tid + ", " + (idle ? "SCHED_IDLE" : "SCHED_OTHER")
+                    + "): " + e.getMessage(), e.getErrorCode());
+        }
+    }
+
+    @Override
+    public boolean isIdle(int tid) throws NativePriorityException {
+        try {
+            // the kernel may or in SCHED_RESET_ON_FORK (0x40000000)
+            return (sched_getscheduler(tid) & 0xff) == SCHED_IDLE;
+        } catch (LastErrorException e) {
+            throw new NativePriorityException("sched_getscheduler(" + tid + "): " + e.getMessage(), e.getErrorCode());
         }
     }
 
