@@ -59,6 +59,30 @@ public final class Proc {
         }
     }
 
+    /**
+     * How many threads of process {@code pid} are in scheduling policy {@code policy} (field 41 of each
+     * {@code /proc/PID/task/TID/stat}: 0 SCHED_OTHER, 1 SCHED_FIFO, 5 SCHED_IDLE), or null when the process's
+     * threads cannot be listed; a thread that ends while they are read is not counted.
+     */
+    public static Integer threadsInPolicy(long pid, int policy) {
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            int n = 0;
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String[] f = parseStat(Files.readString(t.resolve("stat")));
+                    if (Integer.parseInt(f[40]) == policy) {
+                        n++;
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended
+                }
+            }
+            return n;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** The fields of a {@code stat} file's text (a process's or a thread's), numbered from 0. */
     public static String[] parseStat(String stat) {
         int close = stat.lastIndexOf(')');

@@ -20,13 +20,28 @@ import java.util.List;
  */
 public final class LoadDriver {
     private final HttpClient client;
+    private final Runnable senderSetup;
 
     public LoadDriver() {
         this(defaultClient());
     }
 
     public LoadDriver(HttpClient client) {
+        this(client, () -> { });
+    }
+
+    private LoadDriver(HttpClient client, Runnable senderSetup) {
         this.client = client;
+        this.senderSetup = senderSetup;
+    }
+
+    /**
+     * This driver with {@code setup} run first by every thread that sends requests (a closed-loop client, a
+     * socket sender, the JDK client's pacer), e.g. to change the thread's scheduling class
+     * ({@link RealtimeThreads}). The JDK client's own threads, which read its answers, do not run it.
+     */
+    public LoadDriver withSenderSetup(Runnable setup) {
+        return new LoadDriver(client, java.util.Objects.requireNonNull(setup, "setup"));
     }
 
     public static HttpClient defaultClient() {
@@ -39,7 +54,7 @@ public final class LoadDriver {
 
     /** Starts every class now; the first window begins at once (call {@link LoadRun#beginWindow} to restart it). */
     public LoadRun start(List<LoadSpec> specs, boolean timeSeries) {
-        LoadRun run = new LoadRun(client, specs, timeSeries);
+        LoadRun run = new LoadRun(client, specs, timeSeries, senderSetup);
         run.start();
         return run;
     }

@@ -36,9 +36,12 @@ public final class LoadRun implements AutoCloseable {
     private long windowStartMs;
     private final List<LoadResult.Sample> samples = new ArrayList<>();
 
-    LoadRun(HttpClient client, List<LoadSpec> specs, boolean timeSeries) {
+    private final Runnable senderSetup;
+
+    LoadRun(HttpClient client, List<LoadSpec> specs, boolean timeSeries, Runnable senderSetup) {
         this.client = client;
         this.timeSeries = timeSeries;
+        this.senderSetup = senderSetup;
         for (LoadSpec s : specs) {
             stats.add(new ClassStats(s));
         }
@@ -52,21 +55,29 @@ public final class LoadRun implements AutoCloseable {
             if (s.mode() == LoadSpec.Mode.CLOSED) {
                 AtomicLong seq = new AtomicLong();
                 for (int i = 0; i < s.clients(); i++) {
-                    threads.add(daemon("load-" + s.name() + "-" + i, () -> closedLoop(cs, seq)));
+                    threads.add(sender("load-" + s.name() + "-" + i, () -> closedLoop(cs, seq)));
                 }
             } else if (s.transport() == LoadSpec.Transport.SOCKET) {
                 long start = System.nanoTime();
                 int n = s.socketThreads();
                 for (int i = 0; i < n; i++) {
                     int first = i;
-                    threads.add(daemon("load-" + s.name() + "-" + i, () -> openLoopOnSockets(cs, start, first, n)));
+                    threads.add(sender("load-" + s.name() + "-" + i, () -> openLoopOnSockets(cs, start, first, n)));
                 }
             } else {
-                threads.add(daemon("load-" + s.name() + "-pacer", () -> openLoop(cs)));
+                threads.add(sender("load-" + s.name() + "-pacer", () -> openLoop(cs)));
             }
         }
         threads.add(daemon("load-sampler", this::sampler));
         threads.forEach(Thread::start);
+    }
+
+    /** A thread that sends requests: it runs the driver's {@link LoadDriver#withSenderSetup setup} first. */
+    private Thread sender(String name, Runnable r) {
+        return daemon(name, () -> {
+            senderSetup.run();
+            r.run();
+        });
     }
 
     private static Thread daemon(String name, Runnable r) {

@@ -54,6 +54,14 @@ final class DriverProcess implements AutoCloseable {
         return process.pid();
     }
 
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    Path log() {
+        return log;
+    }
+
     /** The nice value the driver runs at (field 19 of /proc/PID/stat), or null off Linux. */
     Integer nice() {
         return Proc.nice(process.pid());

@@ -412,6 +412,9 @@ public final class Mixed {
                     Integer.toString(lightIds), "--window-start-ms", Long.toString(windowStart), "--window-end-ms",
                     Long.toString(windowEnd), "--out", logs.resolve(name + "-light.json").toString(), "--timeout-s", "60",
                     "--transport", p.lightClient().name().toLowerCase(java.util.Locale.ROOT)));
+            if (p.lightFifo() > 0) {
+                lightArgs.addAll(List.of("--fifo", Integer.toString(p.lightFifo())));
+            }
             lightArgs.addAll(light.driverArgs());
             DriverProcess l = DriverProcess.start(MixedApp.LIGHT, 0, lightArgs, logs.resolve(name + "-light.json"),
                     logs.resolve(name + "-light.log"));
@@ -420,6 +423,7 @@ public final class Mixed {
             Integer heavyNice = h != null ? h.nice() : null;
             Integer lightNice = l.nice();
             sleepUntil(windowStart);
+            checkLightFifo(p, l);
             Long cpu0 = Proc.cpuMs(proc.pid());
             SchedCounters.Reading sched0 = SchedCounters.read(proc.pid());
             Long busy0 = Proc.machineBusyMs();
@@ -459,6 +463,22 @@ public final class Mixed {
                     SchedCounters.between(sched0, sched1), threadCpu);
         } finally {
             drivers.forEach(DriverProcess::close);
+        }
+    }
+
+    /**
+     * Fails the window when the light driver was asked for {@code SCHED_FIFO} and none of its threads is in it
+     * by the window's start (its sending threads start with the JVM, well before): a window must never pass
+     * for one measured with the light client at that priority when it was not.
+     */
+    static void checkLightFifo(MixedParams p, DriverProcess light) throws IOException {
+        if (p.lightFifo() == 0) {
+            return;
+        }
+        Integer n = Proc.threadsInPolicy(light.pid(), 1);
+        if (n != null && n == 0 && light.isAlive()) {
+            throw new IOException("the light driver's sending threads are not in SCHED_FIFO " + p.lightFifo()
+                    + " at the window's start (log " + light.log() + ")");
         }
     }
 
@@ -538,8 +558,11 @@ public final class Mixed {
         m.put("idle_s", p.idleS());
         m.put("duration_s", p.durationS());
         m.put("heavy_driver_nice", p.heavyNice());
+        m.put("light_driver_fifo", p.lightFifo());
         m.put("drivers", "two JVMs (MixedDriver), the heavy one started as `nice -n " + p.heavyNice() + " java ...`, "
-                + "the light one at the harness's nice value; both measure the same wall-clock window");
+                + "the light one at the harness's nice value" + (p.lightFifo() > 0 ? ", its sending threads in "
+                + "SCHED_FIFO " + p.lightFifo() + " (they wake at once, not after the running heavy driver thread's "
+                + "slice)" : ", all its threads in the fair class") + "; both measure the same wall-clock window");
         m.put("app_jar", jar.getFileName().toString());
         Map<String, Object> dates = new LinkedHashMap<>();
         if (agent) {

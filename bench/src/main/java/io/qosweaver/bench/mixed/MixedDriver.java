@@ -4,6 +4,7 @@ import io.qosweaver.bench.load.LoadDriver;
 import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.load.LoadRun;
 import io.qosweaver.bench.load.LoadSpec;
+import io.qosweaver.bench.load.RealtimeThreads;
 import io.qosweaver.bench.report.JsonWriter;
 import java.io.IOException;
 import java.net.URI;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One load class in a JVM of its own (the experiment starts one per class, see {@link DriverProcess}):
@@ -25,7 +27,12 @@ import java.util.Map;
  * MixedDriver --name light --mode open --rate 20 --clients 64 --target URL [--ids N]
  *             [--method PUT|POST --body FILE --content-type TYPE]
  *             --window-start-ms T0 --window-end-ms T1 --out FILE [--timeout-s 60] [--transport jdk|socket]
+ *             [--fifo PRIORITY]
  * </pre>
+ *
+ * {@code --fifo P} puts every sending thread in {@code SCHED_FIFO} at priority {@code P} before it sends
+ * ({@link RealtimeThreads}); a thread the kernel refuses it fails the driver, so a window never passes for
+ * one measured that way when it was not.
  *
  * {@code --transport socket} (open loop only) sends with one blocking keep-alive socket per sending thread
  * ({@link LoadSpec.Transport#SOCKET}); the default is the JDK's client.
@@ -42,7 +49,7 @@ public final class MixedDriver {
     /** What the command line says. */
     record Args(String name, LoadSpec.Mode mode, int clients, double rate, String target, int ids,
                 long windowStartMs, long windowEndMs, Path out, Duration timeout, LoadSpec.Body body,
-                LoadSpec.Transport transport) {
+                LoadSpec.Transport transport, int fifo) {
 
         static Args parse(String[] argv) {
             Map<String, String> m = new HashMap<>();
@@ -67,7 +74,11 @@ public final class MixedDriver {
                     Double.parseDouble(m.getOrDefault("rate", "0")), m.get("target"),
                     Integer.parseInt(m.getOrDefault("ids", "1")), Long.parseLong(m.get("window-start-ms")),
                     Long.parseLong(m.get("window-end-ms")), Path.of(m.get("out")),
-                    Duration.ofSeconds(Long.parseLong(m.getOrDefault("timeout-s", "60"))), body(m), transport(m));
+                    Duration.ofSeconds(Long.parseLong(m.getOrDefault("timeout-s", "60"))), body(m), transport(m),
+                    Integer.parseInt(m.getOrDefault("fifo", "0")));
+            if (a.fifo < 0 || a.fifo > 99) {
+                throw new IllegalArgumentException("--fifo: a SCHED_FIFO priority 1..99 (0: none), got " + a.fifo);
+            }
             if (a.windowEndMs <= a.windowStartMs) {
                 throw new IllegalArgumentException("--window-end-ms must be after --window-start-ms");
             }
@@ -159,12 +170,27 @@ public final class MixedDriver {
             throw new IllegalStateException("started " + late + " ms after its window ended (the JVM took too long to"
                     + " start); give the drivers a longer lead before the window");
         }
-        try (LoadRun run = new LoadDriver().start(List.of(a.spec()), true)) {
+        AtomicReference<String> refused = new AtomicReference<>();
+        LoadDriver driver = new LoadDriver();
+        if (a.fifo() > 0) {
+            driver = driver.withSenderSetup(() -> {
+                String why = RealtimeThreads.enterFifo(a.fifo());
+                if (why != null) {
+                    refused.compareAndSet(null, why);
+                }
+            });
+        }
+        LoadResult r;
+        try (LoadRun run = driver.start(List.of(a.spec()), true)) {
             sleepUntil(a.windowStartMs());
             run.beginWindow();
             sleepUntil(a.windowEndMs());
-            return run.stopWindow();
+            r = run.stopWindow();
         }
+        if (refused.get() != null) {
+            throw new IllegalStateException("--fifo " + a.fifo() + " refused: " + refused.get());
+        }
+        return r;
     }
 
     private static void sleepUntil(long epochMs) throws InterruptedException {

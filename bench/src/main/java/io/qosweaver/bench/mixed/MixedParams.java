@@ -20,18 +20,26 @@ import java.util.List;
  *                       earlier run's)
  * @param appJvmFlags    JVM options the operator adds to the app's own in every process and window (a collector,
  *                       a heap size): the application's configuration, the same for every version; none by default
+ * @param lightFifo      the {@code SCHED_FIFO} priority of the light driver's sending threads, idle and loaded
+ *                       windows alike ({@link io.qosweaver.bench.load.RealtimeThreads}), or 0 for none (the fair
+ *                       class at the harness's nice value, every run before 2026-12-05): with it the light client
+ *                       wakes at once, not after the heavy driver's running thread ends its slice
  */
 public record MixedParams(int heavyClients, double lightRate, int lightMaxInFlight, double warmupS, double idleS,
-                          double durationS, int heavyNice, LoadSpec.Transport lightClient, List<String> appJvmFlags) {
+                          double durationS, int heavyNice, LoadSpec.Transport lightClient, List<String> appJvmFlags,
+                          int lightFifo) {
 
-    /** With the default light client and no added JVM option. */
+    /** With the default light client, no added JVM option and the default light driver's priority. */
     public MixedParams(int heavyClients, double lightRate, int lightMaxInFlight, double warmupS, double idleS,
                        double durationS, int heavyNice) {
         this(heavyClients, lightRate, lightMaxInFlight, warmupS, idleS, durationS, heavyNice, DEFAULT_LIGHT_CLIENT,
-                List.of());
+                List.of(), DEFAULT_LIGHT_FIFO);
     }
 
     public static final LoadSpec.Transport DEFAULT_LIGHT_CLIENT = LoadSpec.Transport.SOCKET;
+
+    /** The lowest real-time priority: above every fair-class thread, below the kernel's own real-time threads. */
+    public static final int DEFAULT_LIGHT_FIFO = 1;
 
     static final int CORES = Runtime.getRuntime().availableProcessors();
 
@@ -63,6 +71,34 @@ public record MixedParams(int heavyClients, double lightRate, int lightMaxInFlig
         if (heavyNice < 0 || heavyNice > 19) {
             throw new IllegalArgumentException("heavy nice must be 0..19, got " + heavyNice);
         }
+        if (lightFifo < 0 || lightFifo > 99) {
+            throw new IllegalArgumentException("the light driver's SCHED_FIFO priority must be 1..99 (0: none), got "
+                    + lightFifo);
+        }
+    }
+
+    /** These parameters with the light driver's sending threads at {@code fifo} (0: in the fair class). */
+    public MixedParams withLightFifo(int fifo) {
+        return new MixedParams(heavyClients, lightRate, lightMaxInFlight, warmupS, idleS, durationS, heavyNice,
+                lightClient, appJvmFlags, fifo);
+    }
+
+    /**
+     * These parameters as this process can run them: with {@link #lightFifo} when the kernel lets a thread of
+     * it enter {@code SCHED_FIFO}, else without, after a line that says why (the light latencies then include
+     * the light client's own waits for a CPU).
+     */
+    public MixedParams runnableHere(java.util.function.Consumer<String> warn) {
+        if (lightFifo == 0) {
+            return this;
+        }
+        String why = io.qosweaver.bench.load.RealtimeThreads.probe(lightFifo);
+        if (why == null) {
+            return this;
+        }
+        warn.accept("the light driver stays in the fair class (nice 0): " + why + "; its own waits for a CPU behind"
+                + " the heavy driver are in the light latencies");
+        return withLightFifo(0);
     }
 
     /** The full run: 8 x cores heavy clients, 20 light requests/s, 30 s warm-ups and idle, 120 s loaded. */

@@ -135,6 +135,24 @@ class LoadDriverTest {
     }
 
     @Test
+    void everySendingThreadRunsTheSenderSetupAndNoOtherThreadDoes() throws Exception {
+        java.util.Set<String> ran = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        LoadDriver d = new LoadDriver().withSenderSetup(() -> {
+            ran.add(Thread.currentThread().getName());
+        });
+        LoadResult r = d.run(List.of(
+                LoadSpec.open("sock", 40, 3, LoadSpec.Targets.fixed(server.uri("/echo"))).withTransport(
+                        LoadSpec.Transport.SOCKET),
+                LoadSpec.closed("loop", 2, LoadSpec.Targets.fixed(server.uri("/fast"))),
+                LoadSpec.open("jdk", 20, 5, LoadSpec.Targets.fixed(server.uri("/fast")))),
+                Duration.ZERO, Duration.ofMillis(500), false);
+        assertThat(r.get("sock").requests()).isPositive();
+        // the socket senders, the closed-loop clients and the JDK client's pacer; not the sampler
+        assertThat(ran).containsExactlyInAnyOrder("load-sock-0", "load-sock-1", "load-sock-2", "load-loop-0",
+                "load-loop-1", "load-jdk-pacer");
+    }
+
+    @Test
     void aSocketOpenLoopCountsErrorsAndRefusedConnectionsWithoutSpinning() throws Exception {
         LoadResult r = new LoadDriver().run(List.of(LoadSpec.open("fail", 20, 10,
                 LoadSpec.Targets.fixed(server.uri("/fail"))).withTransport(LoadSpec.Transport.SOCKET)),

@@ -51,6 +51,12 @@ class MixedDriverTest {
                 .hasMessage("--window-end-ms must be after --window-start-ms");
         assertThatThrownBy(() -> MixedDriver.Args.parse(args("--name")))
                 .hasMessage("expected --key value pairs, got '--name'");
+        assertThat(a.fifo()).isZero();
+        assertThat(MixedDriver.Args.parse(concat(args("--name", "l", "--mode", "open", "--rate", "20", "--target", "t",
+                "--fifo", "1"), window)).fifo()).isEqualTo(1);
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "l", "--mode", "open", "--rate", "20",
+                "--target", "t", "--fifo", "100"), window)))
+                .hasMessage("--fifo: a SCHED_FIFO priority 1..99 (0: none), got 100");
     }
 
     @Test
@@ -122,6 +128,72 @@ class MixedDriverTest {
             assertThat(lc.targetRatePerS()).isEqualTo(40.0);
             assertThat(lc.requests()).isPositive();
             assertThat(items).as("{i} was replaced").allMatch(q -> q.matches("i=\\d+")).hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void withFifoTheLightDriversSendingThreadsAndOnlyThemAreInSchedFifo() throws Exception {
+        String refused = io.qosweaver.bench.load.RealtimeThreads.probe(1);
+        org.junit.jupiter.api.Assumptions.assumeTrue(refused == null, () -> "SCHED_FIFO refused here: " + refused);
+        try (TestServer server = new TestServer().route("/light", q -> Reply.ok("l"))) {
+            long start = System.currentTimeMillis() + LEAD_MS;
+            long end = start + 1500;
+            DriverProcess light = DriverProcess.start("light", 0, List.of("--name", "light", "--mode", "open", "--rate",
+                    "20", "--clients", "3", "--transport", "socket", "--fifo", "1", "--target",
+                    server.uri("/light").toString(), "--window-start-ms", Long.toString(start), "--window-end-ms",
+                    Long.toString(end), "--out", tmp.resolve("f.json").toString()), tmp.resolve("f.json"),
+                    tmp.resolve("f.log"));
+            while (System.currentTimeMillis() < start + 500) {
+                Thread.sleep(50);
+            }
+            Integer fifo = Proc.threadsInPolicy(light.pid(), 1);
+            Integer other = Proc.threadsInPolicy(light.pid(), 0);
+            Mixed.checkLightFifo(new MixedParams(1, 20, 3, 0, 1, 1, 0), light);
+            LoadResult l = light.await(30_000);
+            assertThat(fifo).as("its three socket senders").isEqualTo(3);
+            assertThat(other).as("the JVM's own threads stay in the fair class").isGreaterThan(5);
+            assertThat(l.get("light").requests()).isPositive();
+            assertThat(l.get("light").errors()).isZero();
+        }
+    }
+
+    @Test
+    void paramsKeepTheirFifoWhereTheKernelAllowsItAndSayNothingWithoutOne() {
+        MixedParams none = new MixedParams(1, 20, 2, 0, 1, 1, 0).withLightFifo(0);
+        List<String> warnings = new java.util.ArrayList<>();
+        assertThat(none.runnableHere(warnings::add)).isSameAs(none);
+        MixedParams fifo = none.withLightFifo(1);
+        String refused = io.qosweaver.bench.load.RealtimeThreads.probe(1);
+        MixedParams here = fifo.runnableHere(warnings::add);
+        if (refused == null) {
+            assertThat(here).isSameAs(fifo);
+            assertThat(warnings).isEmpty();
+        } else {
+            assertThat(here.lightFifo()).isZero();
+            assertThat(warnings).singleElement().asString().startsWith("the light driver stays in the fair class")
+                    .contains(refused);
+        }
+    }
+
+    @Test
+    void theHarnessRefusesAWindowWhoseLightDriverIsNotInFifo() throws Exception {
+        try (TestServer server = new TestServer().route("/light", q -> Reply.ok("l"))) {
+            long start = System.currentTimeMillis() + LEAD_MS;
+            DriverProcess light = DriverProcess.start("light", 0, List.of("--name", "light", "--mode", "open", "--rate",
+                    "20", "--clients", "2", "--transport", "socket", "--target", server.uri("/light").toString(),
+                    "--window-start-ms", Long.toString(start), "--window-end-ms", Long.toString(start + 500), "--out",
+                    tmp.resolve("n.json").toString()), tmp.resolve("n.json"), tmp.resolve("n.log"));
+            try {
+                while (System.currentTimeMillis() < start + 200) {
+                    Thread.sleep(50);
+                }
+                Mixed.checkLightFifo(new MixedParams(1, 20, 2, 0, 1, 1, 0).withLightFifo(0), light);
+                assertThatThrownBy(() -> Mixed.checkLightFifo(new MixedParams(1, 20, 2, 0, 1, 1, 0), light))
+                        .hasMessageStartingWith("the light driver's sending threads are not in SCHED_FIFO 1 at the "
+                                + "window's start");
+            } finally {
+                light.await(30_000);
+            }
         }
     }
 

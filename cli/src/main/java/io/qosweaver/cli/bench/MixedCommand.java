@@ -64,6 +64,12 @@ final class MixedCommand implements Callable<Integer> {
             + "its hand-offs between threads added 1.3-2.3 ms at the median and 4-6 ms at the p99 of an idle Tika)")
     String lightClient;
 
+    @Option(names = "--light-fifo", paramLabel = "P", description = "SCHED_FIFO priority of the light driver's sending "
+            + "threads, idle and loaded windows alike (default 1; 0: the fair class, every run before 2026-12-05, where "
+            + "a light client's wake-up waited up to a tick behind the heavy driver's running thread). Without the "
+            + "privilege for it the run says so and goes on in the fair class")
+    Integer lightFifo;
+
     @Option(names = "--app-jvm-flags", paramLabel = "'OPTS'", description = "JVM options added to the app's own in "
             + "every process of the run, on and off (the operator's choice of collector or heap, e.g. "
             + "'-XX:+UseZGC'), after the app's -Xmx2g and -Xlog:gc; separated by spaces; no agent")
@@ -103,7 +109,8 @@ final class MixedCommand implements Callable<Integer> {
                     case "jdk" -> LoadSpec.Transport.JDK;
                     default -> throw new IllegalArgumentException("--light-client: socket or jdk, got '" + lightClient + "'");
                 },
-                appJvmFlags == null || appJvmFlags.isBlank() ? List.of() : List.of(appJvmFlags.trim().split("\\s+")));
+                appJvmFlags == null || appJvmFlags.isBlank() ? List.of() : List.of(appJvmFlags.trim().split("\\s+")),
+                lightFifo != null ? lightFifo : d.lightFifo());
     }
 
     /** The versions named, or every version the app's server allows. */
@@ -152,6 +159,7 @@ final class MixedCommand implements Callable<Integer> {
             return report.finish("bench mixed", r, r.summary(), r.errors(), dir);
         }
         String[] args = spec.commandLine().getParseResult().originalArgs().toArray(new String[0]);
+        p = p.runnableHere(line -> report.progress().update("[mixed] " + line));
         if (paired != null) {
             MixedPairedResult r = MixedPaired.run(layout, a, p, vs, paired, quick, dir, ReportOptions.commandLine(args),
                     report.progress());

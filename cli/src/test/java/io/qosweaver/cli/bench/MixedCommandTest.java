@@ -43,6 +43,9 @@ class MixedCommandTest {
         assertThat(parse("--app", "fuseki", "--light-client", "jdk").params().lightClient())
                 .isEqualTo(io.qosweaver.bench.load.LoadSpec.Transport.JDK);
         assertThat(p.appJvmFlags()).isEmpty();
+        assertThat(p.lightFifo()).isEqualTo(MixedParams.DEFAULT_LIGHT_FIFO);
+        assertThat(parse("--app", "tika", "--light-fifo", "0").params().lightFifo()).isZero();
+        assertThat(parse("--app", "tika", "--light-fifo", "5").params().lightFifo()).isEqualTo(5);
         assertThat(parse("--app", "tika", "--app-jvm-flags", " -XX:+UseZGC  -Xmx3g ").params().appJvmFlags())
                 .containsExactly("-XX:+UseZGC", "-Xmx3g");
         assertThat(parse("--app", "fuseki").repeat).isEqualTo(1);
@@ -55,6 +58,8 @@ class MixedCommandTest {
     void badInputIsRefusedWithWhatToChangeBeforeAnythingRuns() {
         assertThatThrownBy(() -> parse("--app", "fuseki", "--heavy-clients", "0").params())
                 .hasMessageContaining("heavy clients must be at least 1");
+        assertThatThrownBy(() -> parse("--app", "tika", "--light-fifo", "100").params())
+                .hasMessageContaining("SCHED_FIFO priority must be 1..99 (0: none), got 100");
         assertThat(run("bench", "mixed", "--app", "jboss-petstore"))
                 .isEqualTo("2 qosweaver bench mixed: unknown app 'jboss-petstore'; known: fuseki, tika");
         assertThat(run("bench", "mixed", "--app", "tika", "--versions", "unscheduled,jetty-qos")).startsWith(
