@@ -130,7 +130,8 @@ public final class MixedPaired {
             parameters.put("after_switch_warmup_s", AFTER_SWITCH_WARMUP_S);
             parameters.put("pairing", "one process per version; its loaded windows alternate switched off (the "
                     + "unscheduled app: QoSWeaver unwoven, a peer bypassed) and on, off-on then on-off; each window "
-                    + "after the full load for the warm-up, unmeasured; the idle window last, switched off");
+                    + "after the full load for the warm-up, unmeasured; the idle window last, switched off, after "
+                    + idleGapMs(idleFollowsSwitch(pairs)) / 1000 + " s of the light stream alone");
             Files.createDirectories(dir);
             List<Run> runs = new ArrayList<>();
             Map<String, String> errors = new LinkedHashMap<>();
@@ -168,7 +169,24 @@ public final class MixedPaired {
     /** Roughly how long one version takes: start-up, the warm-up and the settling, 2N windows with their warm-ups, idle. */
     static double secondsPerVersion(MixedParams p, int pairs) {
         return 20 + p.warmupS() + settleSeconds(p) + 2 * pairs * (p.warmupS() + p.durationS() + 3)
-                + switchedWindows(pairs) * (warmupS(p, true) - p.warmupS()) + p.idleS() + 9;
+                + switchedWindows(pairs) * (warmupS(p, true) - p.warmupS()) + p.idleS()
+                + idleGapMs(idleFollowsSwitch(pairs)) / 1000.0 + 4;
+    }
+
+    /** Whether the last loaded window is switched on, so that the idle window (switched off) follows a switch. */
+    static boolean idleFollowsSwitch(int pairs) {
+        List<Boolean> last = order(pairs - 1);
+        return last.get(last.size() - 1);
+    }
+
+    /**
+     * The light stream alone, unmeasured, before the idle window. Right after the switch off it is
+     * {@link #AFTER_SWITCH_WARMUP_S}: the unweave throws the woven classes' compiled code away and the agent's
+     * compiler boost runs for 30 s, the same transient a loaded window waits out (the first process of
+     * bench/results/mixed-tika/fifo-2026-12-05/full/ had a second of slow light requests 15 s into such an idle window).
+     */
+    static long idleGapMs(boolean afterSwitch) {
+        return afterSwitch ? Math.max(Mixed.IDLE_GAP_MS, Math.round(AFTER_SWITCH_WARMUP_S * 1000)) : Mixed.IDLE_GAP_MS;
     }
 
     /** How many of the 2N windows follow a switch: the process starts switched on, then {@link #order}. */
@@ -306,10 +324,12 @@ public final class MixedPaired {
                 if (state) {
                     sw.set(false);
                 }
+                long gapMs = idleGapMs(state);
                 progress.update("[" + v.name() + "] idle window " + (int) p.idleS() + " s, switched off: the light "
-                        + "stream alone");
+                        + "stream alone" + (state ? ", after " + gapMs / 1000 + " s of it unmeasured (the switch's "
+                        + "recompilation)" : ""));
                 now = System.currentTimeMillis();
-                long idleStart = now + Mixed.IDLE_GAP_MS;
+                long idleStart = now + gapMs;
                 Mixed.Phase idle = Mixed.phase(p, null, light, app.lightIds(), 0, now, idleStart,
                         idleStart + Mixed.ms(p.idleS()), logs, "idle", proc);
                 ClassResult il = idle.result().get(MixedApp.LIGHT);

@@ -196,9 +196,22 @@ class MixedPairedTest {
         assertThat(MixedPaired.settleSeconds(MixedParams.quick())).isEqualTo(60);
         assertThat(MixedPaired.settleSeconds(MixedParams.full())).isEqualTo(120);
         // start-up 20, warm-up 30, settling 120, 2 pairs of (30 + 120 + 3) x 2, 10 s more after each of the 3
-        // switches, idle 30, 9
+        // switches, idle 30 after 5 s of the light stream alone, 4
         assertThat(MixedPaired.secondsPerVersion(MixedParams.full(), 2))
-                .isEqualTo(20 + 30 + 120 + 4 * 153 + 3 * 10 + 30 + 9);
+                .isEqualTo(20 + 30 + 120 + 4 * 153 + 3 * 10 + 30 + 5 + 4);
+        // 3 pairs end switched on: the idle window waits 40 s after the switch off
+        assertThat(MixedPaired.secondsPerVersion(MixedParams.full(), 3))
+                .isEqualTo(20 + 30 + 120 + 6 * 153 + 4 * 10 + 30 + 40 + 4);
+    }
+
+    @Test
+    void theIdleWindowAfterASwitchOffWaitsPastTheCompilerBoostWithTheLightStreamAlone() {
+        // off on | on off | off on: an odd number of pairs ends switched on
+        assertThat(MixedPaired.idleFollowsSwitch(1)).isTrue();
+        assertThat(MixedPaired.idleFollowsSwitch(2)).isFalse();
+        assertThat(MixedPaired.idleFollowsSwitch(3)).isTrue();
+        assertThat(MixedPaired.idleGapMs(true)).isEqualTo(40_000);
+        assertThat(MixedPaired.idleGapMs(false)).isEqualTo(Mixed.IDLE_GAP_MS);
     }
 
     @Test
