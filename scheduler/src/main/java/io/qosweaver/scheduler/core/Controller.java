@@ -141,6 +141,7 @@ public final class Controller {
             // the successor (one more read of closed, on the unobserved path only)
             return !machine.closed;
         }
+        machine.beforeScopeChange(t, to); // what must hold while it wakes others under the lock: a raised priority
         Object slot;
         lock.lock();
         try {

@@ -769,6 +769,27 @@ public final class StateMachine implements Control {
         }
     }
 
+    /**
+     * The policy's {@link Policy#beforeScopeChange} for the owner thread {@code t} about to move to {@code to}
+     * (a class of this machine, or null), before the lock; the classes as {@link #changeRole} will hand them to
+     * {@link Policy#onRoleChange} (observed ones, else null), read without the lock: {@code t.role} is written by
+     * its owner, or under the lock by an adopting successor, after which the change is retried there. A broken
+     * policy is reported, never thrown into the application.
+     */
+    public void beforeScopeChange(ThreadState t, TaskClassState to) {
+        TaskClassState from = t.role;
+        TaskClassState of = from != null && from.machine == this && from.observed() ? from : null;
+        TaskClassState ot = to != null && to.observed() ? to : null;
+        if (of == ot) {
+            return;
+        }
+        try {
+            policy.beforeScopeChange(t, of, ot);
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+        }
+    }
+
     /** Whether a flagged thread at a control point parks; a broken policy lets it pass. */
     public boolean mayPark(ThreadState t) {
         try {

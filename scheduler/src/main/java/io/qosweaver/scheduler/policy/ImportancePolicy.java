@@ -258,7 +258,7 @@ class ImportancePolicy implements Policy {
             update(c, 0);
         }
         if (nice != null) {
-            nice.onRoleChange(t, Importance.isLow(to) ? lowNice : Importance.isHigh(to) ? highNice : null, cause);
+            nice.onRoleChange(t, niceOf(to), cause);
         }
         if (Importance.isLow(to)) {
             admit(c, t);
@@ -277,6 +277,18 @@ class ImportancePolicy implements Policy {
         if (nice != null) {
             nice.afterScopeChange(t, slot); // the OS priority, outside the scheduler's lock
         }
+    }
+
+    @Override
+    public void beforeScopeChange(ThreadView t, TaskClass from, TaskClass to) {
+        if (nice != null) {
+            nice.raiseBefore(t, niceOf(to)); // leaving a low scope: normal priority before it wakes anyone
+        }
+    }
+
+    /** The OS priority of a role: {@code lowNice}, {@code highNice}, or null for the thread's own. */
+    private Integer niceOf(TaskClass role) {
+        return Importance.isLow(role) ? lowNice : Importance.isHigh(role) ? highNice : null;
     }
 
     @Override

@@ -61,7 +61,16 @@ final class LinuxPriorityPolicy implements Policy {
 
     @Override
     public void onRoleChange(Control c, ThreadView t, TaskClass from, TaskClass to, Cause cause) {
-        nice.onRoleChange(t, to == null ? null : Importance.isHigh(to) ? highNice : lowNice, cause);
+        nice.onRoleChange(t, niceOf(to), cause);
+    }
+
+    @Override
+    public void beforeScopeChange(ThreadView t, TaskClass from, TaskClass to) {
+        nice.raiseBefore(t, niceOf(to)); // leaving a low scope: its priority back before it wakes anyone
+    }
+
+    private Integer niceOf(TaskClass role) {
+        return role == null ? null : Importance.isHigh(role) ? highNice : lowNice;
     }
 
     @Override

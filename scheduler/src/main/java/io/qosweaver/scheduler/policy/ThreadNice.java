@@ -27,8 +27,9 @@ import java.util.function.Consumer;
  * is noted in the thread's slot) and applied after it, on the thread itself ({@link #afterScopeChange}):
  * a thread that lowers its own priority is descheduled at once beside any runnable thread of normal
  * priority, and holding the lock then would make every other thread's scope change wait until it got
- * a CPU back (light requests waited up to 0.9 s for heavy threads at nice 19 on Fuseki). Leaving a
- * low scope still takes the lock at the low priority; that section is a few microseconds.
+ * a CPU back (light requests waited up to 0.9 s for heavy threads at nice 19 on Fuseki). A change to
+ * more CPU (leaving a low scope) is applied before the lock instead ({@link #raiseBefore}): under it the
+ * thread wakes the threads its change lets run, and at the low priority it lost its CPU to them.
  *
  * <p>A thread's kernel id can only be learnt on the thread itself, so it is resolved there once
  * and kept, with its value before the first change and the value applied, in the policy's
@@ -52,6 +53,8 @@ final class ThreadNice {
     /** The per-thread state kept in the policy's slot. */
     static final class Slot {
         Thread owner;
+        /** The policy's instance that made it: a replacing scheduler's slot is not this one's to apply. */
+        ThreadNice of;
         /** The value the thread's last scope change asked for, null for its own; owner only. */
         Integer wanted;
         // under the slot's monitor: the owner's deferred change and the uninstaller's onDetach
@@ -219,6 +222,7 @@ final class ThreadNice {
             // from the thread that started it, and is put back to the process's own (afterScopeChange)
             s = new Slot();
             s.owner = t.thread();
+            s.of = this;
             t.setSlot(s);
         }
         s.wanted = target;
@@ -254,6 +258,32 @@ final class ThreadNice {
                 s.base = idle || inherited(now) ? natural : now;
             }
             apply(s, s.wanted == null ? s.base : s.wanted);
+        }
+    }
+
+    /**
+     * On the thread itself, before its scope change takes the scheduler's lock: the value its new role asks
+     * for ({@code target}, null for its own) when that is more CPU than the one applied, and only then: leaving
+     * a low scope, the thread is back at its own priority before it wakes, under the lock, the threads the
+     * change lets run (a normal thread woken by one in SCHED_IDLE preempts it at once, and it then waited
+     * behind the low threads it woke, up to 5.4 ms on Tika). Lowering stays after the lock
+     * ({@link #afterScopeChange}). A thread not yet seen, or seen by a replacing scheduler, is left to it.
+     */
+    void raiseBefore(ThreadView t, Integer target) {
+        if (!effective || !(t.slot() instanceof Slot s) || s.owner != t.thread() || s.of != this) {
+            return;
+        }
+        if (s.tid <= 0 || (target != null && target >= s.applied)) {
+            return; // read without the monitor: the owner (this thread) wrote them; only a raise needs it
+        }
+        synchronized (s) {
+            if (s.detached || s.tid <= 0) {
+                return;
+            }
+            int want = target == null ? s.base : target;
+            if (want < s.applied) { // IDLE is above 19: numerically larger means less CPU
+                apply(s, want);
+            }
         }
     }
 

@@ -75,6 +75,20 @@ public interface Policy {
     default void afterScopeChange(ThreadView thread, Object slot) {}
 
     /**
+     * Before a {@link Cause#SCOPE} change of {@code thread} from {@code from} to {@code to} (observed classes or
+     * null, as {@link #onRoleChange} will get them), on that thread, before the scheduler's lock is taken: for
+     * what must be in force while the thread takes the lock and wakes others under it. Raising the thread's own
+     * OS priority as it leaves a low scope is such a thing: under the lock it wakes the threads the change lets
+     * run, and a thread of normal priority woken by a thread in {@code SCHED_IDLE} takes its CPU at once; left
+     * runnable at the low priority, the leaving thread then waited up to 5.4 ms behind the low threads it had
+     * just woken, and on Jetty, where the thread that ends a request goes on to select the next ones, the
+     * light requests waited with it ({@code perf sched}, bench/results/mixed-tika/). Only what cannot
+     * deschedule the thread belongs here; the rest goes to {@link #afterScopeChange}. The change may still be
+     * retried on a replacing scheduler. Whatever this throws is reported and dropped. Default: nothing.
+     */
+    default void beforeScopeChange(ThreadView thread, TaskClass from, TaskClass to) {}
+
+    /**
      * The scheduler is being uninstalled or replaced while {@code t} is still inside a scope of
      * {@code role} (an observed class): undo whatever the policy did to the thread (its priority,
      * for instance), because the thread's own exit will no longer reach the policy. The queues are

@@ -292,6 +292,37 @@ class StateMachineTest {
         assertInvariants(cs[0]);
     }
 
+    /** Before a scope change the policy runs on the thread, before the lock, with the classes it will be told of. */
+    @Test
+    void beforeAScopeChangeThePolicyRunsOnTheThreadBeforeTheLockAndItsExceptionNeverReachesTheApp() {
+        List<String> seen = new ArrayList<>();
+        Controller[] cs = new Controller[1];
+        cs[0] = controller(new Policy() {
+            @Override public String name() { return "raises"; }
+            @Override public int rank(TaskClassSpec s) { return 1; }
+            @Override public void onRoleChange(Control ctl, ThreadView t, TaskClass from, TaskClass to, Cause cause) {
+                seen.add("decided " + (from == null ? "-" : from.name()) + ">" + (to == null ? "-" : to.name()));
+            }
+            @Override public void beforeScopeChange(ThreadView t, TaskClass from, TaskClass to) {
+                seen.add("before " + (from == null ? "-" : from.name()) + ">" + (to == null ? "-" : to.name())
+                        + (cs[0].lockHeldByCurrentThread() ? " under the lock" : " outside it")
+                        + (t.thread() == Thread.currentThread() ? " on the thread" : " elsewhere"));
+                if (to == null) {
+                    throw new IllegalStateException("policy bug before the change");
+                }
+            }
+        });
+        ThreadState me = state();
+        long errors = InternalErrors.count();
+        enter(cs[0], me, "chart");
+        exit(me);
+        assertThat(seen).containsExactly("before ->chart outside it on the thread", "decided ->chart",
+                "before chart>- outside it on the thread", "decided chart>-");
+        assertThat(me.role).as("the exit happened despite the throw").isNull();
+        assertThat(InternalErrors.count()).isEqualTo(errors + 1);
+        assertInvariants(cs[0]);
+    }
+
     @Test
     void admissionRunnersDrainAndTheEpisodeLastsUntilTheyHave() {
         Controller c = controller("admission", 1);

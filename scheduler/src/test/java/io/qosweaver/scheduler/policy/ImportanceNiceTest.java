@@ -2,6 +2,7 @@ package io.qosweaver.scheduler.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.qosweaver.platform.NativeThreads;
 import io.qosweaver.scheduler.QoS;
@@ -10,6 +11,7 @@ import io.qosweaver.scheduler.core.ThreadStates;
 import io.qosweaver.scheduler.spi.PolicyConfigException;
 import io.qosweaver.scheduler.stats.PriorityReport;
 import io.qosweaver.scheduler.testing.Configs;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
@@ -239,6 +241,81 @@ class ImportanceNiceTest {
         assertThat(fake.calls).as("the lowering happened, with the other thread's entry inside it")
                 .contains(fake.currentNativeThreadId() + ":19");
         assertThat(otherDone[0]).as("the other thread entered and left its scope meanwhile").isTrue();
+    }
+
+    @Test
+    void aThreadLeavingALowScopeLeavesSchedIdleBeforeItReleasesTheThreadWaitingForItsPlace() throws Exception {
+        Scheduler s = install(Map.of("lowCap", "1", "lowNice", "idle", "suspendAtEntry", "true"));
+        int me = fake.currentNativeThreadId();
+        QoS.enter("chart"); // the cap's one place, in SCHED_IDLE
+        assertThat(fake.isIdle(me)).isTrue();
+        Thread second = new Thread(() -> {
+            QoS.enter("chart"); // waits at its entry for the place
+            QoS.exit();
+        }, "second");
+        second.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> s.stats().waitQueueSize() == 1);
+        int[] waitingWhenRaised = {-1};
+        fake.onIdle = (tid, on) -> {
+            if (tid == me && !on) {
+                waitingWhenRaised[0] = s.stats().waitQueueSize();
+            }
+        };
+        QoS.exit();
+        second.join(5_000);
+        assertThat(second.isAlive()).isFalse();
+        assertThat(waitingWhenRaised[0]).as("out of SCHED_IDLE while the other thread still waited for the place: "
+                + "a normal thread it wakes cannot leave it runnable in SCHED_IDLE behind the low threads").isEqualTo(1);
+        assertThat(fake.isIdle(me)).isFalse();
+        assertThat(fake.calls).as("one change each way for this thread").containsSubsequence(me + ":idle", me + ":other")
+                .filteredOn(c -> c.startsWith(me + ":")).hasSize(2);
+    }
+
+    @Test
+    void aThreadLeavingALowScopeGetsItsNiceValueBackBeforeItReleasesTheThreadWaitingForItsPlace() throws Exception {
+        Scheduler s = install(Map.of("lowCap", "1", "lowNice", "19", "suspendAtEntry", "true"));
+        int me = fake.currentNativeThreadId();
+        QoS.enter("chart");
+        assertThat(fake.getNice(me)).isEqualTo(19);
+        Thread second = new Thread(() -> {
+            QoS.enter("chart");
+            QoS.exit();
+        }, "second");
+        second.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> s.stats().waitQueueSize() == 1);
+        int[] waitingWhenRaised = {-1};
+        fake.onSet = (tid, value) -> {
+            if (tid == me && value == 0) {
+                waitingWhenRaised[0] = s.stats().waitQueueSize();
+            }
+        };
+        QoS.exit();
+        second.join(5_000);
+        assertThat(waitingWhenRaised[0]).isEqualTo(1);
+        assertThat(fake.getNice(me)).isZero();
+    }
+
+    @Test
+    void raisingBeforeTheLockNeverLowersAndLeavesAThreadOfAnotherSchedulerAlone() {
+        ThreadNice n = new ThreadNice(fake, "importance", 0, ThreadNice.IDLE, w -> { }).probe("low SCHED_IDLE");
+        ThreadNice other = new ThreadNice(fake, "importance", 0, ThreadNice.IDLE, w -> { }).probe("low SCHED_IDLE");
+        fake.calls.clear();
+        int me = fake.currentNativeThreadId();
+        io.qosweaver.scheduler.spi.ThreadView view = Views.of(Thread.currentThread());
+        n.raiseBefore(view, ThreadNice.IDLE); // never seen: nothing
+        n.onRoleChange(view, ThreadNice.IDLE, io.qosweaver.scheduler.spi.Policy.Cause.SCOPE);
+        n.raiseBefore(view, ThreadNice.IDLE); // entering low: lowering waits for afterScopeChange
+        assertThat(fake.calls).isEmpty();
+        n.afterScopeChange(view, view.slot());
+        assertThat(fake.calls).containsExactly(me + ":idle");
+        other.raiseBefore(view, null); // the slot is n's: another scheduler's policy does not apply it
+        assertThat(fake.calls).containsExactly(me + ":idle");
+        n.raiseBefore(view, null); // leaving: its own value at once
+        assertThat(fake.calls).containsExactly(me + ":idle", me + ":other");
+        n.onRoleChange(view, null, io.qosweaver.scheduler.spi.Policy.Cause.SCOPE);
+        n.afterScopeChange(view, view.slot()); // already applied: no second call
+        assertThat(fake.calls).containsExactly(me + ":idle", me + ":other");
+        assertThat(n.report().changes()).isEqualTo(2);
     }
 
     @Test

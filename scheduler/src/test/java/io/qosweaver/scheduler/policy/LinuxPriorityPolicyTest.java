@@ -56,11 +56,17 @@ class LinuxPriorityPolicyTest {
 
         @Override public int getNice(int t) { return nice.getOrDefault(t, 0); }
 
+        /** Runs inside {@link #setIdle} before the policy is set (thread id, on); null: nothing. */
+        volatile java.util.function.BiConsumer<Integer, Boolean> onIdle;
         /** Threads in SCHED_IDLE; leaving it is refused as raising the nice value is. */
         final Map<Integer, Boolean> idle = new ConcurrentHashMap<>();
 
         @Override
         public void setIdle(int t, boolean on) throws NativePriorityException {
+            java.util.function.BiConsumer<Integer, Boolean> hook = onIdle;
+            if (hook != null) {
+                hook.accept(t, on);
+            }
             if (!on && idle.getOrDefault(t, false) && !canRaise) {
                 throw new NativePriorityException("Operation not permitted", NativePriorityException.EPERM);
             }
