@@ -1,0 +1,9 @@
+#!/bin/bash
+LOG=$1; OUT=$2
+while ! grep -q "switched on (in" $LOG; do sleep 0.5; done
+sleep 42
+cd $OUT
+python3 -c "import time;print(time.clock_gettime(time.CLOCK_MONOTONIC), time.time())" > clocks.txt
+perf sched record -k mono -a -o $OUT/sched.data -- sleep 40 > $OUT/perf.out 2>&1
+python3 -c "import time;print(time.clock_gettime(time.CLOCK_MONOTONIC), time.time())" >> clocks.txt
+echo recorded >> $OUT/perf.out
