@@ -273,7 +273,7 @@ final class ThreadNice {
         if (!effective || !(t.slot() instanceof Slot s) || s.owner != t.thread() || s.of != this) {
             return;
         }
-        if (s.tid <= 0 || (target != null && target >= s.applied)) {
+        if (s.tid <= 0 || (target == null ? s.base : target) >= s.applied) {
             return; // read without the monitor: the owner (this thread) wrote them; only a raise needs it
         }
         synchronized (s) {
