@@ -71,17 +71,7 @@ stop() {
   local dir=$1 bindir
   [ -d "$dir/data" ] || { rm -rf "$dir"; return 0; }
   bindir=$(find_bindir) || true
-  local pid
-  pid=$(head -1 "$dir/data/postmaster.pid" 2>/dev/null || true)
-  as_db_user "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >&2 || echo "pg_ctl stop failed in $dir" >&2
-  # never leave the server running with its directory gone: if pg_ctl did not stop it (fresh-clone CI
-  # once kept it after a run's SIGTERM), its postmaster is stopped by signal, as pg_ctl -m immediate would
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    echo "stopping the postmaster $pid of $dir by signal" >&2
-    kill -QUIT "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
+  as_db_user "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >&2 || true
   rm -rf "$dir"
 }
 
