@@ -252,8 +252,8 @@ public final class StateMachine implements Control {
             }
             note(to);
         }
-        TaskClassState of = from != null && from.observed() ? from : null;
-        TaskClassState ot = to != null && to.observed() ? to : null;
+        TaskClassState of = observedOrNull(from);
+        TaskClassState ot = observedOrNull(to);
         if (of != ot) {
             try {
                 policy.onRoleChange(this, t, of, ot, cause);
@@ -778,8 +778,8 @@ public final class StateMachine implements Control {
      */
     public void beforeScopeChange(ThreadState t, TaskClassState to) {
         TaskClassState from = t.role;
-        TaskClassState of = from != null && from.machine == this && from.observed() ? from : null;
-        TaskClassState ot = to != null && to.observed() ? to : null;
+        TaskClassState of = from != null && from.machine == this ? observedOrNull(from) : null;
+        TaskClassState ot = observedOrNull(to);
         if (of == ot) {
             return;
         }
@@ -788,6 +788,11 @@ public final class StateMachine implements Control {
         } catch (Throwable e) {
             InternalErrors.report(e);
         }
+    }
+
+    /** A role as the policy hears of it: an observed class, else null. */
+    private static TaskClassState observedOrNull(TaskClassState c) {
+        return c != null && c.observed() ? c : null;
     }
 
     /** Whether a flagged thread at a control point parks; a broken policy lets it pass. */
