@@ -32,7 +32,9 @@ class PostgresIntegrationTest {
         Path out = Files.createTempFile("pg-start", ".out");
         Path err = Files.createTempFile("pg-start", ".err");
         try {
-            Process p = new ProcessBuilder("bash", SCRIPT.toString(), "start", String.valueOf(port))
+            // with this JVM as the owner: a test run that is killed leaves no server behind
+            Process p = new ProcessBuilder("bash", SCRIPT.toString(), "start", String.valueOf(port),
+                    String.valueOf(ProcessHandle.current().pid()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             if (!p.waitFor(15, TimeUnit.MINUTES)) {

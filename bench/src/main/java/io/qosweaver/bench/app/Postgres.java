@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * version and decided the chart figures (bench/results/deadline/gc-2026-11-28/).
  *
  * <p>Started and stopped by the river monitor's own script, {@value #SCRIPT} (a data directory under {@code /tmp},
- * loopback only, fsync off; it installs PostgreSQL with apt-get when the run is root and it is missing). One server
+ * loopback only, fsync off; it installs PostgreSQL with apt-get when the run is root and it is missing). Two things
+ * stop it: {@link #close()}, or a shutdown hook on Ctrl-C and SIGTERM, before the run returns; and, when no hook ran
+ * (SIGKILL) or one did not finish, the script's watcher, a detached process that waits for this JVM's end. One server
  * serves every version and window of the run: the first app process seeds the history, each later one only tops it
  * up from the newest row it finds ({@code HistorySeeder}), so the history a chart reads is the same for all.
  */
@@ -54,7 +56,9 @@ public final class Postgres implements AutoCloseable {
         Path out = Files.createTempFile("qosweaver-pg", ".out");
         Path err = Files.createTempFile("qosweaver-pg", ".err");
         try {
-            Process p = new ProcessBuilder("bash", script.toString(), "start", Integer.toString(port))
+            // This process as the owner: the script's watcher stops the server even when no hook of ours runs.
+            Process p = new ProcessBuilder("bash", script.toString(), "start", Integer.toString(port),
+                    Long.toString(ProcessHandle.current().pid()))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             if (!p.waitFor(15, TimeUnit.MINUTES)) {

@@ -101,8 +101,34 @@ class PostgresTest {
         }
     }
 
+    /**
+     * Null once nothing answers at the server's address and its directory is gone, within the time given; else
+     * what still answers or remains. The run's own hook stops the server before the run exits; the script's watcher
+     * takes up to a second to see the run gone, then as long as a stop takes.
+     */
+    private static String awaitStopped(URI uri, String dir, long seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            String answers = whatAnswers(uri, dir);
+            String left = answers != null ? answers : Files.exists(Path.of(dir)) ? "its data directory " + dir : null;
+            if (left == null || System.nanoTime() > deadline) {
+                return left;
+            }
+            Thread.sleep(200);
+        }
+    }
+
     @Test
     void aRunKilledBySigtermStopsItsServer() throws Exception {
+        killedRunLeavesNoServer(false);
+    }
+
+    @Test
+    void aRunKilledBySigkillHasItsServerStoppedByTheScriptsWatcher() throws Exception {
+        killedRunLeavesNoServer(true);
+    }
+
+    private void killedRunLeavesNoServer(boolean sigkill) throws Exception {
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), PostgresChildMain.class.getName())
                 .directory(Layout.find().root().toFile()).redirectErrorStream(true).start();
@@ -123,13 +149,25 @@ class PostgresTest {
             assertThat(jdbc).as("the child's server").isNotNull();
             assertThat(dir).isNotNull();
             URI uri = URI.create(jdbc.substring("jdbc:".length()));
-            child.destroy(); // SIGTERM, as a user's kill or a CI time-out sends it
+            assertThat(whatAnswers(uri, dir)).as("the child's server runs").isNotNull();
+            if (sigkill) {
+                child.destroyForcibly(); // no hook runs: only the watcher can stop the server
+            } else {
+                child.destroy(); // SIGTERM, as a user's kill or a CI time-out sends it
+            }
             assertThat(child.waitFor(90, TimeUnit.SECONDS)).as("the child exited").isTrue();
-            assertThat(whatAnswers(uri, dir)).as("the server stopped with the run").isNull();
-            assertThat(Path.of(dir)).as("its data directory deleted").doesNotExist();
+            if (!sigkill) { // the hook stops the server before the run exits
+                StringBuilder said = new StringBuilder();
+                while (out.ready()) { // what the run and its hook wrote after DIR=, without waiting for more
+                    said.append((char) out.read());
+                }
+                assertThat(whatAnswers(uri, dir)).as("the server stopped with the run, which said after DIR=: %s",
+                        said).isNull();
+            }
+            assertThat(awaitStopped(uri, dir, 30)).as("the server stopped and its directory deleted").isNull();
         } finally {
             child.destroyForcibly();
-            if (dir != null && Files.exists(Path.of(dir))) { // the hook failed: leave no server behind
+            if (dir != null && Files.exists(Path.of(dir))) { // nothing stopped it: leave no server behind
                 new Postgres(Layout.find().root().resolve(Postgres.SCRIPT), dir, jdbc).close();
             }
         }
