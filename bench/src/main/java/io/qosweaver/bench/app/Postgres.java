@@ -34,7 +34,7 @@ public final class Postgres implements AutoCloseable {
     private final String jdbcUrl;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Stops the server when the run is interrupted (Ctrl-C, SIGTERM), where no finally block of main runs. */
-    private final Thread stopOnExit = new Thread(this::stopQuietly, "qosweaver-bench-stop-postgres");
+    private final Thread stopOnExit = new Thread(this::stopOnExit, "qosweaver-bench-stop-postgres");
 
     Postgres(Path script, String dataDir, String jdbcUrl) {
         this.script = script;
@@ -129,6 +129,11 @@ public final class Postgres implements AutoCloseable {
             // Called from the hook itself, or on a server that parse() made without start().
         }
         stop();
+    }
+
+    private void stopOnExit() {
+        System.err.println("[postgres] the run is ending: stopping the server in " + dataDir);
+        stopQuietly();
     }
 
     private void stopQuietly() {

@@ -134,6 +134,7 @@ class PostgresTest {
                 .directory(Layout.find().root().toFile()).redirectErrorStream(true).start();
         String jdbc = null;
         String dir = null;
+        String signals = null;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
                 StandardCharsets.UTF_8))) {
             for (String line; dir == null && (line = out.readLine()) != null; ) {
@@ -144,6 +145,8 @@ class PostgresTest {
                     jdbc = line.substring("JDBC=".length());
                 } else if (line.startsWith("DIR=")) {
                     dir = line.substring("DIR=".length());
+                } else if (line.startsWith("SIGNALS=")) {
+                    signals = line.substring("SIGNALS=".length());
                 }
             }
             assertThat(jdbc).as("the child's server").isNotNull();
@@ -161,8 +164,8 @@ class PostgresTest {
                 while (out.ready()) { // what the run and its hook wrote after DIR=, without waiting for more
                     said.append((char) out.read());
                 }
-                assertThat(whatAnswers(uri, dir)).as("the server stopped with the run, which said after DIR=: %s",
-                        said).isNull();
+                assertThat(whatAnswers(uri, dir)).as("the server stopped with the run (exit %d, signals %s), which "
+                        + "said after DIR=: %s", child.exitValue(), signals, said).isNull();
             }
             assertThat(awaitStopped(uri, dir, 30)).as("the server stopped and its directory deleted").isNull();
         } finally {
