@@ -173,6 +173,15 @@ public final class Controller {
      * Called by the owner thread only (the bridge, and the concurrency tests).
      */
     public void await(ThreadState t) {
+        machine.beforeWait(t); // e.g. out of SCHED_IDLE: never descheduled holding the lock every scope change needs
+        try {
+            awaitTurn(t);
+        } finally {
+            machine.afterWait(t); // no lock held: lowering the thread again may deschedule it
+        }
+    }
+
+    private void awaitTurn(ThreadState t) {
         long startWall = System.nanoTime();
         boolean atEntry;
         TaskClassState cls;

@@ -790,6 +790,24 @@ public final class StateMachine implements Control {
         }
     }
 
+    /** Before a flagged thread's wait, on it and before the lock; a broken policy is reported, never thrown. */
+    public void beforeWait(ThreadState t) {
+        try {
+            policy.beforeWait(t);
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+        }
+    }
+
+    /** After that wait, on the thread, no lock held; a broken policy is reported, never thrown. */
+    public void afterWait(ThreadState t) {
+        try {
+            policy.afterWait(t);
+        } catch (Throwable e) {
+            InternalErrors.report(e);
+        }
+    }
+
     /** A role as the policy hears of it: an observed class, else null. */
     private static TaskClassState observedOrNull(TaskClassState c) {
         return c != null && c.observed() ? c : null;

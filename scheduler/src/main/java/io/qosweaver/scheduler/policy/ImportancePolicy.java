@@ -286,6 +286,20 @@ class ImportancePolicy implements Policy {
         }
     }
 
+    @Override
+    public void beforeWait(ThreadView t) {
+        if (nice != null) {
+            nice.lendForWait(t); // its own priority while it holds the scheduler's lock
+        }
+    }
+
+    @Override
+    public void afterWait(ThreadView t) {
+        if (nice != null) {
+            nice.endWait(t);
+        }
+    }
+
     /** The OS priority of a role: {@code lowNice}, {@code highNice}, or null for the thread's own. */
     private Integer niceOf(TaskClass role) {
         return Importance.isLow(role) ? lowNice : Importance.isHigh(role) ? highNice : null;

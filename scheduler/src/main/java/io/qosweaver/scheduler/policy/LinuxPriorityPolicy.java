@@ -69,6 +69,16 @@ final class LinuxPriorityPolicy implements Policy {
         nice.raiseBefore(t, niceOf(to)); // leaving a low scope: its priority back before it wakes anyone
     }
 
+    @Override
+    public void beforeWait(ThreadView t) {
+        nice.lendForWait(t); // its own priority while it holds the scheduler's lock
+    }
+
+    @Override
+    public void afterWait(ThreadView t) {
+        nice.endWait(t);
+    }
+
     private Integer niceOf(TaskClass role) {
         return role == null ? null : Importance.isHigh(role) ? highNice : lowNice;
     }

@@ -89,6 +89,24 @@ public interface Policy {
     default void beforeScopeChange(ThreadView thread, TaskClass from, TaskClass to) {}
 
     /**
+     * Before a flagged {@code thread} waits for its turn (at its scope's entry or at a control point), on that
+     * thread, before it takes the scheduler's lock: for what must be in force while it holds the lock, which a
+     * wait takes once to decide and once more when the thread is released. A thread the policy put in
+     * {@code SCHED_IDLE} or at nice 19 is such a case: descheduled under the lock by any thread of normal
+     * priority, it held up every other thread's scope change until it got a CPU back, and a light request's
+     * entry waited 5-11 ms for a heavy thread that was only on its way to park ({@code perf}, Tika,
+     * bench/results/mixed-tika/). {@link #afterWait} comes once the wait is over, whatever ended it. Whatever
+     * this throws is reported and dropped. Default: nothing.
+     */
+    default void beforeWait(ThreadView thread) {}
+
+    /**
+     * After {@link #beforeWait}'s wait, on the thread, with no lock held: undo it (the thread goes on with
+     * its task, at its role's priority). Whatever this throws is reported and dropped. Default: nothing.
+     */
+    default void afterWait(ThreadView thread) {}
+
+    /**
      * The scheduler is being uninstalled or replaced while {@code t} is still inside a scope of
      * {@code role} (an observed class): undo whatever the policy did to the thread (its priority,
      * for instance), because the thread's own exit will no longer reach the policy. The queues are

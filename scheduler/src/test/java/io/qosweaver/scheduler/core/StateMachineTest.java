@@ -323,6 +323,39 @@ class StateMachineTest {
         assertInvariants(cs[0]);
     }
 
+    /** Around a wait the policy runs on the thread, outside the lock, once each way, whatever ends the wait. */
+    @Test
+    void aroundAWaitThePolicyRunsOnTheThreadOutsideTheLockAndItsExceptionNeverReachesTheApp() {
+        List<String> seen = new ArrayList<>();
+        Controller[] cs = new Controller[1];
+        cs[0] = controller(new Policy() {
+            @Override public String name() { return "lends"; }
+            @Override public int rank(TaskClassSpec s) { return 1; }
+            @Override public void onRoleChange(Control ctl, ThreadView t, TaskClass from, TaskClass to, Cause cause) { }
+            @Override public void beforeWait(ThreadView t) {
+                seen.add("before" + where(t));
+                throw new IllegalStateException("policy bug before the wait");
+            }
+            @Override public void afterWait(ThreadView t) {
+                seen.add("after" + where(t));
+                throw new IllegalStateException("policy bug after the wait");
+            }
+            private String where(ThreadView t) {
+                return (cs[0].lockHeldByCurrentThread() ? " under the lock" : " outside it")
+                        + (t.thread() == Thread.currentThread() ? " on the thread" : " elsewhere");
+            }
+        });
+        ThreadState me = state();
+        enter(cs[0], me, "chart");
+        assertThat(seen).as("no wait, no call").isEmpty();
+        long errors = InternalErrors.count();
+        cs[0].await(me); // released meanwhile (never flagged): the wait ends at once, under the lock
+        assertThat(seen).containsExactly("before outside it on the thread", "after outside it on the thread");
+        assertThat(InternalErrors.count()).isEqualTo(errors + 2);
+        exit(me);
+        assertInvariants(cs[0]);
+    }
+
     @Test
     void admissionRunnersDrainAndTheEpisodeLastsUntilTheyHave() {
         Controller c = controller("admission", 1);

@@ -8,7 +8,9 @@ import io.qosweaver.platform.NativeThreads;
 import io.qosweaver.scheduler.QoS;
 import io.qosweaver.scheduler.Scheduler;
 import io.qosweaver.scheduler.core.ThreadStates;
+import io.qosweaver.scheduler.spi.Policy;
 import io.qosweaver.scheduler.spi.PolicyConfigException;
+import io.qosweaver.scheduler.spi.ThreadView;
 import io.qosweaver.scheduler.stats.PriorityReport;
 import io.qosweaver.scheduler.testing.Configs;
 import java.time.Duration;
@@ -293,6 +295,67 @@ class ImportanceNiceTest {
         second.join(5_000);
         assertThat(waitingWhenRaised[0]).isEqualTo(1);
         assertThat(fake.getNice(me)).isZero();
+    }
+
+    @Test
+    void aLowThreadWaitingForItsPlaceIsOutOfSchedIdleWhileItWaitsAndBackInItOnceAdmitted() throws Exception {
+        Scheduler s = install(Map.of("lowCap", "1", "lowNice", "idle", "suspendAtEntry", "true"));
+        QoS.enter("chart"); // the cap's one place
+        int[] second = {0};
+        boolean[] idleInside = {false};
+        CountDownLatch admitted = new CountDownLatch(1);
+        CountDownLatch leave = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            second[0] = fake.currentNativeThreadId();
+            QoS.enter("chart"); // lowered by the entry, then waits for the place
+            idleInside[0] = fake.isIdle(second[0]);
+            admitted.countDown();
+            try {
+                leave.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            QoS.exit();
+        }, "second");
+        t.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> s.stats().waitQueueSize() == 1);
+        assertThat(fake.isIdle(second[0])).as("out of SCHED_IDLE while it waits: it takes the scheduler's lock to "
+                + "park and again when released, and descheduled there it would hold up every scope change").isFalse();
+        QoS.exit(); // the place is free
+        assertThat(admitted.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(idleInside[0]).as("back in SCHED_IDLE for its task once admitted").isTrue();
+        leave.countDown();
+        t.join(5_000);
+        assertThat(fake.isIdle(second[0])).isFalse();
+        assertThat(fake.calls.stream().filter(c -> c.startsWith(second[0] + ":")))
+                .as("lowered by the entry, raised for the wait, lowered once admitted, raised by the exit")
+                .containsExactly(second[0] + ":idle", second[0] + ":other", second[0] + ":idle", second[0] + ":other");
+    }
+
+    @Test
+    void aWaitOfAThreadAtItsOwnValueChangesNothingAndEndingOneNeverRaisesOrLowersAnotherSchedulersThread() {
+        ThreadNice n = new ThreadNice(fake, "importance", 0, ThreadNice.IDLE, w -> { }).probe("low SCHED_IDLE");
+        ThreadNice other = new ThreadNice(fake, "importance", 0, ThreadNice.IDLE, w -> { }).probe("low SCHED_IDLE");
+        fake.calls.clear();
+        ThreadView view = Views.of(Thread.currentThread());
+        int me = fake.currentNativeThreadId();
+        n.onRoleChange(view, null, Policy.Cause.SCOPE);
+        n.afterScopeChange(view, view.slot()); // seen, at its own value
+        n.lendForWait(view);
+        n.endWait(view);
+        assertThat(fake.calls).as("at its own value: nothing to lend").isEmpty();
+        n.onRoleChange(view, ThreadNice.IDLE, Policy.Cause.SCOPE);
+        n.afterScopeChange(view, view.slot());
+        other.lendForWait(view); // the slot is n's
+        assertThat(fake.isIdle(me)).isTrue();
+        n.lendForWait(view);
+        assertThat(fake.isIdle(me)).isFalse();
+        other.endWait(view);
+        assertThat(fake.isIdle(me)).as("only the lender takes it back").isFalse();
+        n.endWait(view);
+        assertThat(fake.isIdle(me)).isTrue();
+        n.endWait(view); // a second end: nothing lent any more
+        assertThat(fake.calls).containsExactly(me + ":idle", me + ":other", me + ":idle");
     }
 
     @Test
