@@ -109,7 +109,9 @@ watch() {
 
 case "${1:-}" in
   start) start "${2:?port}" "${3:-}" ;;
-  stop) stop "${2:?dir}" ;;
-  watch) watch "${2:?owner pid}" "${3:?dir}" ;;
+  # SIGPIPE ignored (and so in pg_ctl too): a stop whose caller's output is gone must still stop the server,
+  # not die at its first line of output
+  stop) trap '' PIPE; stop "${2:?dir}" ;;
+  watch) trap '' PIPE; watch "${2:?owner pid}" "${3:?dir}" ;;
   *) echo "usage: $0 start PORT [OWNER_PID] | stop DIR" >&2; exit 2 ;;
 esac

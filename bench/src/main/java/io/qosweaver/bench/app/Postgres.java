@@ -144,14 +144,28 @@ public final class Postgres implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs the script's {@code stop}. Its output goes to a file and not to this process's own streams: a run whose
+     * reader is gone (a pipeline's end closed, a parent that killed it and closed its pipes) would give the script
+     * SIGPIPE at its first line, before it had stopped anything.
+     */
     private void stop() throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("bash", script.toString(), "stop", dataDir)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException("--postgres: " + SCRIPT + " stop " + dataDir + " did not finish within 60 s");
+        Path err = Files.createTempFile("qosweaver-pg-stop", ".err");
+        try {
+            Process p = new ProcessBuilder("bash", script.toString(), "stop", dataDir)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile())
+                    .start();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("--postgres: " + SCRIPT + " stop " + dataDir + " did not finish within 60 s");
+            }
+            if (p.exitValue() != 0) {
+                throw new IOException("--postgres: " + SCRIPT + " stop " + dataDir + " failed (exit " + p.exitValue()
+                        + "): " + tail(Files.readString(err)));
+            }
+        } finally {
+            Files.deleteIfExists(err);
         }
     }
 }

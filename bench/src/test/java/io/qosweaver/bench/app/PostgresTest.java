@@ -47,6 +47,14 @@ class PostgresTest {
     }
 
     @Test
+    void aStopThatFailsSaysWhyInTheScriptsWords() throws IOException {
+        Path script = Files.writeString(tmp.resolve("failing.sh"), "echo \"pg_ctl: no server running\" >&2; exit 4\n");
+        Postgres pg = new Postgres(script, tmp.resolve("nowhere").toString(), "jdbc:postgresql://127.0.0.1:1/river");
+        assertThatThrownBy(pg::close).isInstanceOf(IOException.class)
+                .hasMessageContaining("stop " + tmp.resolve("nowhere") + " failed (exit 4): pg_ctl: no server running");
+    }
+
+    @Test
     void aMissingScriptIsNamed() {
         assertThatThrownBy(() -> Postgres.start(tmp, line -> { })).hasMessageContaining(Postgres.SCRIPT + " is missing");
     }
@@ -119,16 +127,33 @@ class PostgresTest {
     }
 
     @Test
-    void aRunKilledBySigtermStopsItsServer() throws Exception {
-        killedRunLeavesNoServer(false);
+    void aRunKilledBySigtermStopsItsServerAndSaysSo() throws Exception {
+        killedRunLeavesNoServer(Kill.SIGTERM);
+    }
+
+    @Test
+    void aRunKilledBySigtermWhoseOutputIsGoneStillStopsItsServer() throws Exception {
+        killedRunLeavesNoServer(Kill.SIGTERM_OUTPUT_CLOSED);
     }
 
     @Test
     void aRunKilledBySigkillHasItsServerStoppedByTheScriptsWatcher() throws Exception {
-        killedRunLeavesNoServer(true);
+        killedRunLeavesNoServer(Kill.SIGKILL);
     }
 
-    private void killedRunLeavesNoServer(boolean sigkill) throws Exception {
+    private enum Kill {
+        /** A user's {@code kill}: the run's output is still read. */
+        SIGTERM,
+        /**
+         * SIGTERM with the run's output closed (Process.destroy closes the parent's ends, as a pipeline whose reader
+         * ended does): the hook and its stop script then meet a broken pipe at their first line.
+         */
+        SIGTERM_OUTPUT_CLOSED,
+        /** No hook runs: only the script's watcher can stop the server. */
+        SIGKILL
+    }
+
+    private void killedRunLeavesNoServer(Kill kill) throws Exception {
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), PostgresChildMain.class.getName())
                 .directory(Layout.find().root().toFile()).redirectErrorStream(true).start();
@@ -153,19 +178,22 @@ class PostgresTest {
             assertThat(dir).isNotNull();
             URI uri = URI.create(jdbc.substring("jdbc:".length()));
             assertThat(whatAnswers(uri, dir)).as("the child's server runs").isNotNull();
-            if (sigkill) {
-                child.destroyForcibly(); // no hook runs: only the watcher can stop the server
-            } else {
-                child.destroy(); // SIGTERM, as a user's kill or a CI time-out sends it
+            switch (kill) {
+                case SIGTERM -> assertThat(child.toHandle().destroy()).as("SIGTERM sent").isTrue();
+                case SIGTERM_OUTPUT_CLOSED -> child.destroy();
+                case SIGKILL -> child.destroyForcibly();
             }
             assertThat(child.waitFor(90, TimeUnit.SECONDS)).as("the child exited").isTrue();
-            if (!sigkill) { // the hook stops the server before the run exits
+            if (kill != Kill.SIGKILL) { // the hook stops the server before the run exits
                 StringBuilder said = new StringBuilder();
-                while (out.ready()) { // what the run and its hook wrote after DIR=, without waiting for more
+                while (kill == Kill.SIGTERM && out.ready()) { // what the run wrote after DIR=, without waiting for more
                     said.append((char) out.read());
                 }
                 assertThat(whatAnswers(uri, dir)).as("the server stopped with the run (exit %d, signals %s), which "
                         + "said after DIR=: %s", child.exitValue(), signals, said).isNull();
+                if (kill == Kill.SIGTERM) {
+                    assertThat(said.toString()).contains("[postgres] the run is ending: stopping the server in " + dir);
+                }
             }
             assertThat(awaitStopped(uri, dir, 30)).as("the server stopped and its directory deleted").isNull();
         } finally {
