@@ -152,6 +152,11 @@ public final class Scheduler {
         return controller.machine().policy().name();
     }
 
+    /** The policy's priority for the JIT's compiler threads ({@link io.qosweaver.scheduler.spi.Policy#compilerPriority}). */
+    public Integer compilerPriority() {
+        return controller.machine().policy().compilerPriority();
+    }
+
     /** Whether this scheduler is still the installed one. */
     public boolean isInstalled() {
         return !controller.closed();

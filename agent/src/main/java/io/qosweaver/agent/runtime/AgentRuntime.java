@@ -182,6 +182,7 @@ public final class AgentRuntime {
             failOpen = args.failOpen() != null ? args.failOpen() : policy.failOpen();
             registerNativeThreads(log); // before install: policies read the SPI when created
             installScheduler(policy);
+            jitBoost.rest(SchedulerGateway.compilerPriority());
         } catch (PolicyFileException e) {
             log.error("policy " + e.getMessage());
             if (!failOpen) {
@@ -203,6 +204,7 @@ public final class AgentRuntime {
             }
         } catch (RuntimeException | LinkageError e) {
             SchedulerGateway.uninstall();
+            jitBoost.rest(null);
             log.loud("weaving failed (" + e + "); the application starts UNSCHEDULED");
             rt.unscheduled = true;
             rt.startMetrics(args.metricsPort());
@@ -292,6 +294,7 @@ public final class AgentRuntime {
         policy = null;
         overrides.clear();
         SchedulerGateway.uninstall();
+        jitBoost.rest(null);
         io.qosweaver.agent.bootstrap.ServerPools.configure(null, null); // the servers' own values back
         unscheduled = true;
         boolean reset = w == null || w.reset();
@@ -372,6 +375,7 @@ public final class AgentRuntime {
                     } catch (RuntimeException | LinkageError again) {
                         oldWeaving.reset();
                         SchedulerGateway.uninstall();
+                        jitBoost.rest(null);
                         io.qosweaver.agent.bootstrap.ServerPools.configure(null, null);
                         policy = null;
                         unscheduled = true;
@@ -389,6 +393,7 @@ public final class AgentRuntime {
                     + " back to their original bytes" + (restored < 0 ? " (the JVM refused some: see above)" : "");
         }
         Map<String, Integer> adopted = SchedulerGateway.install(config);
+        jitBoost.rest(SchedulerGateway.compilerPriority());
         weaving = woven;
         policy = next;
         policyFile = path.toString();
@@ -445,6 +450,7 @@ public final class AgentRuntime {
                     + " of " + policyFile + "; nothing changed)");
         }
         Map<String, Integer> adopted = SchedulerGateway.install(config);
+        jitBoost.rest(SchedulerGateway.compilerPriority());
         overrides.putAll(clean);
         String done = "set " + clean + " on policy " + p.policyName() + " (the scheduler was re-created; "
                 + SchedulerGateway.adoptionText(adopted) + ")";

@@ -39,9 +39,21 @@ import java.util.function.Supplier;
  * their own values: the change's thread runs at nice -20 too ({@code WeavingPriority}), and three
  * such threads on two cores made a swap right after an unweave take 1.4 s instead of about 0.5.
  * Without the permission nothing changes (the weaving priority already says so once).
+ *
+ * <p>Between windows a policy may ask for the compiler threads to <em>rest</em> at a lower priority
+ * ({@link #rest}: the importance policy's {@code compilerNice}, a nice value or {@link #IDLE} for
+ * Linux's {@code SCHED_IDLE}), so that a compilation uses the CPU the low classes use and never the one a
+ * high-importance request waits for: on Tika a light request's thread waited 2.7-7.6 ms behind a C2
+ * compilation on one core while the other ran an extraction in {@code SCHED_IDLE}, which it would have
+ * preempted at once ({@code bench/results/mixed-tika/critpath-2026-12-06/}). A window raises them from the
+ * rest and puts them back at it; the JVM starts new compiler threads from its compiler threads, so they are
+ * born at the rest too, and are put back with the others when the rest ends ({@code rest(null)}: the
+ * policy is gone or asks for none).
  */
 final class CompilerBoost {
     static final int NICE = -20;
+    /** The rest value that stands for Linux's SCHED_IDLE policy (as the scheduler's policies write it). */
+    static final int IDLE = 20;
     static final long DEFAULT_SECONDS = 30;
     static final long RESCAN_MILLIS = 500;
     private static final String[] COMPILER_NAMES = {"C1 CompilerThre", "C2 CompilerThre", "JVMCI"};
@@ -63,6 +75,10 @@ final class CompilerBoost {
     private boolean paused;
     /** Whether this window's first raise was said in the log. */
     private boolean told;
+    /** The priority the compiler threads rest at between windows, or null for their own. */
+    private Integer rest;
+    /** Threads put at the rest value, with the nice values they had before. */
+    private final Map<Integer, Integer> rested = new LinkedHashMap<>();
     private Thread driver;
 
     CompilerBoost(Supplier<NativeThreads> natives, Supplier<List<Task>> tasks, LongSupplier clock, long windowNanos, AgentLog log) {
@@ -153,6 +169,9 @@ final class CompilerBoost {
         if (active && clock.getAsLong() - until < 0 && !raiseCompilers()) {
             active = false;
         }
+        if (!active) {
+            restCompilers();
+        }
     }
 
     private void drive() {
@@ -182,7 +201,14 @@ final class CompilerBoost {
                 continue;
             }
             try {
-                int nice = natives.getNice(t.tid());
+                Integer own = rested.remove(t.tid());
+                if (rest != null && rest == IDLE && natives.isIdle(t.tid())) {
+                    natives.setIdle(t.tid(), false); // resting, or born of one that was
+                }
+                int nice = own != null ? own : natives.getNice(t.tid());
+                if (own == null && rest != null && rest != IDLE && nice == rest) {
+                    nice = 0; // born of a resting thread: its own value is the process's
+                }
                 natives.setNice(t.tid(), NICE);
                 raised.put(t.tid(), nice);
                 if (!told) {
@@ -207,6 +233,102 @@ final class CompilerBoost {
         }
         putBack();
         active = false;
+        restCompilers();
+    }
+
+    /**
+     * The priority the compiler threads keep between windows while the policy in force asks for one: a nice
+     * value, {@link #IDLE} for SCHED_IDLE, or null for their own values (the policy is gone, or asks for
+     * none). Applied at once unless a window is open (then when it ends). Never throws.
+     */
+    synchronized void rest(Integer value) {
+        if (java.util.Objects.equals(rest, value)) {
+            return;
+        }
+        unrest();
+        rest = value;
+        if (value != null && !natives.get().available()) {
+            rest = null;
+            return;
+        }
+        if (!active || paused) {
+            restCompilers();
+        }
+    }
+
+    /** The rest value in force (tests). */
+    synchronized Integer rest() {
+        return rest;
+    }
+
+    /** The threads at the rest value now, with their nice values before (tests). */
+    synchronized Map<Integer, Integer> rested() {
+        return new LinkedHashMap<>(rested);
+    }
+
+    /** Every compiler thread not at the rest value yet put there; on EPERM the rest is given up, said once. */
+    private void restCompilers() {
+        if (rest == null) {
+            return;
+        }
+        NativeThreads natives = this.natives.get();
+        for (Task t : tasks.get()) {
+            if (!isCompiler(t.name()) || rested.containsKey(t.tid()) || raised.containsKey(t.tid())) {
+                continue;
+            }
+            try {
+                int nice = natives.getNice(t.tid());
+                if (rest == IDLE) {
+                    natives.setIdle(t.tid(), true);
+                } else {
+                    natives.setNice(t.tid(), rest);
+                }
+                rested.put(t.tid(), nice);
+            } catch (NativePriorityException e) {
+                if (e.permissionDenied() || e.errno() == 0) { // EPERM, or SCHED_IDLE unsupported here
+                    log.warn("the JIT's compiler threads cannot rest at " + describe(rest) + " (" + e.getMessage()
+                            + "); they keep their own priority");
+                    unrest();
+                    rest = null;
+                    return;
+                }
+                // ESRCH: the JVM stopped that compiler thread meanwhile
+            }
+        }
+    }
+
+    /**
+     * Every compiler thread back from the rest value to its own: those put there, and those the JVM started
+     * from them meanwhile (born at the rest), which go back to the process's own nice value, 0.
+     */
+    private void unrest() {
+        if (rest == null) {
+            return;
+        }
+        NativeThreads natives = this.natives.get();
+        for (Task t : tasks.get()) {
+            if (!isCompiler(t.name()) || raised.containsKey(t.tid())) {
+                continue;
+            }
+            Integer own = rested.get(t.tid());
+            try {
+                if (rest == IDLE && natives.isIdle(t.tid())) {
+                    natives.setIdle(t.tid(), false);
+                }
+                if (own != null) {
+                    natives.setNice(t.tid(), own);
+                } else if (rest != IDLE && natives.getNice(t.tid()) == rest) {
+                    natives.setNice(t.tid(), 0);
+                }
+            } catch (NativePriorityException gone) {
+                // the thread ended, or may not be put back: nothing more to do for it
+            }
+        }
+        rested.clear();
+    }
+
+    private static String describe(int value) {
+        return value == IDLE ? "SCHED_IDLE" : "nice " + value;
     }
 
     /** Every raised thread back to the nice value it had. */

@@ -41,6 +41,12 @@ final class SchedulerGateway {
         return replacing ? s.adopted() : null;
     }
 
+    /** The installed policy's priority for the JIT's compiler threads, or null (none installed, or it asks for none). */
+    static Integer compilerPriority() {
+        Scheduler s = Scheduler.current();
+        return s == null ? null : s.compilerPriority();
+    }
+
     /**
      * What a replacement did with the tasks already running, for the answer of a swap or set:
      * "3 running tasks adopted (collect 1, chart 2)".

@@ -144,6 +144,101 @@ class CompilerBoostTest {
     }
 
     @Test
+    void aRestPutsOnlyTheCompilerThreadsInSchedIdleAndItsEndPutsThemBack() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        tasks.add(new CompilerBoost.Task(11, "C1 CompilerThre"));
+        tasks.add(new CompilerBoost.Task(12, "qtp1234-17"));
+        kernel.nice.put(10, 0);
+        kernel.nice.put(11, 5);
+        kernel.nice.put(12, 0);
+        CompilerBoost b = boost();
+
+        b.rest(CompilerBoost.IDLE);
+        assertThat(kernel.idle).containsExactlyInAnyOrder(10, 11);
+        assertThat(kernel.nice).containsEntry(10, 0).containsEntry(11, 5).containsEntry(12, 0);
+
+        b.rest(null);
+        assertThat(kernel.idle).isEmpty();
+        assertThat(kernel.nice).containsEntry(10, 0).containsEntry(11, 5);
+        assertThat(b.rested()).isEmpty();
+    }
+
+    @Test
+    void aWindowRaisesRestingCompilerThreadsAndLeavesThemAtTheRestWhenItEnds() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 2);
+        CompilerBoost b = boost();
+        b.rest(19);
+        assertThat(kernel.nice.get(10)).isEqualTo(19);
+
+        b.begin(); // a swap retransformed: compile at -20 for the window
+        assertThat(kernel.nice.get(10)).isEqualTo(CompilerBoost.NICE);
+        assertThat(b.raised()).as("its own value, not the rest's, is what it had").containsEntry(10, 2);
+        now.addAndGet(WINDOW);
+        assertThat(b.step()).isFalse();
+        assertThat(kernel.nice.get(10)).as("back at the rest").isEqualTo(19);
+
+        b.rest(null);
+        assertThat(kernel.nice.get(10)).isEqualTo(2);
+    }
+
+    @Test
+    void aRestAskedDuringAWindowWaitsForItsEnd() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 0);
+        CompilerBoost b = boost();
+        b.begin();
+        b.rest(CompilerBoost.IDLE);
+        assertThat(kernel.idle).isEmpty();
+        assertThat(kernel.nice.get(10)).isEqualTo(CompilerBoost.NICE);
+        now.addAndGet(WINDOW);
+        b.step();
+        assertThat(kernel.idle).containsExactly(10);
+        assertThat(kernel.nice.get(10)).isZero();
+    }
+
+    @Test
+    void aCompilerThreadBornOfARestingOneIsRaisedByAWindowAndPutBackWhenTheRestEnds() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 0);
+        CompilerBoost b = boost();
+        b.rest(CompilerBoost.IDLE);
+        // the JVM starts a compiler thread from a resting one: Linux gives it SCHED_IDLE too
+        tasks.add(new CompilerBoost.Task(13, "C1 CompilerThre"));
+        kernel.nice.put(13, 0);
+        kernel.idle.add(13);
+
+        b.begin();
+        assertThat(kernel.idle).as("out of SCHED_IDLE for the window").isEmpty();
+        assertThat(kernel.nice).containsEntry(10, CompilerBoost.NICE).containsEntry(13, CompilerBoost.NICE);
+        now.addAndGet(WINDOW);
+        b.step();
+        assertThat(kernel.idle).containsExactlyInAnyOrder(10, 13);
+
+        tasks.add(new CompilerBoost.Task(14, "C2 CompilerThre"));
+        kernel.nice.put(14, 0);
+        kernel.idle.add(14); // born of a resting one after the window
+        b.rest(null);
+        assertThat(kernel.idle).isEmpty();
+        assertThat(kernel.nice).containsEntry(10, 0).containsEntry(13, 0).containsEntry(14, 0);
+    }
+
+    @Test
+    void aRestThatIsDeniedIsGivenUpWithOneWarningAndChangesNothing() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 0);
+        kernel.idleDenied = true;
+        CompilerBoost b = boost();
+        b.rest(CompilerBoost.IDLE);
+        assertThat(kernel.idle).isEmpty();
+        assertThat(b.rest()).isNull();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("cannot rest at SCHED_IDLE");
+        now.addAndGet(WINDOW);
+        b.begin();
+        assertThat(kernel.nice.get(10)).as("the boost still works").isEqualTo(CompilerBoost.NICE);
+    }
+
+    @Test
     void recognisesTheNamesTheKernelKeeps() {
         assertThat(CompilerBoost.isCompiler("C2 CompilerThre")).isTrue();
         assertThat(CompilerBoost.isCompiler("C1 CompilerThre")).isTrue();
@@ -162,7 +257,29 @@ class CompilerBoostTest {
     /** setpriority on a map: ESRCH for unknown threads, EPERM when denied. */
     private static final class FakeNice implements NativeThreads {
         final Map<Integer, Integer> nice = new HashMap<>();
+        final java.util.Set<Integer> idle = new java.util.HashSet<>();
         boolean denied;
+        boolean idleDenied;
+
+        @Override
+        public void setIdle(int tid, boolean on) throws NativePriorityException {
+            if (!nice.containsKey(tid)) {
+                throw new NativePriorityException("no thread " + tid, NativePriorityException.ESRCH);
+            }
+            if (idleDenied) {
+                throw new NativePriorityException("denied", NativePriorityException.EPERM);
+            }
+            if (on) {
+                idle.add(tid);
+            } else {
+                idle.remove(tid);
+            }
+        }
+
+        @Override
+        public boolean isIdle(int tid) {
+            return idle.contains(tid);
+        }
 
         @Override
         public boolean available() {

@@ -84,6 +84,7 @@ class ImportancePolicy implements Policy {
     static final String LOW_LIMIT_AFTER = "lowLimitAfter";
     static final String LOW_NICE = "lowNice";
     static final String HIGH_NICE = "highNice";
+    static final String COMPILER_NICE = "compilerNice";
     static final String LOW_CAP_MEANING = "the number of low-importance threads that run at any time";
     static final String LOW_LIMIT_MEANING =
             "the number of low-importance threads that keep running while a high one runs";
@@ -109,6 +110,8 @@ class ImportancePolicy implements Policy {
     /** The OS priorities by role, or null when neither lowNice nor highNice is set. */
     private final ThreadNice nice;
     private final Integer lowNice, highNice;
+    /** The JIT's compiler threads' priority while this policy runs, or null for theirs. */
+    private Integer compilerNice;
 
     ImportancePolicy(String name, int lowLimit, int lowCap, boolean suspendAtEntry) {
         this(name, lowLimit, lowCap, suspendAtEntry, 0);
@@ -135,10 +138,11 @@ class ImportancePolicy implements Policy {
 
     static Policy create(PolicyContext context) {
         Parameters p = context.parameters().allowOnly(
-                List.of(LOW_LIMIT, LOW_CAP, SUSPEND_AT_ENTRY, LOW_LIMIT_AFTER, LOW_NICE, HIGH_NICE),
+                List.of(LOW_LIMIT, LOW_CAP, SUSPEND_AT_ENTRY, LOW_LIMIT_AFTER, LOW_NICE, HIGH_NICE, COMPILER_NICE),
                 "lowLimit and lowCap, a number of threads (an integer >= 0, or a multiple of the cores such as 1x);"
                         + " suspendAtEntry, true or false; lowLimitAfter, a duration such as 15ms;"
-                        + " lowNice and highNice, nice values from -20 to 19 (lowNice also idle: SCHED_IDLE)");
+                        + " lowNice, highNice and compilerNice, nice values from -20 to 19 (lowNice and compilerNice"
+                        + " also idle: SCHED_IDLE)");
         Integer lowNice = ThreadNice.lowValue(p, LOW_NICE, null, LinuxPriorityPolicy.NICE_MEANING);
         Integer highNice = p.has(HIGH_NICE) ? p.intValue(HIGH_NICE, 0, -20, 19, LinuxPriorityPolicy.NICE_MEANING) : null;
         ThreadNice nice = null;
@@ -149,9 +153,17 @@ class ImportancePolicy implements Policy {
                     .probe((lowNice != null ? "low " + ThreadNice.describeValue(lowNice) : "") + (lowNice != null && highNice != null ? ", " : "")
                             + (highNice != null ? "high nice " + highNice : ""));
         }
-        return new ImportancePolicy(NAME, lowLimit(p, context.cores()), lowCap(p, context.cores()),
+        ImportancePolicy policy = new ImportancePolicy(NAME, lowLimit(p, context.cores()), lowCap(p, context.cores()),
                 p.booleanValue(SUSPEND_AT_ENTRY, false), p.durationNanos(LOW_LIMIT_AFTER, 0, 0), nice, lowNice,
                 highNice);
+        policy.compilerNice = ThreadNice.lowValue(p, COMPILER_NICE, null, LinuxPriorityPolicy.NICE_MEANING);
+        return policy;
+    }
+
+    /** {@code compilerNice}: the agent keeps the JIT's compiler threads there between its post-weaving raises. */
+    @Override
+    public Integer compilerPriority() {
+        return compilerNice;
     }
 
     static int lowLimit(Parameters p, int cores) {

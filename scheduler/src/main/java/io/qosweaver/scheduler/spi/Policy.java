@@ -178,6 +178,15 @@ public interface Policy {
     }
 
     /**
+     * The OS priority at which the agent keeps the JIT's compiler threads while this policy is installed,
+     * outside the raise that follows a weaving change: a nice value, or {@code 20} for Linux's
+     * {@code SCHED_IDLE}; {@code null} (the default) leaves them at their own.
+     */
+    default Integer compilerPriority() {
+        return null;
+    }
+
+    /**
      * For proportional-share policies (MTR-LS), per entity the fraction asked, the share received
      * over the last window and the lag; empty for the others. Called when stats are read (under the
      * lock, never on a control point's path), so it may allocate.

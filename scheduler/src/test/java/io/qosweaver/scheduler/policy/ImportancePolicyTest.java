@@ -129,6 +129,19 @@ class ImportancePolicyTest {
     }
 
     @Test
+    void compilerNiceIsThePriorityTheAgentKeepsTheCompilerThreadsAtAndNoneByDefault() {
+        assertThat(create(Map.of()).compilerPriority()).isNull();
+        assertThat(create(Map.of("compilerNice", "idle")).compilerPriority()).isEqualTo(ThreadNice.IDLE);
+        assertThat(create(Map.of("compilerNice", "19")).compilerPriority()).isEqualTo(19);
+        assertThatThrownBy(() -> create(Map.of("compilerNice", "low")))
+                .isInstanceOf(PolicyConfigException.class)
+                .hasMessageContaining("idle")
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.compilerNice");
+        assertThatThrownBy(() -> create(Map.of("compilerNice", "20")))
+                .extracting(e -> ((PolicyConfigException) e).key()).isEqualTo("policy.compilerNice");
+    }
+
+    @Test
     void rejectsBadParametersNamingTheKey() {
         assertThatThrownBy(() -> create(Map.of("lowLimit", "-1")))
                 .isInstanceOf(PolicyConfigException.class)
