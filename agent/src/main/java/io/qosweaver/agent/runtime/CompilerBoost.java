@@ -246,14 +246,58 @@ final class CompilerBoost {
             return;
         }
         unrest();
-        rest = value;
-        if (value != null && !natives.get().available()) {
-            rest = null;
+        rest = null;
+        if (value == null || !natives.get().available()) {
             return;
         }
+        String why = undoable(value);
+        if (why != null) {
+            log.warn("the JIT's compiler threads cannot rest at " + describe(value) + " (" + why
+                    + "); they keep their own priority");
+            return;
+        }
+        rest = value;
         if (!active || paused) {
             restCompilers();
         }
+    }
+
+    /**
+     * Whether this JVM may put a thread at {@code value} and back, tried on a throw-away thread: entering
+     * SCHED_IDLE or a higher nice value needs no privilege, leaving it does, and a compiler thread left there
+     * after the policy is gone would compile slowly for good. Null when it may; else why not.
+     */
+    private String undoable(int value) {
+        NativeThreads n = natives.get();
+        String[] why = {"the probe thread did not finish"};
+        Thread t = new Thread(() -> {
+            int tid = n.currentNativeThreadId();
+            if (tid <= 0) {
+                why[0] = "cannot find the native thread id";
+                return;
+            }
+            try {
+                int nice = n.getNice(tid);
+                if (value == IDLE) {
+                    n.setIdle(tid, true);
+                    n.setIdle(tid, false);
+                } else {
+                    n.setNice(tid, value);
+                    n.setNice(tid, nice);
+                }
+                why[0] = null;
+            } catch (NativePriorityException e) {
+                why[0] = (e.permissionDenied() ? "it could not be undone: " : "") + e.getMessage();
+            }
+        }, "qosweaver-jit-rest-probe");
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return why[0];
     }
 
     /** The rest value in force (tests). */

@@ -25,6 +25,7 @@ class CompilerBoostTest {
     private final FakeNice kernel = new FakeNice();
 
     private CompilerBoost boost() {
+        kernel.nice.putIfAbsent(1, 0); // the thread that tries a rest value and back first
         return new CompilerBoost(() -> kernel, () -> List.copyOf(tasks), now::get, WINDOW, log);
     }
 
@@ -224,6 +225,22 @@ class CompilerBoostTest {
     }
 
     @Test
+    void aRestThatCannotBeUndoneIsNeverAppliedAndSaidOnce() {
+        tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
+        kernel.nice.put(10, 0);
+        kernel.leaveIdleDenied = true; // unprivileged: into SCHED_IDLE is allowed, out of it is not
+        CompilerBoost b = boost();
+        b.rest(CompilerBoost.IDLE);
+        assertThat(kernel.idle).as("no compiler thread left in SCHED_IDLE for good").doesNotContain(10);
+        assertThat(b.rest()).isNull();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("cannot rest at SCHED_IDLE (it could not be undone");
+        kernel.leaveIdleDenied = false;
+        now.addAndGet(WINDOW);
+        b.begin();
+        assertThat(kernel.nice.get(10)).as("the boost still works").isEqualTo(CompilerBoost.NICE);
+    }
+
+    @Test
     void aRestThatIsDeniedIsGivenUpWithOneWarningAndChangesNothing() {
         tasks.add(new CompilerBoost.Task(10, "C2 CompilerThre"));
         kernel.nice.put(10, 0);
@@ -260,13 +277,14 @@ class CompilerBoostTest {
         final java.util.Set<Integer> idle = new java.util.HashSet<>();
         boolean denied;
         boolean idleDenied;
+        boolean leaveIdleDenied;
 
         @Override
         public void setIdle(int tid, boolean on) throws NativePriorityException {
             if (!nice.containsKey(tid)) {
                 throw new NativePriorityException("no thread " + tid, NativePriorityException.ESRCH);
             }
-            if (idleDenied) {
+            if (idleDenied || (leaveIdleDenied && !on && idle.contains(tid))) {
                 throw new NativePriorityException("denied", NativePriorityException.EPERM);
             }
             if (on) {
