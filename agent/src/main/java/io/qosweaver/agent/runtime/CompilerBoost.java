@@ -4,6 +4,7 @@ import io.qosweaver.agent.log.AgentLog;
 import io.qosweaver.agent.natives.NativePriorities;
 import io.qosweaver.platform.NativePriorityException;
 import io.qosweaver.platform.NativeThreads;
+import io.qosweaver.platform.PriorityProbe;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -52,8 +53,8 @@ import java.util.function.Supplier;
  */
 final class CompilerBoost {
     static final int NICE = -20;
-    /** The rest value that stands for Linux's SCHED_IDLE policy (as the scheduler's policies write it). */
-    static final int IDLE = 20;
+    /** The rest value that stands for Linux's SCHED_IDLE policy, as the scheduler's policies write it. */
+    static final int IDLE = io.qosweaver.scheduler.spi.Policy.IDLE_PRIORITY;
     static final long DEFAULT_SECONDS = 30;
     static final long RESCAN_MILLIS = 500;
     private static final String[] COMPILER_NAMES = {"C1 CompilerThre", "C2 CompilerThre", "JVMCI"};
@@ -269,35 +270,16 @@ final class CompilerBoost {
      */
     private String undoable(int value) {
         NativeThreads n = natives.get();
-        String[] why = {"the probe thread did not finish"};
-        Thread t = new Thread(() -> {
-            int tid = n.currentNativeThreadId();
-            if (tid <= 0) {
-                why[0] = "cannot find the native thread id";
-                return;
+        return PriorityProbe.run(n, "qosweaver-jit-rest-probe", tid -> {
+            int nice = n.getNice(tid);
+            if (value == IDLE) {
+                n.setIdle(tid, true);
+                n.setIdle(tid, false);
+            } else {
+                n.setNice(tid, value);
+                n.setNice(tid, nice);
             }
-            try {
-                int nice = n.getNice(tid);
-                if (value == IDLE) {
-                    n.setIdle(tid, true);
-                    n.setIdle(tid, false);
-                } else {
-                    n.setNice(tid, value);
-                    n.setNice(tid, nice);
-                }
-                why[0] = null;
-            } catch (NativePriorityException e) {
-                why[0] = (e.permissionDenied() ? "it could not be undone: " : "") + e.getMessage();
-            }
-        }, "qosweaver-jit-rest-probe");
-        t.setDaemon(true);
-        t.start();
-        try {
-            t.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return why[0];
+        }, e -> (e.permissionDenied() ? "it could not be undone: " : "") + e.getMessage());
     }
 
     /** The rest value in force (tests). */

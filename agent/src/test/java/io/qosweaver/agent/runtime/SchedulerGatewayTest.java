@@ -35,4 +35,21 @@ class SchedulerGatewayTest {
         assertThat(cfg.policy().name()).isEqualTo("importance");
         assertThat(cfg.policy().parameters()).isEqualTo(Map.of("lowLimit", "1"));
     }
+
+    @Test
+    void theInstalledPolicysCompilerPriorityReachesTheAgentAndNoneOnceUninstalled() {
+        SchedulerConfig none = new SchedulerConfig(java.util.List.of(),
+                new SchedulerConfig.PolicySpec("importance", Map.of()));
+        SchedulerConfig idle = new SchedulerConfig(java.util.List.of(),
+                new SchedulerConfig.PolicySpec("importance", Map.of("compilerNice", "idle")));
+        try {
+            SchedulerGateway.install(none);
+            assertThat(SchedulerGateway.compilerPriority()).isNull();
+            SchedulerGateway.install(idle);
+            assertThat(SchedulerGateway.compilerPriority()).isEqualTo(CompilerBoost.IDLE);
+        } finally {
+            SchedulerGateway.uninstall();
+        }
+        assertThat(SchedulerGateway.compilerPriority()).isNull();
+    }
 }

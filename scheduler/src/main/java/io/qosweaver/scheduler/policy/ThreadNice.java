@@ -2,6 +2,7 @@ package io.qosweaver.scheduler.policy;
 
 import io.qosweaver.platform.NativePriorityException;
 import io.qosweaver.platform.NativeThreads;
+import io.qosweaver.platform.PriorityProbe;
 import io.qosweaver.scheduler.spi.Policy.Cause;
 import io.qosweaver.scheduler.spi.ThreadView;
 import io.qosweaver.scheduler.stats.PriorityReport;
@@ -49,7 +50,7 @@ import java.util.function.Consumer;
  */
 final class ThreadNice {
     /** The value that stands for the SCHED_IDLE policy: lower priority than any nice value. */
-    static final int IDLE = 20;
+    static final int IDLE = io.qosweaver.scheduler.spi.Policy.IDLE_PRIORITY;
     /** The per-thread state kept in the policy's slot. */
     static final class Slot {
         Thread owner;
@@ -125,32 +126,14 @@ final class ThreadNice {
             disable(nt.unavailableReason());
             return this;
         }
-        String[] failure = {"probe thread did not finish"};
-        Thread t = new Thread(() -> {
-            int tid = nt.currentNativeThreadId();
-            if (tid <= 0) {
-                failure[0] = "cannot find the native thread id";
-                return;
-            }
-            try {
-                int base = nt.getNice(tid);
-                int now = set(tid, base, base, highest);
-                now = set(tid, now, base, lowest);
-                set(tid, now, base, base);
-                failure[0] = null;
-            } catch (NativePriorityException e) {
-                failure[0] = describe(e);
-            }
-        }, "qosweaver-nice-probe");
-        t.setDaemon(true);
-        t.start();
-        try {
-            t.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (failure[0] != null) {
-            disable(failure[0]);
+        String failure = PriorityProbe.run(nt, "qosweaver-nice-probe", tid -> {
+            int base = nt.getNice(tid);
+            int now = set(tid, base, base, highest);
+            now = set(tid, now, base, lowest);
+            set(tid, now, base, base);
+        }, this::describe);
+        if (failure != null) {
+            disable(failure);
         } else {
             try {
                 natural = nt.getNice((int) ProcessHandle.current().pid());

@@ -177,9 +177,12 @@ public interface Policy {
         return null;
     }
 
+    /** The value that stands for Linux's {@code SCHED_IDLE} policy where a nice value is expected: below nice 19. */
+    int IDLE_PRIORITY = 20;
+
     /**
      * The OS priority at which the agent keeps the JIT's compiler threads while this policy is installed,
-     * outside the raise that follows a weaving change: a nice value, or {@code 20} for Linux's
+     * outside the raise that follows a weaving change: a nice value, or {@link #IDLE_PRIORITY} for Linux's
      * {@code SCHED_IDLE}; {@code null} (the default) leaves them at their own.
      */
     default Integer compilerPriority() {
