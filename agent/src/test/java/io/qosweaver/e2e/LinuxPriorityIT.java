@@ -10,9 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -144,6 +147,55 @@ class LinuxPriorityIT {
             assertThat(m.group(1)).startsWith("EPERM");
             assertThat(err).contains("policy importance cannot apply Linux priorities");
         }
+    }
+
+    @Test
+    void theImportancePolicysCompilerNiceRestsTheJitsCompilerThreadsInSchedIdle() throws Exception {
+        ChildJvms.Child c = launchApp(POLICY.replace("name: linux-priority", "name: importance\n  compilerNice: idle"),
+                appClassPath, E2eApp.class.getName());
+        int port = c.port(APP_PORT, Files.readString(c.stdout()));
+        for (int i = 0; i < 20; i++) { // some work for the compilers
+            assertThat(get(port, "/work")).startsWith("work ");
+        }
+        long pid = c.process().pid();
+        Map<Integer, Integer> compilers = compilerPolicies(pid);
+        assertThat(compilers).as("compiler threads of " + pid).isNotEmpty();
+        String err = c.err();
+        if (mayRaiseToMinus20()) {
+            assertThat(err).doesNotContain("compiler threads cannot rest");
+            assertThat(compilers.values()).as("scheduling policy by compiler thread: " + compilers)
+                    .containsOnly(SCHED_IDLE);
+        } else if (err.contains("compiler threads cannot rest")) {
+            assertThat(compilers.values()).as("left in SCHED_IDLE without the right to leave it").doesNotContain(SCHED_IDLE);
+        } else {
+            assertThat(compilers.values()).containsOnly(SCHED_IDLE);
+        }
+        assertThat(get(port, "/work")).startsWith("work ");
+    }
+
+    private static final int SCHED_IDLE = 5;
+
+    /** The scheduling policy (field 41 of its stat) of every JIT compiler thread of {@code pid}, by thread id. */
+    private static Map<Integer, Integer> compilerPolicies(long pid) throws Exception {
+        Map<Integer, Integer> out = new TreeMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                String comm;
+                String stat;
+                try {
+                    comm = Files.readString(task.resolve("comm")).strip();
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (java.nio.file.NoSuchFileException ended) { // the JVM stopped an idle compiler thread
+                    continue;
+                }
+                if (!comm.startsWith("C1 CompilerThre") && !comm.startsWith("C2 CompilerThre")) {
+                    continue;
+                }
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                out.put(Integer.parseInt(task.getFileName().toString()), Integer.parseInt(f[41 - 3]));
+            }
+        }
+        return out;
     }
 
     @Test
