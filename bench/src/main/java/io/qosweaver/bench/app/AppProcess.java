@@ -1,5 +1,6 @@
 package io.qosweaver.bench.app;
 
+import io.qosweaver.platform.LinuxThreads;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,13 +57,16 @@ public final class AppProcess implements AutoCloseable {
     private final BufferedWriter log;
     /** When the app last printed a line (its start until then); guarded by this. */
     private long lastOutputNanos = System.nanoTime();
+    /** The kernel thread ids of the two threads that read the app's output, once they run (-1: unknown). */
+    private final int[] readerTids = {-1, -1};
+    private final CountDownLatch readersStarted = new CountDownLatch(2);
 
     private AppProcess(Process process, Path logFile) throws IOException {
         this.process = process;
         Files.createDirectories(logFile.toAbsolutePath().getParent());
         this.log = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8);
-        pump(process.getInputStream(), "out");
-        pump(process.getErrorStream(), "err");
+        pump(process.getInputStream(), "out", 0);
+        pump(process.getErrorStream(), "err", 1);
         process.onExit().thenRun(() -> ready.completeExceptionally(
                 new IOException("the app exited with code " + process.exitValue() + " before it was ready; last lines:\n"
                         + tail())));
@@ -103,8 +108,10 @@ public final class AppProcess implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private void pump(InputStream in, String stream) {
+    private void pump(InputStream in, String stream, int index) {
         Thread t = new Thread(() -> {
+            readerTids[index] = LinuxThreads.currentTid();
+            readersStarted.countDown();
             try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
@@ -124,6 +131,34 @@ public final class AppProcess implements AutoCloseable {
         }, "app-" + stream);
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Lowers the two threads that copy the app's output to its log to {@code nice}: a server that
+     * logs every request wakes them once a request, and at the harness's nice 0 they would preempt
+     * the app's own threads on the cores the measurement shares with it (a measurement's artifact,
+     * not the app's: in production its log goes to a file or a collector elsewhere). Lowering needs
+     * no privilege; the pipe is still drained (a few lines a request take microseconds).
+     *
+     * @return null when done, else why not (not Linux, no native access, or the kernel refused), for
+     *     the caller to report: the measurement is then as before, not broken
+     */
+    public String outputReadersAtNice(int nice) throws InterruptedException {
+        if (!readersStarted.await(5, TimeUnit.SECONDS)) {
+            return "the output readers did not start in 5 s";
+        }
+        for (int tid : readerTids) {
+            String why = OsNice.set(tid, nice);
+            if (why != null) {
+                return "the output reader " + tid + ": " + why;
+            }
+        }
+        return null;
+    }
+
+    /** The output readers' kernel thread ids (-1 until each runs, or where they cannot be known). */
+    int[] outputReaderTids() {
+        return readerTids.clone();
     }
 
     private static String stripSlash(String s) {

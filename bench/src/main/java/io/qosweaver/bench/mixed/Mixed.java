@@ -286,6 +286,7 @@ public final class Mixed {
         try (AppProcess proc = AppProcess.start(flags, List.of("-jar", jar.toString()), app.appArgs(port), appLog,
                 work)) {
             URI base = URI.create("http://127.0.0.1:" + port);
+            lowerOutputReaders(proc, p, v.name(), progress);
             proc.awaitHttp(URI.create(base + app.readyPath()), Duration.ofSeconds(180));
             String install = null;
             if (v.usesAgent()) {
@@ -471,6 +472,20 @@ public final class Mixed {
      * by the window's start (its sending threads start with the JVM, well before): a window must never pass
      * for one measured with the light client at that priority when it was not.
      */
+    /**
+     * The threads that copy the app's log run at the heavy driver's nice value, not the harness's:
+     * the app logs every request, and at nice 0 they preempted its light path on the two cores
+     * (bench/results/mixed-tika/critpath-2026-12-06/). Said, not fatal, when it cannot be done.
+     */
+    static void lowerOutputReaders(AppProcess proc, MixedParams p, String version, Progress progress)
+            throws InterruptedException {
+        String why = proc.outputReadersAtNice(p.heavyNice());
+        if (why != null) {
+            progress.update("[" + version + "] warning: the app's output readers stay at the harness's nice value: "
+                    + why);
+        }
+    }
+
     static void checkLightFifo(MixedParams p, DriverProcess light) throws IOException {
         if (p.lightFifo() == 0) {
             return;
@@ -563,6 +578,7 @@ public final class Mixed {
                 + "the light one at the harness's nice value" + (p.lightFifo() > 0 ? ", its sending threads in "
                 + "SCHED_FIFO " + p.lightFifo() + " (they wake at once, not after the running heavy driver thread's "
                 + "slice)" : ", all its threads in the fair class") + "; both measure the same wall-clock window");
+        m.put("app_output_readers_nice", p.heavyNice());
         m.put("app_jar", jar.getFileName().toString());
         Map<String, Object> dates = new LinkedHashMap<>();
         if (agent) {

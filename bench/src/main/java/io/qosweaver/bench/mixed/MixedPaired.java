@@ -247,6 +247,7 @@ public final class MixedPaired {
             try (AppProcess proc = AppProcess.start(flags, List.of("-jar", s.appJar().toString()), app.appArgs(port),
                     appLog, work)) {
                 URI base = URI.create("http://127.0.0.1:" + port);
+                Mixed.lowerOutputReaders(proc, p, v.name(), progress);
                 proc.awaitHttp(URI.create(base + app.readyPath()), Duration.ofSeconds(180));
                 String install;
                 Switch sw;
