@@ -92,6 +92,16 @@ public final class LoadRun implements AutoCloseable {
 
     static final long DEFAULT_RETRY_NANOS = 100_000_000L;
 
+    /** Discards the answer, or counts what {@link LoadSpec#answer} looks for in it. */
+    static HttpResponse.BodyHandler<?> bodyHandler(LoadSpec s) {
+        return s.answer() == null ? HttpResponse.BodyHandlers.discarding() : s.answer().handler();
+    }
+
+    /** Null when the answer is whole (or nothing is checked), else the error to record. */
+    static String brokenAnswer(LoadSpec s, HttpResponse<?> resp) {
+        return s.answer() == null ? null : s.answer().failure((Integer) resp.body());
+    }
+
     /** The response's Retry-After (seconds, capped at 10 s), or {@link #DEFAULT_RETRY_NANOS}. */
     static long retryAfterNanos(HttpResponse<?> resp) {
         return resp.headers().firstValue("Retry-After").map(v -> {
@@ -110,12 +120,15 @@ public final class LoadRun implements AutoCloseable {
             HttpRequest req = request(s, seq.getAndIncrement());
             long t0 = System.nanoTime();
             try {
-                HttpResponse<Void> resp = client.send(req, HttpResponse.BodyHandlers.discarding());
+                HttpResponse<?> resp = client.send(req, bodyHandler(s));
                 long latency = System.nanoTime() - t0;
                 if (!running) {
                     break;
                 }
-                if (resp.statusCode() < 400) {
+                String broken;
+                if (resp.statusCode() < 400 && (broken = brokenAnswer(s, resp)) != null) {
+                    cs.error(broken); // served, but not whole: not throughput
+                } else if (resp.statusCode() < 400) {
                     cs.success(t0, latency);
                 } else {
                     cs.error("status " + resp.statusCode());
@@ -157,15 +170,18 @@ public final class LoadRun implements AutoCloseable {
                 cs.error("overflow");
                 continue;
             }
-            client.sendAsync(request(s, i), HttpResponse.BodyHandlers.discarding())
+            client.sendAsync(request(s, i), bodyHandler(s))
                     .whenComplete((resp, err) -> {
                         inFlight.release();
                         if (!running) {
                             return;
                         }
+                        String broken;
                         if (err != null) {
                             Throwable c = err.getCause() != null ? err.getCause() : err;
                             cs.error(c.getClass().getSimpleName());
+                        } else if (resp.statusCode() < 400 && (broken = brokenAnswer(s, resp)) != null) {
+                            cs.error(broken);
                         } else if (resp.statusCode() < 400) {
                             cs.success(intended, System.nanoTime() - intended);
                         } else {

@@ -28,9 +28,12 @@ import java.util.Objects;
  * @param timeout    per-request timeout; a timed-out request counts as an error
  * @param body       the method and body every request of the class sends; {@link Body#NONE}: a GET
  * @param transport  the HTTP client that sends them ({@link Transport})
+ * @param answer     what a served answer must contain ({@link AnswerCheck}), or null: its status alone
+ *                   decides (below 400: served); the JDK transport only
  */
 public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond,
-                       Duration thinkTime, Targets targets, Duration timeout, Body body, Transport transport) {
+                       Duration thinkTime, Targets targets, Duration timeout, Body body, Transport transport,
+                       AnswerCheck answer) {
 
     /** How requests of one class are started. */
     public enum Mode { CLOSED, OPEN }
@@ -116,6 +119,9 @@ public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond
         if (transport == Transport.SOCKET && mode != Mode.OPEN) {
             throw new IllegalArgumentException(name + ": the socket transport drives an open loop only");
         }
+        if (transport == Transport.SOCKET && answer != null) {
+            throw new IllegalArgumentException(name + ": the socket transport checks no answer (" + answer.text() + ")");
+        }
         if (clients < 1) {
             throw new IllegalArgumentException(name + ": clients must be >= 1, was " + clients);
         }
@@ -125,35 +131,40 @@ public record LoadSpec(String name, Mode mode, int clients, double ratePerSecond
     }
 
     public static LoadSpec closed(String name, int clients, Targets targets) {
-        return new LoadSpec(name, Mode.CLOSED, clients, 0, Duration.ZERO, targets, null, null, null);
+        return new LoadSpec(name, Mode.CLOSED, clients, 0, Duration.ZERO, targets, null, null, null, null);
     }
 
     /** Open loop at {@code ratePerSecond}, at most {@code maxInFlight} outstanding requests. */
     public static LoadSpec open(String name, double ratePerSecond, int maxInFlight, Targets targets) {
-        return new LoadSpec(name, Mode.OPEN, maxInFlight, ratePerSecond, Duration.ZERO, targets, null, null, null);
+        return new LoadSpec(name, Mode.OPEN, maxInFlight, ratePerSecond, Duration.ZERO, targets, null, null, null, null);
     }
 
     public LoadSpec withThinkTime(Duration think) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, think, targets, timeout, body, transport);
+        return new LoadSpec(name, mode, clients, ratePerSecond, think, targets, timeout, body, transport, answer);
     }
 
     /** The same class with {@code n} clients (closed loop) or at most {@code n} in flight (open loop). */
     public LoadSpec withClients(int n) {
-        return new LoadSpec(name, mode, n, ratePerSecond, thinkTime, targets, timeout, body, transport);
+        return new LoadSpec(name, mode, n, ratePerSecond, thinkTime, targets, timeout, body, transport, answer);
     }
 
     public LoadSpec withTimeout(Duration t) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, t, body, transport);
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, t, body, transport, answer);
     }
 
     /** The same class sending {@code b} with every request. */
     public LoadSpec withBody(Body b) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, b, transport);
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, b, transport, answer);
     }
 
     /** The same class sent with {@code t}. */
     public LoadSpec withTransport(Transport t) {
-        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, body, t);
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, body, t, answer);
+    }
+
+    /** The same class with every served answer checked by {@code check} (null: by its status alone). */
+    public LoadSpec withAnswer(AnswerCheck check) {
+        return new LoadSpec(name, mode, clients, ratePerSecond, thinkTime, targets, timeout, body, transport, check);
     }
 
     /** The number of sending threads of a {@link Transport#SOCKET} open loop: at most one per request a second. */

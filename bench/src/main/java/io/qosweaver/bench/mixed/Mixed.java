@@ -7,6 +7,7 @@ import io.qosweaver.bench.app.Proc;
 import io.qosweaver.bench.app.Progress;
 import io.qosweaver.bench.app.RiverMonitorRunner;
 import io.qosweaver.bench.app.ThreadCpu;
+import io.qosweaver.bench.load.AnswerCheck;
 import io.qosweaver.bench.load.ClassResult;
 import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.report.JsonWriter;
@@ -301,7 +302,7 @@ public final class Mixed {
                             + " (no 'installed on' line in " + appLog + ")");
                 }
             }
-            Target heavy = new Target(app.heavyTarget(base), app.heavyBody(), work);
+            Target heavy = new Target(app.heavyTarget(base), app.heavyBody(), work, app.heavyAnswer());
             Target light = new Target(app.lightTarget(base), app.lightBody(), work);
             Path logs = tmp.resolve("drivers-" + Versions.fileName(v.name()));
             deleteDir(logs); // an earlier round's: a driver that writes nothing must not be read as this round's
@@ -379,15 +380,23 @@ public final class Mixed {
 
     /**
      * What a driver sends: the URI template, and for a PUT or POST the method, the body's file (written by
-     * {@link MixedApp#prepare} into the server's working directory) and its content type.
+     * {@link MixedApp#prepare} into the server's working directory) and its content type; and what a served
+     * answer must contain (null: its status alone decides).
      */
-    record Target(String uri, MixedApp.RequestBody body, Path dir) {
+    record Target(String uri, MixedApp.RequestBody body, Path dir, AnswerCheck answer) {
+        Target(String uri, MixedApp.RequestBody body, Path dir) {
+            this(uri, body, dir, null);
+        }
+
         /** The driver's arguments for it. */
         List<String> driverArgs() {
             List<String> a = new ArrayList<>(List.of("--target", uri));
             if (body != null) {
                 a.addAll(List.of("--method", body.method(), "--body", dir.resolve(body.file()).toString(),
                         "--content-type", body.contentType()));
+            }
+            if (answer != null) {
+                a.addAll(List.of("--expect", answer.text(), "--expect-count", Integer.toString(answer.count())));
             }
             return a;
         }
@@ -564,6 +573,9 @@ public final class Mixed {
         m.put("app", app.name());
         m.put("versions", versions.stream().map(Version::name).toList());
         m.put("heavy_clients", p.heavyClients());
+        AnswerCheck answer = app.heavyAnswer();
+        m.put("heavy_answer_check", answer == null ? "status below 400" : "status below 400 and '" + answer.text()
+                + "' at least " + answer.count() + " times in the answer (else an error)");
         m.put("heavy_clients_rule", "8 x cores, closed loop, no think time");
         m.put("light_rate_per_s", p.lightRate());
         m.put("light_max_in_flight", p.lightMaxInFlight());

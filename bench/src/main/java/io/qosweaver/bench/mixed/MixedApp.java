@@ -1,5 +1,6 @@
 package io.qosweaver.bench.mixed;
 
+import io.qosweaver.bench.load.AnswerCheck;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -69,6 +70,15 @@ public interface MixedApp {
 
     /** The light requests' method and body; null (the default): a GET. */
     default RequestBody lightBody() {
+        return null;
+    }
+
+    /**
+     * What a served heavy answer must contain, or null (the default): its status alone decides. For an
+     * application that can fail after it has sent its status (a streamed answer), so that a broken answer is
+     * counted as an error, not as throughput.
+     */
+    default AnswerCheck heavyAnswer() {
         return null;
     }
 

@@ -3,6 +3,7 @@ package io.qosweaver.bench.mixed;
 import io.qosweaver.bench.load.LoadDriver;
 import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.load.LoadRun;
+import io.qosweaver.bench.load.AnswerCheck;
 import io.qosweaver.bench.load.LoadSpec;
 import io.qosweaver.bench.load.RealtimeThreads;
 import io.qosweaver.bench.report.JsonWriter;
@@ -27,8 +28,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * MixedDriver --name light --mode open --rate 20 --clients 64 --target URL [--ids N]
  *             [--method PUT|POST --body FILE --content-type TYPE]
  *             --window-start-ms T0 --window-end-ms T1 --out FILE [--timeout-s 60] [--transport jdk|socket]
- *             [--fifo PRIORITY]
+ *             [--fifo PRIORITY] [--expect TEXT [--expect-count N]]
  * </pre>
+ *
+ * {@code --expect TEXT} checks every answer with a status below 400 for {@code TEXT}, at least
+ * {@code --expect-count} times (default 1; {@link AnswerCheck}): one without is counted as an error
+ * ("answer: 99 of 100 ..."), not as served.
  *
  * {@code --fifo P} puts every sending thread in {@code SCHED_FIFO} at priority {@code P} before it sends
  * ({@link RealtimeThreads}); a thread the kernel refuses it fails the driver, so a window never passes for
@@ -49,7 +54,7 @@ public final class MixedDriver {
     /** What the command line says. */
     record Args(String name, LoadSpec.Mode mode, int clients, double rate, String target, int ids,
                 long windowStartMs, long windowEndMs, Path out, Duration timeout, LoadSpec.Body body,
-                LoadSpec.Transport transport, int fifo) {
+                LoadSpec.Transport transport, int fifo, AnswerCheck answer) {
 
         static Args parse(String[] argv) {
             Map<String, String> m = new HashMap<>();
@@ -75,7 +80,7 @@ public final class MixedDriver {
                     Integer.parseInt(m.getOrDefault("ids", "1")), Long.parseLong(m.get("window-start-ms")),
                     Long.parseLong(m.get("window-end-ms")), Path.of(m.get("out")),
                     Duration.ofSeconds(Long.parseLong(m.getOrDefault("timeout-s", "60"))), body(m), transport(m),
-                    Integer.parseInt(m.getOrDefault("fifo", "0")));
+                    Integer.parseInt(m.getOrDefault("fifo", "0")), answer(m));
             if (a.fifo < 0 || a.fifo > 99) {
                 throw new IllegalArgumentException("--fifo: a SCHED_FIFO priority 1..99 (0: none), got " + a.fifo);
             }
@@ -94,7 +99,24 @@ public final class MixedDriver {
                     : LoadSpec.Targets.fixed(URI.create(target));
             LoadSpec s = mode == LoadSpec.Mode.CLOSED ? LoadSpec.closed(name, clients, targets)
                     : LoadSpec.open(name, rate, clients, targets);
-            return s.withTimeout(timeout).withBody(body).withTransport(transport);
+            return s.withTimeout(timeout).withBody(body).withTransport(transport).withAnswer(answer);
+        }
+
+        /** The answer check from {@code --expect} and {@code --expect-count}, or null. */
+        private static AnswerCheck answer(Map<String, String> m) {
+            if (!m.containsKey("expect")) {
+                if (m.containsKey("expect-count")) {
+                    throw new IllegalArgumentException("--expect-count needs --expect TEXT");
+                }
+                return null;
+            }
+            int count;
+            try {
+                count = Integer.parseInt(m.getOrDefault("expect-count", "1"));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--expect-count: a number, got '" + m.get("expect-count") + "'");
+            }
+            return new AnswerCheck(m.get("expect"), count);
         }
 
         private static LoadSpec.Transport transport(Map<String, String> m) {

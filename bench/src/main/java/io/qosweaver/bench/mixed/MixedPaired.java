@@ -267,7 +267,7 @@ public final class MixedPaired {
                     }
                     sw = fileSwitch(switchFile, Duration.ofSeconds(10));
                 }
-                Mixed.Target heavy = new Mixed.Target(app.heavyTarget(base), app.heavyBody(), work);
+                Mixed.Target heavy = new Mixed.Target(app.heavyTarget(base), app.heavyBody(), work, app.heavyAnswer());
                 Mixed.Target light = new Mixed.Target(app.lightTarget(base), app.lightBody(), work);
                 Path logs = s.tmp().resolve("drivers-" + Versions.fileName(v.name()));
                 Mixed.deleteDir(logs);

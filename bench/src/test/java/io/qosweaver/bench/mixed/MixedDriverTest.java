@@ -60,6 +60,29 @@ class MixedDriverTest {
     }
 
     @Test
+    void anAnswerCheckIsParsedIntoTheSpecAndItsMistakesAreNamed() {
+        String[] window = {"--window-start-ms", "1", "--window-end-ms", "2", "--out", "o"};
+        assertThat(MixedDriver.Args.parse(concat(args("--name", "h", "--mode", "closed", "--target", "t"), window))
+                .spec().answer()).isNull();
+        assertThat(MixedDriver.Args.parse(concat(args("--name", "h", "--mode", "closed", "--target", "t",
+                "--expect", "<div class=\"page\">", "--expect-count", "100"), window)).spec().answer())
+                .isEqualTo(new io.qosweaver.bench.load.AnswerCheck("<div class=\"page\">", 100));
+        assertThat(MixedDriver.Args.parse(concat(args("--name", "h", "--mode", "closed", "--target", "t",
+                "--expect", "ok"), window)).spec().answer().count()).isEqualTo(1);
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "h", "--mode", "closed", "--target", "t",
+                "--expect-count", "3"), window))).hasMessage("--expect-count needs --expect TEXT");
+        assertThatThrownBy(() -> MixedDriver.Args.parse(concat(args("--name", "h", "--mode", "closed", "--target", "t",
+                "--expect", "x", "--expect-count", "many"), window))).hasMessage("--expect-count: a number, got 'many'");
+    }
+
+    @Test
+    void aTargetWithAnAnswerCheckPassesItToItsDriver() {
+        Mixed.Target t = new Mixed.Target("http://x/tika", null, tmp, new io.qosweaver.bench.load.AnswerCheck("p", 7));
+        assertThat(t.driverArgs()).containsExactly("--target", "http://x/tika", "--expect", "p", "--expect-count", "7");
+        assertThat(new Mixed.Target("http://x/y", null, tmp).driverArgs()).containsExactly("--target", "http://x/y");
+    }
+
+    @Test
     void theIdsOfTheLightTargetsWalkEveryIdBeforeRepeating() {
         MixedDriver.Args a = MixedDriver.Args.parse(args("--name", "light", "--mode", "open", "--rate", "1",
                 "--target", "http://h/item/{i}", "--ids", "50000", "--window-start-ms", "1", "--window-end-ms", "2",

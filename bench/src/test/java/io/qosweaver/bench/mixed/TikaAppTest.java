@@ -131,6 +131,15 @@ class TikaAppTest {
                 lastLine = first.group(1);
             }
             assertThat(text.body()).contains(lastLine);
+            // as the heavy driver sends it (no Accept header: XHTML) and checks it: every page in the answer
+            HttpResponse<Integer> pages = client.send(HttpRequest.newBuilder(URI.create(app.heavyTarget(base)))
+                    .header("Content-Type", app.heavyBody().contentType())
+                    .PUT(HttpRequest.BodyPublishers.ofFile(tmp.resolve(app.heavyBody().file()))).build(),
+                    app.heavyAnswer().handler());
+            assertThat(pages.statusCode()).isEqualTo(200);
+            assertThat(pages.body()).isEqualTo(TikaApp.PAGES);
+            assertThat(app.heavyAnswer().failure(pages.body())).isNull();
+            assertThat(app.heavyAnswer().failure(pages.body() - 1)).isEqualTo("answer: 99 of 100 '<div class=\"page\">'");
             HttpResponse<String> type = client.send(HttpRequest.newBuilder(URI.create(app.lightTarget(base)))
                     .header("Content-Type", app.lightBody().contentType())
                     .PUT(HttpRequest.BodyPublishers.ofFile(tmp.resolve(app.lightBody().file()))).build(),
