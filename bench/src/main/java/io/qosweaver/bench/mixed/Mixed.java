@@ -477,11 +477,6 @@ public final class Mixed {
     }
 
     /**
-     * Fails the window when the light driver was asked for {@code SCHED_FIFO} and none of its threads is in it
-     * by the window's start (its sending threads start with the JVM, well before): a window must never pass
-     * for one measured with the light client at that priority when it was not.
-     */
-    /**
      * The threads that copy the app's log run at the heavy driver's nice value, not the harness's:
      * the app logs every request, and at nice 0 they preempted its light path on the two cores
      * (bench/results/mixed-tika/critpath-2026-12-06/). Said, not fatal, when it cannot be done.
@@ -495,6 +490,11 @@ public final class Mixed {
         }
     }
 
+    /**
+     * Fails the window when the light driver was asked for {@code SCHED_FIFO} and none of its threads is in it
+     * by the window's start (its sending threads start with the JVM, well before): a window must never pass
+     * for one measured with the light client at that priority when it was not.
+     */
     static void checkLightFifo(MixedParams p, DriverProcess light) throws IOException {
         if (p.lightFifo() == 0) {
             return;

@@ -1,9 +1,9 @@
 package io.qosweaver.bench.mixed;
 
+import io.qosweaver.bench.load.AnswerCheck;
 import io.qosweaver.bench.load.LoadDriver;
 import io.qosweaver.bench.load.LoadResult;
 import io.qosweaver.bench.load.LoadRun;
-import io.qosweaver.bench.load.AnswerCheck;
 import io.qosweaver.bench.load.LoadSpec;
 import io.qosweaver.bench.load.RealtimeThreads;
 import io.qosweaver.bench.report.JsonWriter;
